@@ -1,0 +1,114 @@
+"""``pitboss validate``: files in, one report per record out, streamed.
+
+A file is read line by line and cut into records (or, for a UEC contest-server log, into
+its games); each record is read by its game's reader and judged by its game's referee.
+Nothing is held beyond the record being judged, so memory stays flat however long the
+file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import chain
+from pathlib import Path
+from typing import TextIO
+
+from ..notation.cvn import read_caravan
+from ..notation.records import Chunk, Finding, Record, open_text, split_records
+from .caravan_referee import referee_caravan
+from .report import GameReport
+
+
+@dataclass(frozen=True)
+class GameKind:
+    read: Callable[[Chunk, str, int], Record]
+    judge: Callable[[Record], GameReport]
+
+
+#: Each game's reader and referee, by the value of its ``Game`` tag (lower case).
+GAMES: dict[str, GameKind] = {
+    "caravan": GameKind(read_caravan, referee_caravan),  # type: ignore[arg-type]
+}
+
+#: Readers for whole files in a foreign format, tried on the first line of a file: a test
+#: on that line and a function from (lines, file name) to reports.
+FOREIGN_FORMATS: list[tuple[Callable[[str], bool], Callable[[Iterable[str], str], Iterator[GameReport]]]] = []
+
+
+def _register_daifugo() -> None:
+    try:
+        from . import daifugo_referee
+    except ImportError:  # the Daifugo referee is optional until it lands
+        return
+    daifugo_referee.register(GAMES, FOREIGN_FORMATS)
+
+
+_register_daifugo()
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    valid: int = 0
+    invalid: int = 0
+    plies: int = 0
+    files: list[str] = field(default_factory=list)
+
+    def add(self, report: GameReport) -> None:
+        self.games += 1
+        self.plies += report.plies
+        if report.valid:
+            self.valid += 1
+        else:
+            self.invalid += 1
+
+    def to_json(self) -> dict:
+        return {"games": self.games, "valid": self.valid, "invalid": self.invalid}
+
+
+def judge_chunk(chunk: Chunk, file: str, index: int) -> GameReport:
+    kind = GAMES.get(chunk.game or "")
+    if kind is None:
+        if chunk.game is None:
+            message = 'the record has no [Game "..."] tag; say which game it is ("Caravan" or "Daifugo")'
+        else:
+            message = f"unknown game {chunk.game!r}; pitboss knows {', '.join(g.title() for g in GAMES)}"
+        finding = Finding("notation.tag.game", message, chunk.line, 1)
+        return GameReport(file, index, chunk.game, None, errors=[finding], line=chunk.line)
+    return kind.judge(kind.read(chunk, file, index))
+
+
+def validate_lines(lines: Iterable[str], file: str) -> Iterator[GameReport]:
+    """Every record of a file given as lines (foreign formats are recognised by their first
+    non-blank line)."""
+    iterator = iter(lines)
+    head: list[str] = []
+    for line in iterator:
+        head.append(line)
+        if line.strip():
+            break
+    first = head[-1].lstrip("\ufeff") if head else ""
+    stream = chain(head, iterator)
+    for matches, reader in FOREIGN_FORMATS:
+        if matches(first):
+            yield from reader(stream, file)
+            return
+    for index, chunk in enumerate(split_records(stream), start=1):
+        yield judge_chunk(chunk, file, index)
+
+
+def validate_file(path: str | Path, stdin: TextIO | None = None) -> Iterator[GameReport]:
+    """Reports for each record of a file (``-`` is standard input). Raises OSError if the
+    file cannot be opened."""
+    name = "<stdin>" if str(path) == "-" else str(path)
+    handle = open_text(path, stdin)
+    try:
+        yield from validate_lines(handle, name)
+    finally:
+        if handle is not stdin and str(path) != "-":
+            handle.close()
+
+
+def validate_text(text: str, file: str = "<text>") -> list[GameReport]:
+    return list(validate_lines(text.splitlines(keepends=True), file))

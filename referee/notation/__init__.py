@@ -1,0 +1,1 @@
+"""Notation: grammars, readers and writers (text <-> records and moves)."""

@@ -1,0 +1,271 @@
+"""CVN, the Caravan record notation: reading (via grammar/cvn.lark) and writing.
+
+``read_caravan(chunk)`` turns one record's text into a :class:`CaravanRecord`: its tags,
+its moves as engine moves with their places in the file, and every syntax or tag error
+as a finding. ``write_caravan(record)`` writes the canonical form back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lark import Token, Transformer, v_args
+from lark.exceptions import UnexpectedInput
+
+from ..engines import caravan as cv
+from ..engines.base import Card
+from . import grammar
+from .cards import CardError, parse_card
+from .records import Chunk, Finding, MoveEntry, Record, Tag
+
+TAG_ORDER = ("Game", "Rules", "Player1", "Player2", "First", "Deck1", "Deck2", "Table", "Hand1",
+             "Hand2", "ToMove", "Phase", "Result", "Termination")
+RESULTS = ("1-0", "0-1", "*")
+
+
+@dataclass
+class DeckCard:
+    card: Card
+    set: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.card}/{self.set}" if self.set else str(self.card)
+
+
+@dataclass
+class CaravanRecord(Record):
+    moves: list[MoveEntry] = field(default_factory=list)
+    #: The result token that ends the movetext (text, line, column), if any.
+    result_token: tuple[str, int, int] | None = None
+    #: Decks as read from Deck1/Deck2 (with set tags), None when absent.
+    decks: list[list[DeckCard] | None] = field(default_factory=lambda: [None, None])
+
+
+# ------------------------------------------------------------------ the grammar's values
+
+
+class _Build(Transformer):
+    """Runs inside the LALR parser: no parse tree is built, moves come out directly."""
+
+    def tag(self, children: list[Token]) -> Tag:
+        name, value = children
+        return Tag(str(name), _unescape(str(value)[1:-1]), value.line, value.column + 1)
+
+    @v_args(inline=True)
+    def place(self, tok: Token):
+        card_text, _, target = str(tok).partition(">")
+        card = parse_card(card_text)
+        caravan = "ABCDEF".index(target[0].upper())
+        if len(target) > 1:
+            return tok, cv.Attach(card, caravan, int(target[1:]) - 1)
+        return tok, cv.PlayNumber(card, caravan)
+
+    @v_args(inline=True)
+    def discard(self, kw: Token, card: Token):
+        return kw, cv.Discard(parse_card(str(card)))
+
+    @v_args(inline=True)
+    def disband(self, kw: Token, letter: Token):
+        return kw, cv.Disband("ABCDEF".index(str(letter).upper()))
+
+    def move(self, children: list) -> MoveEntry:
+        first, move = children[0]
+        glyphs: list[str] = []
+        for extra in children[1:]:
+            if extra.type == "DRAW":
+                move = move._replace(draw=parse_card(str(extra)[1:]))
+            else:
+                glyphs.append(str(extra))
+        return MoveEntry(move, _move_text(move), first.line, first.column, tuple(glyphs))
+
+    def movetext(self, children: list) -> list:
+        return children
+
+    def start(self, children: list) -> tuple[list[Tag], list]:
+        return children[:-1], children[-1]
+
+
+def _unescape(value: str) -> str:
+    if "\\" not in value:
+        return value
+    out, i = [], 0
+    while i < len(value):
+        ch = value[i]
+        if ch == "\\" and i + 1 < len(value):
+            i += 1
+            ch = value[i]
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _parser():
+    return grammar.load("cvn", transformer=_Build)
+
+
+# ------------------------------------------------------------------ reading
+
+
+def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
+    """Read one Caravan record. Never raises on bad input: problems become findings."""
+    record = CaravanRecord(file=file, index=index, line=chunk.line, game="caravan")
+    offset = chunk.line - 1
+    try:
+        tags, items = _parser().parse(chunk.text)
+    except UnexpectedInput as err:
+        record.errors.append(grammar.syntax_finding(err, chunk.text, offset))
+        _salvage_tags(record, chunk)
+        return record
+    for tag in tags:
+        tag.line += offset
+        if tag.name in record.tags:
+            record.errors.append(Finding("notation.tag.duplicate", f"the {tag.name} tag is given twice",
+                                         tag.line, tag.column))
+            continue
+        record.tags[tag.name] = tag
+    expected_number = 1
+    ply = 0
+    for item in items:
+        if isinstance(item, MoveEntry):
+            item.line += offset
+            record.moves.append(item)
+            ply += 1
+        elif item.type == "MOVE_NUMBER":
+            n = int(str(item).rstrip("."))
+            turn = ply // 2 + 1
+            if n != turn and expected_number:
+                record.warnings.append(Finding(
+                    "notation.move-number", f"move number {n} where {turn} was expected",
+                    item.line + offset, item.column, ply=ply + 1))
+                expected_number = 0  # one warning per record is enough
+        else:  # the result token
+            record.result_token = (str(item), item.line + offset, item.column)
+    _read_decks(record)
+    return record
+
+
+def _salvage_tags(record: CaravanRecord, chunk: Chunk) -> None:
+    """After a syntax error, keep what the tag lines say, so the report can still name the
+    rule set and players."""
+    import re
+
+    for i, line in enumerate(chunk.text.splitlines()):
+        m = re.match(r'\s*\[\s*([^\s\[\]"]+)\s+"((?:[^"\\]|\\.)*)"\s*\]', line)
+        if m and m.group(1) not in record.tags:
+            record.tags[m.group(1)] = Tag(m.group(1), _unescape(m.group(2)), chunk.line + i, m.start(2))
+
+
+def _read_decks(record: CaravanRecord) -> None:
+    for p, name in enumerate(("Deck1", "Deck2")):
+        tag = record.tags.get(name)
+        if tag is None:
+            continue
+        cards = parse_card_list(record, tag, allow_sets=True)
+        record.decks[p] = cards  # type: ignore[assignment]
+
+
+def parse_card_list(record: Record, tag: Tag, allow_sets: bool = False,
+                    allow_unknown: bool = False) -> list | None:
+    """The cards of a tag value (space-separated); a bad card is a finding at its column.
+    Unknown cards (``?``) come back as None."""
+    out: list = []
+    column = tag.column
+    ok = True
+    for word in tag.value.split(" "):
+        if not word:
+            column += 1
+            continue
+        try:
+            if allow_unknown and word == "?":
+                out.append(None)
+            elif allow_sets:
+                card_text, _, set_name = word.partition("/")
+                out.append(DeckCard(parse_card(card_text), set_name))
+            else:
+                out.append(parse_card(word))
+        except CardError as err:
+            record.errors.append(Finding("notation.tag.value", f"{tag.name}: {err}", tag.line, column))
+            ok = False
+        column += len(word) + 1
+    return out if ok else None
+
+
+# ------------------------------------------------------------------ positions
+
+
+def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
+    """The caravans of a ``[Table]`` tag, or None (with a finding) when it is malformed."""
+    try:
+        tree = grammar.load("cvn_table").parse(tag.value)
+    except UnexpectedInput as err:
+        finding = grammar.syntax_finding(err, tag.value, tag.line - 1, rule="notation.tag.value")
+        finding.column = tag.column + (err.column - 1 if isinstance(err.column, int) and err.column > 0 else 0)
+        finding.message = f"Table: {finding.message}"
+        record.errors.append(finding)
+        return None
+    caravans: list[cv.Caravan] = [()] * 6
+    for node in tree.children:
+        letter, *slots = node.children
+        c = "ABCDEF".index(str(letter).upper())
+        built = []
+        for slot in slots:
+            number, *faces = (parse_card(str(t)) for t in slot.children)
+            built.append(cv.Slot(number, tuple(faces)))
+        caravans[c] = tuple(built)
+    return tuple(caravans)
+
+
+# ------------------------------------------------------------------ writing
+
+
+def move_text(move: cv.Move) -> str:
+    """Canonical text of a move, with its draw (``KS>D2 +9D``)."""
+    text = _move_text(move)
+    return f"{text} +{move.draw}" if move.draw is not None else text
+
+
+def _move_text(move: cv.Move) -> str:
+    if isinstance(move, cv.PlayNumber):
+        return f"{move.card}>{cv.LETTERS[move.caravan]}"
+    if isinstance(move, cv.Attach):
+        return f"{move.card}>{cv.LETTERS[move.caravan]}{move.index + 1}"
+    if isinstance(move, cv.Discard):
+        return f"discard {move.card}"
+    return f"disband {cv.LETTERS[move.caravan]}"
+
+
+def table_text(caravans: tuple[cv.Caravan, ...]) -> str:
+    parts = []
+    for c, caravan in enumerate(caravans):
+        slots = " ".join(str(s.card) + (f"({' '.join(map(str, s.faces))})" if s.faces else "")
+                         for s in caravan)
+        parts.append(f"{cv.LETTERS[c]}: {slots}".rstrip())
+    return "; ".join(parts)
+
+
+def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None = None,
+                  width: int = 80) -> str:
+    """A record in canonical CVN: known tags in their order, then the others, then the
+    movetext numbered every two moves and wrapped at ``width``."""
+    ordered = [n for n in TAG_ORDER if n in tags] + [n for n in tags if n not in TAG_ORDER]
+    lines = [f'[{name} "{_escape(tags[name])}"]' for name in ordered]
+    lines.append("")
+    words: list[str] = []
+    for i, move in enumerate(moves):
+        if i % 2 == 0:
+            words.append(f"{i // 2 + 1}.")
+        words.append(move_text(move))
+    words.append(result if result is not None else tags.get("Result", "*"))
+    current = ""
+    for word in words:
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    lines.append(current)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,190 @@
+"""Records as data, findings as values, and the splitter that cuts a file into records.
+
+A reader never raises on bad input: whatever is wrong becomes a :class:`Finding` on the
+record, and the next record is read as if nothing had happened (the splitter works on
+lines, before any grammar, so one broken record cannot swallow the next).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+
+@dataclass
+class Finding:
+    """One thing wrong (an error) or worth saying (a warning) about a record."""
+
+    rule: str
+    message: str
+    line: int | None = None
+    column: int | None = None
+    ply: int | None = None
+    round: int | None = None
+    player: str | None = None
+    move: str | None = None
+    #: The offending source line, for a caret display (text output only).
+    source: str | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "line": self.line,
+            "column": self.column,
+            "ply": self.ply,
+            "round": self.round,
+            "player": self.player,
+            "move": self.move,
+            "rule": self.rule,
+            "message": self.message,
+        }
+
+
+@dataclass
+class Tag:
+    name: str
+    value: str
+    line: int
+    column: int
+
+
+@dataclass
+class MoveEntry:
+    """A move as read: the engine's move, its text and where it stands."""
+
+    move: Any
+    text: str
+    line: int
+    column: int
+    glyphs: tuple[str, ...] = ()
+
+
+@dataclass
+class Record:
+    """What every record has; each game's reader returns a subclass."""
+
+    file: str
+    index: int
+    line: int
+    game: str | None
+    tags: dict[str, Tag] = field(default_factory=dict)
+    errors: list[Finding] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        t = self.tags.get(name)
+        return default if t is None else t.value
+
+
+@dataclass
+class Chunk:
+    """The text of one record, cut from a file, and the line it starts on (1-based)."""
+
+    text: str
+    line: int
+    game: str | None
+
+
+# ---------------------------------------------------------------- splitting a file
+
+_TAG_LINE = re.compile(r'\s*\[\s*([^\s\[\]"{};]+)')
+_GAME_TAG = re.compile(r'\s*\[\s*Game\s+"([^"]*)"', re.IGNORECASE)
+
+
+def _game_name(value: str) -> str:
+    return value.strip().lower()
+
+
+def split_records(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
+    """Cut a stream of lines into record texts.
+
+    A record ends where a tag section starts after movetext, or where a second ``Game`` tag
+    starts; in a Daifugo record a tag section opened by ``[Round ...]`` continues the
+    record (notation.md section 2). Brace comments may span lines; a ``[`` inside one does
+    not start a tag section.
+    """
+    buf: list[str] = []
+    start = first_line
+    game: str | None = None
+    in_movetext = False
+    depth = 0
+    lineno = first_line - 1
+    for raw in lines:
+        lineno += 1
+        line = raw
+        if lineno == first_line and line.startswith("\ufeff"):
+            line = line[1:]
+        m = _TAG_LINE.match(line) if depth == 0 else None
+        if m:
+            name = m.group(1)
+            new_game = _GAME_TAG.match(line)
+            continues = name.lower() == "round" and game == "daifugo" and in_movetext
+            if (in_movetext and not continues) or (new_game and game is not None):
+                if any(b.strip() for b in buf):
+                    yield Chunk("".join(buf), start, game)
+                buf, start, game, in_movetext = [], lineno, None, False
+            if new_game:
+                game = _game_name(new_game.group(1))
+            if continues:
+                in_movetext = False
+            buf.append(line)
+            continue
+        if not buf and not line.strip():
+            start = lineno + 1
+            continue
+        buf.append(line)
+        depth = _scan_movetext(line, depth)
+        if depth == 0 and not in_movetext and _has_movetext(line):
+            in_movetext = True
+        elif depth:
+            in_movetext = True
+    if any(b.strip() for b in buf):
+        yield Chunk("".join(buf), start, game)
+
+
+def _scan_movetext(line: str, depth: int) -> int:
+    """Brace-comment depth at the end of ``line`` (``;`` comments end the line)."""
+    for ch in line:
+        if depth:
+            if ch == "}":
+                depth = 0
+        elif ch == "{":
+            depth = 1
+        elif ch == ";":
+            break
+    return depth
+
+
+def _has_movetext(line: str) -> bool:
+    stripped = re.sub(r"\{[^}]*\}|;.*", "", line).strip()
+    return bool(stripped)
+
+
+# ---------------------------------------------------------------- opening files
+
+
+def open_text(path: str | Path, stdin: TextIO | None = None) -> TextIO:
+    """Open a record file as text (UTF-8, universal newlines); ``-`` is standard input.
+
+    Undecodable bytes are replaced rather than raised on: the grammar then reports them
+    as syntax errors at their place.
+    """
+    if str(path) == "-":
+        import sys
+
+        stream = stdin if stdin is not None else sys.stdin
+        if hasattr(stream, "buffer"):
+            return io.TextIOWrapper(stream.buffer, encoding="utf-8", errors="replace", newline=None)
+        return stream
+    return open(path, encoding="utf-8", errors="replace", newline=None)
+
+
+def caret_line(source: str, column: int | None) -> str:
+    """The offending line and a caret under the column (1-based)."""
+    text = source.rstrip("\r\n").expandtabs(1)
+    if column is None:
+        return text
+    return f"{text}\n{' ' * (max(column, 1) - 1)}^"
