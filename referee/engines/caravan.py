@@ -98,6 +98,8 @@ class State(NamedTuple):
     to_move: int
     #: Opening placements made by each player (the opening lasts 3 placements each).
     placed: tuple[int, int]
+    #: Each caravan's value (derived from ``caravans``; kept because every move asks).
+    values: tuple[int, ...] = (0,) * 6
     winner: int | None = None
     #: Why the game ended: "lanes", "out" (a player ran out of cards), "no-move".
     end: str | None = None
@@ -147,6 +149,8 @@ Move = Union[PlayNumber, Attach, Discard, Disband]
 
 
 def card_value(slot: Slot) -> int:
+    if not slot.faces:
+        return slot.card.rank
     kings = sum(1 for f in slot.faces if f.rank == KING)
     return slot.card.rank << kings
 
@@ -205,7 +209,7 @@ def lane_winner(a: int, b: int) -> int | None:
 
 
 def lane_winners(state: State) -> tuple[int | None, int | None, int | None]:
-    values = [caravan_value(c) for c in state.caravans]
+    values = state.values
     return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]
 
 
@@ -327,7 +331,8 @@ def position(rules: RuleSet, caravans: tuple[Caravan, ...], hands: tuple[Hand, H
                        for p in (0, 1))
     else:
         placed = (OPENING_PLACEMENTS, OPENING_PLACEMENTS)
-    state = State(rules, caravans, hands, decks, to_move, placed)  # type: ignore[arg-type]
+    values = tuple(caravan_value(c) for c in caravans)
+    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]
     return _settle(state, to_move)
 
 
@@ -498,75 +503,98 @@ def _check_draw(state: State, move: Move, draws: bool) -> Violation | None:
 def apply(state: State, move: Move) -> State:
     """The state after a legal move (run ``check`` first)."""
     p = state.to_move
-    caravans = list(state.caravans)
-    hands = list(state.hands)
-    decks = list(state.decks)
+    caravans = state.caravans
+    values = state.values
+    hand = state.hands[p]
+    deck = state.decks[p]
     placed = state.placed
     next_player = 1 - p
-    opening = state.in_opening()
+    kind = type(move)
     draws = True
-    if isinstance(move, Disband):
-        caravans[move.caravan] = ()
+    if kind is Disband:
+        caravans = _put(caravans, move.caravan, ())
+        values = _put(values, move.caravan, 0)
         draws = False
     else:
-        hands[p] = hands[p].without(move.card)
-        if isinstance(move, PlayNumber):
-            caravans[move.caravan] = caravans[move.caravan] + (Slot(move.card),)
-            if opening:
+        hand = hand.without(move.card)
+        if kind is PlayNumber:
+            c = move.caravan
+            caravans = _put(caravans, c, caravans[c] + (Slot(move.card),))
+            values = _put(values, c, values[c] + move.card.rank)
+            if placed[p] < OPENING_PLACEMENTS:
                 placed = (placed[0] + 1, placed[1]) if p == 0 else (placed[0], placed[1] + 1)
                 draws = False
-        elif isinstance(move, Attach):
-            _attach(caravans, move)
-        elif opening:  # a discard in the opening (fnv): a replacement, and the same player again
-            next_player = p
+        elif kind is Attach:
+            caravans, values = _attach(caravans, values, move)
+        elif placed[p] < OPENING_PLACEMENTS:
+            next_player = p  # a discard in the opening (fnv): a replacement, then the same player
     if draws:
-        deck = decks[p]
         if deck is None:
-            hands[p] = hands[p].plus(move.draw)
+            hand = hand.plus(move.draw)
         elif deck:
-            hands[p] = hands[p].plus(deck[0])
-            decks[p] = deck[1:]
-    after = State(state.rules, tuple(caravans), (hands[0], hands[1]), (decks[0], decks[1]),
-                  next_player, placed)
+            hand = Hand(hand.known + (deck[0],), hand.unknown)
+            deck = deck[1:]
+    if p == 0:
+        hands = (hand, state.hands[1])
+        decks = (deck, state.decks[1])
+    else:
+        hands = (state.hands[0], hand)
+        decks = (state.decks[0], deck)
+    after = State(state.rules, caravans, hands, decks, next_player, placed, values)  # type: ignore[arg-type]
     return _settle(after, p)
 
 
-def _attach(caravans: list[Caravan], move: Attach) -> None:
-    caravan = caravans[move.caravan]
-    i = move.index
+def _put(items: tuple, i: int, item) -> tuple:
+    return items[:i] + (item,) + items[i + 1 :]
+
+
+def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...],
+            move: Attach) -> tuple[tuple[Caravan, ...], tuple[int, ...]]:
+    c, i = move.caravan, move.index
+    caravan = caravans[c]
     slot = caravan[i]
     rank = move.card.rank
     if rank == JACK:
-        caravans[move.caravan] = caravan[:i] + caravan[i + 1 :]
-        return
+        rest = caravan[:i] + caravan[i + 1 :]
+        return _put(caravans, c, rest), _put(values, c, values[c] - card_value(slot))
     target = Slot(slot.card, slot.faces + (move.card,))
-    caravans[move.caravan] = caravan[:i] + (target,) + caravan[i + 1 :]
+    caravans = _put(caravans, c, caravan[:i] + (target,) + caravan[i + 1 :])
+    if rank == KING:
+        return caravans, _put(values, c, values[c] + card_value(slot))
     if rank != 0:
-        return
+        return caravans, values
     # Joker: on an Ace, every other number card of the Ace's suit goes; on 2-10, every
-    # other number card of that value, any suit, both sides.
+    # other number card of that value, any suit, both sides. The Joker's own card stays.
     if slot.card.rank == 1:
-        doomed: Callable[[Card], bool] = lambda c: c.suit == slot.card.suit
+        doomed: Callable[[Card], bool] = lambda card: card.suit == slot.card.suit
     else:
-        doomed = lambda c: c.rank == slot.card.rank
+        doomed = lambda card: card.rank == slot.card.rank
+    out = list(caravans)
     for ci, cv in enumerate(caravans):
-        kept = tuple(s for si, s in enumerate(cv)
-                     if (ci == move.caravan and si == i) or not doomed(s.card))
+        kept = tuple(s for si, s in enumerate(cv) if (ci == c and si == i) or not doomed(s.card))
         if len(kept) != len(cv):
-            caravans[ci] = kept
+            out[ci] = kept
+    new_values = tuple(v if out[k] is caravans[k] else caravan_value(out[k]) for k, v in enumerate(values))
+    return tuple(out), new_values
 
 
 def _settle(state: State, mover: int) -> State:
     """Decide whether the game has ended after a move by ``mover``."""
-    lanes = lane_winners(state)
-    if None not in lanes:
-        wins_first = sum(1 for w in lanes if w == 0)
+    values = state.values
+    lanes = []
+    for a, b in LANES:
+        w = lane_winner(values[a], values[b])
+        if w is None:
+            break
+        lanes.append(w)
+    else:
+        wins_first = lanes.count(0)
         return state._replace(winner=0 if wins_first >= 2 else 1, end="lanes")
     for p in state.rules.out_check_order(mover):
-        if state.hands[p].size == 0 and state.decks[p] == ():
+        if state.decks[p] == () and state.hands[p].size == 0:
             return state._replace(winner=1 - p, end="out")
     p = state.to_move
-    if state.hands[p].fully_known and state.decks[p] is not None and not _has_move(state):
+    if state.hands[p].unknown == 0 and state.decks[p] is not None and not _has_move(state):
         return state._replace(winner=1 - p, end="no-move")
     return state
 

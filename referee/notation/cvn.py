@@ -7,9 +7,11 @@ as a finding. ``write_caravan(record)`` writes the canonical form back.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
 
 from ..engines import caravan as cv
@@ -44,42 +46,79 @@ class CaravanRecord(Record):
 # ------------------------------------------------------------------ the grammar's values
 
 
+_CARD_RE = r"(?:10|[2-9atjqk])[shdc\u2660\u2665\u2666\u2663]|jk"
+#: One item of a MOVES run of grammar/cvn.lark: a move number, or a move with its draw
+#: and annotations (the same pieces as the grammar's terminals).
+_ITEM_RE = re.compile(
+    rf"""(?:(?P<number>\d+)\.+
+    |(?:(?P<card>{_CARD_RE})>(?P<to>[a-f])(?P<index>\d*)
+       |discard[ \t]+(?P<discard>{_CARD_RE})
+       |disband[ \t]+(?P<disband>[a-f]))
+     (?:[ \t]*\+(?P<draw>{_CARD_RE}))?
+     (?P<notes>(?:[ \t]*(?:!!|\?\?|!\?|\?!|!|\?|\$\d+))*)
+    )[ \t\r\n]*""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_LETTER_INDEX = {**{c: i for i, c in enumerate("abcdef")}, **{c: i for i, c in enumerate("ABCDEF")}}
+
+
+def _decode(m: re.Match) -> cv.Move:
+    draw = parse_card(m["draw"]) if m["draw"] else None
+    if m["card"]:
+        card = parse_card(m["card"])
+        caravan = _LETTER_INDEX[m["to"]]
+        if m["index"]:
+            return cv.Attach(card, caravan, int(m["index"]) - 1, draw)
+        return cv.PlayNumber(card, caravan, draw)
+    if m["discard"]:
+        return cv.Discard(parse_card(m["discard"]), draw)
+    return cv.Disband(_LETTER_INDEX[m["disband"]], draw)
+
+
+_DECODED: dict[str, tuple[cv.Move, tuple[str, ...]]] = {}
+
+
+def split_moves(run: Token) -> Iterator[MoveEntry | tuple[int, int, int]]:
+    """The items of a MOVES token: MoveEntry for a move, (number, line, column) for a move
+    number, each at its place in the file."""
+    text = str(run)
+    line, line_start, column0 = run.line, 0, run.column
+    newline = text.find("\n")
+    for m in _ITEM_RE.finditer(text):
+        pos = m.start()
+        while newline != -1 and newline < pos:
+            line += 1
+            line_start = newline + 1
+            column0 = 1
+            newline = text.find("\n", line_start)
+        column = column0 + pos - line_start
+        if m["number"]:
+            yield int(m["number"]), line, column
+            continue
+        key = m.group(0)
+        decoded = _DECODED.get(key)
+        if decoded is None:
+            decoded = _decode(m), tuple(m["notes"].split()) if m["notes"] else ()
+            if len(_DECODED) < 100_000:
+                _DECODED[key] = decoded
+        yield MoveEntry(decoded[0], line, column, decoded[1])
+
+
 class _Build(Transformer):
-    """Runs inside the LALR parser: no parse tree is built, moves come out directly."""
+    """Runs inside the LALR parser: no parse tree is built, records come out directly."""
 
     def tag(self, children: list[Token]) -> Tag:
         name, value = children
         return Tag(str(name), _unescape(str(value)[1:-1]), value.line, value.column + 1)
 
-    @v_args(inline=True)
-    def place(self, tok: Token):
-        card_text, _, target = str(tok).partition(">")
-        card = parse_card(card_text)
-        caravan = "ABCDEF".index(target[0].upper())
-        if len(target) > 1:
-            return tok, cv.Attach(card, caravan, int(target[1:]) - 1)
-        return tok, cv.PlayNumber(card, caravan)
-
-    @v_args(inline=True)
-    def discard(self, kw: Token, card: Token):
-        return kw, cv.Discard(parse_card(str(card)))
-
-    @v_args(inline=True)
-    def disband(self, kw: Token, letter: Token):
-        return kw, cv.Disband("ABCDEF".index(str(letter).upper()))
-
-    def move(self, children: list) -> MoveEntry:
-        first, move = children[0]
-        glyphs: list[str] = []
-        for extra in children[1:]:
-            if extra.type == "DRAW":
-                move = move._replace(draw=parse_card(str(extra)[1:]))
+    def movetext(self, children: list[Token]) -> list:
+        items: list = []
+        for tok in children:
+            if tok.type == "MOVES":
+                items.extend(split_moves(tok))
             else:
-                glyphs.append(str(extra))
-        return MoveEntry(move, _move_text(move), first.line, first.column, tuple(glyphs))
-
-    def movetext(self, children: list) -> list:
-        return children
+                items.append(tok)
+        return items
 
     def start(self, children: list) -> tuple[list[Tag], list]:
         return children[:-1], children[-1]
@@ -134,13 +173,13 @@ def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
             item.line += offset
             record.moves.append(item)
             ply += 1
-        elif item.type == "MOVE_NUMBER":
-            n = int(str(item).rstrip("."))
+        elif isinstance(item, tuple):
+            n, line, column = item
             turn = ply // 2 + 1
             if n != turn and expected_number:
                 record.warnings.append(Finding(
                     "notation.move-number", f"move number {n} where {turn} was expected",
-                    item.line + offset, item.column, ply=ply + 1))
+                    line + offset, column, ply=ply + 1))
                 expected_number = 0  # one warning per record is enough
         else:  # the result token
             record.result_token = (str(item), item.line + offset, item.column)
@@ -269,3 +308,6 @@ def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None
             current = f"{current} {word}" if current else word
     lines.append(current)
     return "\n".join(lines) + "\n"
+
+
+MoveEntry.formatters.update({kind: _move_text for kind in (cv.PlayNumber, cv.Attach, cv.Discard, cv.Disband)})

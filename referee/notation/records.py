@@ -51,15 +51,29 @@ class Tag:
     column: int
 
 
-@dataclass
 class MoveEntry:
-    """A move as read: the engine's move, its text and where it stands."""
+    """A move as read: the engine's move, where it stands, its annotation glyphs.
 
-    move: Any
-    text: str
-    line: int
-    column: int
-    glyphs: tuple[str, ...] = ()
+    ``text`` is the move in canonical notation (made when asked: most moves never are).
+    """
+
+    __slots__ = ("move", "line", "column", "glyphs")
+
+    #: Set by each game's notation module: the canonical text of one of its moves.
+    formatters: dict[type, Any] = {}
+
+    def __init__(self, move: Any, line: int, column: int, glyphs: tuple[str, ...] = ()) -> None:
+        self.move = move
+        self.line = line
+        self.column = column
+        self.glyphs = glyphs
+
+    @property
+    def text(self) -> str:
+        return self.formatters[type(self.move)](self.move)
+
+    def __repr__(self) -> str:
+        return f"MoveEntry({self.move!r}, line={self.line}, column={self.column})"
 
 
 @dataclass
