@@ -172,7 +172,7 @@ def selfplay_caravan(
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
 ) -> None:
     """Random legal, complete Caravan games as CVN, with both decks (random legal decks)."""
-    from referee.jobs.selfplay import caravan_games
+    from referee.jobs.caravan_selfplay import caravan_games
 
     out = open(output, "w", encoding="utf-8") if output else sys.stdout
     try:
