@@ -233,6 +233,13 @@ class RuleSet:
     disband_empty: bool
     #: Order in which players are checked for running out, given the mover.
     out_check_order: Callable[[int], tuple[int, int]]
+    #: The spec ids of this rule set's own rules for direction and running out together.
+    direction_rule: str
+    both_out_rule: str
+    #: The two number cards the direction is read from (for citing the equal-values ruling).
+    direction_pair: Callable[[Caravan], tuple[Slot, Slot]]
+    #: The ruling that a Queen on a lone card reverses the coming direction, where it holds.
+    single_card_queen_rule: str | None
     deck_min: int
     deck_max: int | None
 
@@ -254,6 +261,10 @@ RULESETS: dict[str, RuleSet] = {
         disband_empty=False,
         # Cannot arise in play; for a start position, the mover's own emptiness counts first.
         out_check_order=lambda mover: (mover, 1 - mover),
+        direction_rule="caravan.direction.first-two",
+        both_out_rule="caravan.end.both-out-mover",
+        direction_pair=lambda caravan: (caravan[0], caravan[1]),
+        single_card_queen_rule="caravan.queen.single-card",
         deck_min=30,
         deck_max=None,
     ),
@@ -269,6 +280,10 @@ RULESETS: dict[str, RuleSet] = {
         discard_with_empty_deck=False,
         disband_empty=True,
         out_check_order=lambda mover: (0, 1),
+        direction_rule="caravan.direction.last-two",
+        both_out_rule="caravan.end.both-out-first",
+        direction_pair=lambda caravan: (caravan[-2], caravan[-1]),
+        single_card_queen_rule=None,
         deck_min=30,
         deck_max=108,
     ),
@@ -608,6 +623,85 @@ def _has_move(state: State) -> bool:
         if any(state.caravans[c] for c in own_caravans(p)):
             return True  # a disband is always possible then
     return next(iter(legal_moves(state)), None) is not None
+
+
+# --------------------------------------------------------------------------- explain
+
+
+def explain(state: State, move: Move) -> list[str]:
+    """The ids of the rules that decide a legal move and its effects, in the order they
+    apply (what an annotator cites as "allowed by")."""
+    rules = state.rules
+    p = state.to_move
+    ids: list[str] = []
+    opening = state.in_opening()
+    if opening:
+        ids.append("caravan.opening.deal")
+    else:
+        ids.append("caravan.turn.structure")
+    if not isinstance(move, Disband):
+        ids.append("caravan.hand.possession")
+    if isinstance(move, PlayNumber):
+        ids.append("caravan.number.own")
+        if opening:
+            ids.append("caravan.opening.empty")
+            if rules.opening_first_empty:
+                ids.append("caravan.opening.order")
+        else:
+            ids.append("caravan.number.end")
+            if rules.max_numbers_per_caravan is not None:
+                ids.append("caravan.number.max-cards")
+            caravan = state.caravans[move.caravan]
+            if caravan:
+                ids.append("caravan.number.same-value")
+            if (len(caravan) == 1 and rules.single_card_queen_rule
+                    and any(f.rank == QUEEN for f in caravan[0].faces)):
+                ids.append(rules.single_card_queen_rule)
+            if rules.direction(caravan):
+                ids += ["caravan.number.direction", rules.direction_rule, "caravan.suit.current"]
+                first, second = rules.direction_pair(caravan)
+                if first.card.rank == second.card.rank:
+                    ids.append("caravan.direction.equal")
+    elif isinstance(move, Attach):
+        ids.append("caravan.face.target")
+        if rules.max_faces_per_card is not None:
+            ids.append("caravan.face.limit")
+        rank = move.card.rank
+        slot = state.caravans[move.caravan][move.index]
+        if rank == QUEEN:
+            if rules.queen_last_only:
+                ids.append("caravan.queen.last")
+            ids += [rules.direction_rule, "caravan.suit.current"]
+        elif rank == JACK:
+            ids.append("caravan.jack.remove")
+        elif rank == KING:
+            ids.append("caravan.value.king")
+        else:
+            ids.append("caravan.joker.ace" if slot.card.rank == 1 else "caravan.joker.number")
+    elif isinstance(move, Discard):
+        if opening:
+            ids.append("caravan.opening.discard-redraw")
+        elif not rules.discard_with_empty_deck:
+            ids.append("caravan.discard.empty-deck")
+    else:
+        ids.append("caravan.disband.own")
+        ids.append("caravan.disband.all-empty" if rules.disband_empty else "caravan.disband.empty")
+    if move.draw is not None:
+        ids.append("caravan.draw.mismatch")
+    after = apply(state, move)
+    if after.over:
+        ids.append("caravan.lane.decided")
+        if after.end == "lanes":
+            ids.append("caravan.end.lanes")
+        elif after.end == "out":
+            ids.append("caravan.end.out")
+            if all(after.hands[q].size == 0 and after.decks[q] == () for q in (0, 1)):
+                ids.append(rules.both_out_rule)
+        else:
+            ids.append("caravan.end.no-move")
+    elif lane_winners(after) != lane_winners(state):
+        ids.append("caravan.lane.decided")
+    return ids
 
 
 # --------------------------------------------------------------------------- legal moves

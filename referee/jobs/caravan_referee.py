@@ -179,3 +179,19 @@ def _check_result(record: CaravanRecord, report: GameReport, state: cv.State) ->
                                  f"the result is {declared}, but the game has not ended (not every lane is "
                                  f"decided and nobody ran out); only [Termination \"forfeit\"] allows that",
                                  line, column))
+
+
+def rules_applied(record: CaravanRecord) -> set[str]:
+    """The ids of every rule that decided the record's legal moves (``engine.explain``),
+    replayed up to its first illegal move."""
+    report = GameReport(record.file, record.index, "caravan", None)
+    state = start_state(record, report)
+    cited: set[str] = set()
+    if state is None:
+        return cited
+    for entry in record.moves:
+        if cv.check(state, entry.move) is not None:
+            break
+        cited.update(cv.explain(state, entry.move))
+        state = cv.apply(state, entry.move)
+    return cited

@@ -16,7 +16,7 @@ from typing import TextIO
 
 from ..notation.cvn import read_caravan
 from ..notation.records import Chunk, Finding, Record, open_text, split_records
-from .caravan_referee import referee_caravan
+from .caravan_referee import referee_caravan, rules_applied
 from .report import GameReport
 
 
@@ -24,11 +24,13 @@ from .report import GameReport
 class GameKind:
     read: Callable[[Chunk, str, int], Record]
     judge: Callable[[Record], GameReport]
+    #: The ids of the rules that decided a record's legal moves (for citing and for tests).
+    cite: Callable[[Record], set[str]]
 
 
 #: Each game's reader and referee, by the value of its ``Game`` tag (lower case).
 GAMES: dict[str, GameKind] = {
-    "caravan": GameKind(read_caravan, referee_caravan),  # type: ignore[arg-type]
+    "caravan": GameKind(read_caravan, referee_caravan, rules_applied),  # type: ignore[arg-type]
 }
 
 #: Readers for whole files in a foreign format, tried on the first line of a file: a test
