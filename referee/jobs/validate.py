@@ -78,7 +78,20 @@ def judge_chunk(chunk: Chunk, file: str, index: int) -> GameReport:
             message = f"unknown game {chunk.game!r}; pitboss knows {', '.join(g.title() for g in GAMES)}"
         finding = Finding("notation.tag.game", message, chunk.line, 1)
         return GameReport(file, index, chunk.game, None, errors=[finding], line=chunk.line)
-    return kind.judge(kind.read(chunk, file, index))
+    report = kind.judge(kind.read(chunk, file, index))
+    attach_sources(report, chunk)
+    return report
+
+
+def attach_sources(report: GameReport, chunk: Chunk) -> None:
+    """Give each finding its source line (for the caret display), from the record's text."""
+    lines: list[str] | None = None
+    for finding in report.errors + report.warnings:
+        if finding.source is None and finding.line is not None:
+            lines = lines if lines is not None else chunk.text.splitlines()
+            i = finding.line - chunk.line
+            if 0 <= i < len(lines):
+                finding.source = lines[i]
 
 
 def validate_lines(lines: Iterable[str], file: str) -> Iterator[GameReport]:

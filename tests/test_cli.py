@@ -1,0 +1,87 @@
+"""The command line as a user meets it: output, --json, exit codes, standard input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+runner = CliRunner()
+
+
+def test_validate_example_is_valid() -> None:
+    result = runner.invoke(app, ["validate", str(ROOT / "examples" / "caravan.cvn")])
+    assert result.exit_code == 0, result.output
+    assert "2 games: 2 valid, 0 invalid" in result.output
+
+
+def test_validate_reports_the_illegal_move_with_a_caret() -> None:
+    result = runner.invoke(app, ["validate", str(ROOT / "examples" / "illegal.cvn")])
+    assert result.exit_code == 1
+    first = result.output.splitlines()[0]
+    assert first.startswith(f"{ROOT / 'examples' / 'illegal.cvn'}:13:23: error [caravan.number.direction]")
+    assert "ply 3, player 1, move 2C>A" in first
+    lines = result.output.splitlines()
+    assert lines[1].strip() == "1. 4S>A discard 5C 2. 2C>A *"
+    assert lines[2].index("^") == lines[1].index("2C>A")
+
+
+def test_validate_json_contract() -> None:
+    result = runner.invoke(app, ["validate", "--json", str(ROOT / "examples" / "illegal.cvn"),
+                                 str(ROOT / "examples" / "caravan.cvn")])
+    assert result.exit_code == 1
+    doc = json.loads(result.output)
+    assert doc["summary"] == {"games": 3, "valid": 2, "invalid": 1}
+    game = doc["games"][0]
+    for key in ("file", "index", "game", "rules", "valid", "errors", "warnings"):
+        assert key in game
+    assert game["game"] == "caravan" and game["rules"] == "holotape" and game["valid"] is False
+    (error,) = game["errors"]
+    assert error == {"line": 13, "column": 23, "ply": 3, "round": None, "player": "1", "move": "2C>A",
+                     "rule": "caravan.number.direction", "message": error["message"]}
+    assert [g["index"] for g in doc["games"]] == [1, 1, 2]
+
+
+def test_missing_file_exits_2() -> None:
+    result = runner.invoke(app, ["validate", "no-such-file.cvn"])
+    assert result.exit_code == 2
+    assert "no such file" in result.output
+
+
+def test_bad_option_exits_2() -> None:
+    result = runner.invoke(app, ["validate", "--no-such-option", "x"])
+    assert result.exit_code == 2
+
+
+def test_standard_input_and_console_script() -> None:
+    text = (ROOT / "examples" / "illegal.cvn").read_bytes()
+    proc = subprocess.run([sys.executable, "-m", "cli", "validate", "--json", "-"], input=text,
+                          capture_output=True, cwd=ROOT)
+    assert proc.returncode == 1, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["games"][0]["file"] == "<stdin>"
+    assert doc["games"][0]["errors"][0]["rule"] == "caravan.number.direction"
+
+
+def test_help_teaches() -> None:
+    result = runner.invoke(app, ["validate", "--help"])
+    assert result.exit_code == 0
+    assert "--json" in result.output and "Exit status" in result.output
+
+
+def test_selfplay_caravan_is_deterministic_and_valid(tmp_path: Path) -> None:
+    out = tmp_path / "games.cvn"
+    result = runner.invoke(app, ["selfplay", "caravan", "--games", "5", "--seed", "3", "--rules", "fnv",
+                                 "--draws", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    again = runner.invoke(app, ["selfplay", "caravan", "--games", "5", "--seed", "3", "--rules", "fnv", "--draws"])
+    assert again.output == out.read_text()
+    checked = runner.invoke(app, ["validate", "--json", str(out)])
+    assert checked.exit_code == 0
+    assert json.loads(checked.output)["summary"] == {"games": 5, "valid": 5, "invalid": 0}
