@@ -119,7 +119,7 @@ def validate(
             _fail(f"no such file: {path}")
     summary = Summary()
     games_json = []
-    progress = Progress(enabled=not as_json or True)
+    progress = Progress(enabled=True)
     try:
         for path in files:
             try:

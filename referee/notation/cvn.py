@@ -18,7 +18,7 @@ from ..engines import caravan as cv
 from ..engines.base import Card
 from . import grammar
 from .cards import CardError, parse_card
-from .records import Chunk, Finding, MoveEntry, Record, Tag
+from .records import Chunk, Finding, MoveEntry, Record, Tag, wrap
 
 TAG_ORDER = ("Game", "Rules", "Player1", "Player2", "First", "Deck1", "Deck2", "Table", "Hand1",
              "Hand2", "ToMove", "Phase", "Result", "Termination")
@@ -299,14 +299,7 @@ def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None
             words.append(f"{i // 2 + 1}.")
         words.append(move_text(move))
     words.append(result if result is not None else tags.get("Result", "*"))
-    current = ""
-    for word in words:
-        if current and len(current) + 1 + len(word) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current} {word}" if current else word
-    lines.append(current)
+    lines.extend(wrap(words, width))
     return "\n".join(lines) + "\n"
 
 

@@ -196,6 +196,22 @@ def open_text(path: str | Path, stdin: TextIO | None = None) -> TextIO:
     return open(path, encoding="utf-8", errors="replace", newline=None)
 
 
+def wrap(words: Iterable[str], width: int = 80, separator: str = " ") -> list[str]:
+    """Movetext words joined into lines of at most ``width`` characters (a longer word
+    gets a line of its own)."""
+    lines: list[str] = []
+    current = ""
+    for word in words:
+        if current and len(current) + len(separator) + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current}{separator}{word}" if current else word
+    if current:
+        lines.append(current)
+    return lines
+
+
 def caret_line(source: str, column: int | None) -> str:
     """The offending line and a caret under the column (1-based)."""
     text = source.rstrip("\r\n").expandtabs(1)
