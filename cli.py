@@ -16,8 +16,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from referee.jobs.validate import Summary, validate_file
-from referee.notation.records import caret_line
+from referee.jobs.validate import Summary, validate_lines
+from referee.notation.records import caret_line, open_text
 
 app = typer.Typer(
     name="pitboss",
@@ -44,7 +44,10 @@ app.add_typer(selfplay_app, name="selfplay")
 
 
 class Progress:
-    """A one-line counter on standard error, only when it is a terminal and the run is long."""
+    """A progress bar on standard error, only when it is a terminal and the run is long
+    (how far through the current file, by bytes read, and records so far)."""
+
+    WIDTH = 24
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled and sys.stderr.isatty()
@@ -52,7 +55,7 @@ class Progress:
         self.last = 0.0
         self.shown = False
 
-    def update(self, file: str, games: int, plies: int) -> None:
+    def update(self, file: str, fraction: float | None, games: int, plies: int) -> None:
         if not self.enabled:
             return
         now = time.monotonic()
@@ -60,7 +63,12 @@ class Progress:
             return
         self.last = now
         rate = games / max(now - self.start, 1e-9)
-        sys.stderr.write(f"\rvalidating {file}: {games} records, {plies} moves ({rate:,.0f} records/s)\x1b[K")
+        if fraction is None:
+            bar = ""
+        else:
+            filled = int(self.WIDTH * min(fraction, 1.0))
+            bar = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {100 * min(fraction, 1.0):3.0f}% "
+        sys.stderr.write(f"\r{bar}{file}: {games} records, {plies} moves, {rate:,.0f} records/s\x1b[K")
         sys.stderr.flush()
         self.shown = True
 
@@ -68,6 +76,24 @@ class Progress:
         if self.shown:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
+            self.shown = False
+
+
+def _reports(path: str):
+    """Each record's report of a file, with how far through the file (by bytes) the reader
+    is; the fraction is None for standard input."""
+    handle = open_text(path)
+    size = None if path == "-" else os.path.getsize(path)
+    try:
+        for report in validate_lines(handle, "<stdin>" if path == "-" else path):
+            try:
+                fraction = handle.buffer.tell() / size if size else None
+            except (AttributeError, OSError, ValueError):
+                fraction = None
+            yield report, fraction
+    finally:
+        if path != "-":
+            handle.close()
 
 
 def _fail(message: str) -> None:
@@ -123,9 +149,9 @@ def validate(
     try:
         for path in files:
             try:
-                for report in validate_file(path):
+                for report, fraction in _reports(path):
                     summary.add(report)
-                    progress.update(report.file, summary.games, summary.plies)
+                    progress.update(report.file, fraction, summary.games, summary.plies)
                     if as_json:
                         games_json.append(report.to_json())
                         continue
