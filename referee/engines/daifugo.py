@@ -20,23 +20,30 @@ Conventions
 
 Public API (stable; the notation readers rely on it)
 ----------------------------------------------------
-Moves: ``Play(player, cards, joker_as=())``, ``Pass(player)``, ``Give(giver, receiver, cards)``.
+Moves: ``Play(player, cards, joker_as=())``, ``Pass(player)``, ``Give(giver, receiver, cards)``;
+``Stand(suit, strength)`` (``Stand.of(card)``), ``BELOW_3``, ``ABOVE_2``.
 
-Rules: ``ruleset(preset, toggles) -> RuleSet``; ``PRESETS``; ``OPTIONS``.
+Rules: ``ruleset(preset="seed", toggles=None) -> RuleSet``; ``PRESETS``; ``OPTIONS``.
 
-Set-up: ``deck(rules, n)``, ``check_deal(rules, hands, deal_order=None)``,
-``default_seats(rules, n, previous)``, ``exchange_duties(rules, previous)``,
-``new_round(rules, hands, seats=None, previous=None, round_no=1)``, ``snapshot(...)``.
+Set-up: ``deck(rules, n)``, ``check_deal(rules, hands, deal_order=None) -> list[Violation]``,
+``default_seats(rules, n, previous)``, ``exchange_duties(rules, previous) -> tuple[Duty, ...]``,
+``new_round(rules, hands, seats=None, previous=None, round_no=1, names=None) -> State``,
+``snapshot(rules, hands, seats, to_move, *, table=None, passed=(), out=(), fouled=(),
+revolution=False, lock=None, back=False, direction=1, previous=None, round_no=1, names=None)``
+(raises ``RuleError`` carrying a ``Violation``).
 
-Play: ``check(state, move)``, ``apply(state, move)``, ``reject(state, move)`` (uecda: what
-the server does with an illegal submission), ``legal_moves(state)``, ``TURN_RULES``.
+Play: ``check(state, move) -> Violation | None``, ``apply(state, move) -> State``,
+``reject(state, move) -> State`` (uecda: what the server does with an illegal submission),
+``legal_moves(state)``, ``players_in(state)``, ``TURN_RULES`` (violations that are record
+errors even under uecda).
 
-Combinations: ``readings(rules, cards, joker_as=())`` (every way the cards form a
-combination), ``combination(rules, cards, joker_as=())`` (the one reading, or None).
+Combinations: ``readings(rules, cards, joker_as=()) -> list[Combo]`` (every way the cards
+form a combination), ``combination(rules, cards, joker_as=()) -> Combo | None``.
 
 Results: ``round_over(state)``, ``finishing_order(state)``, ``title_names(n)``,
-``titles(order)``, ``check_finish(state, claimed)``, ``check_titles(order, claimed)``,
-``strongest_cards(rules, hand, n)``, ``weakest_cards(hand, n)``.
+``titles(order)``, ``UECDA_TITLES``, ``check_finish(state, claimed)``,
+``check_titles(order, claimed, names=None)``, ``strongest_cards(hand, n)``,
+``weakest_cards(hand, n)``.
 """
 
 from __future__ import annotations
@@ -159,7 +166,8 @@ class Combo(NamedTuple):
             return f"a single {_strength_name(self.low)}"
         if self.kind == GROUP:
             return f"a group of {self.size} {_strength_name(self.low)}s"
-        return f"a {self.size}-card sequence {_strength_name(self.low)}-{_strength_name(self.high)}"
+        suit = next(iter(self.suits)) if self.suits and len(self.suits) == 1 else ""
+        return f"a {self.size}-card sequence {_strength_name(self.low)}{suit}-{_strength_name(self.high)}{suit}"
 
 
 def _strength_name(s: int) -> str:
@@ -476,7 +484,8 @@ def check_deal(rules: RuleSet, hands: Sequence[Sequence[Card]],
         found.append(_v("daifugo.deal.missing",
                         f"not dealt: {_cards(missing)} (the deck for {n} players is 52 cards and "
                         f"{jokers} joker{'s' if jokers > 1 else ''})"))
-    if n:
+    # Hand sizes, once the right number of cards was dealt (else the deck rules say it all).
+    if n and sum(counts.values()) == 52 + jokers:
         order = list(deal_order) if deal_order is not None else list(range(n))
         q, r = divmod(52 + jokers, n)
         sizes = [len(hands[p]) for p in order]
@@ -665,7 +674,7 @@ def snapshot(rules: RuleSet, hands: Sequence[Sequence[Card]], seats: Sequence[in
         state = state._replace(last_player=to_move)
     if len(players_in(state)) <= 1:
         return _end_round(state, ())
-    if not state.is_in(to_move) or to_move in state.passed:
+    if not 0 <= to_move < n or not state.is_in(to_move) or to_move in state.passed:
         raise RuleError(_v("daifugo.turn.order",
                            f"{state.name(to_move)} cannot be to move: they are out or have passed"))
     return state
@@ -699,3 +708,721 @@ def _leader_after(state: State, player: int) -> int | None:
     if state.is_in(player):
         return player
     return _next_player(state, player)
+
+
+# --------------------------------------------------------------------------- combinations
+
+LONE_JOKER = Combo(SINGLE, 1, LONE_JOKER_STRENGTH, LONE_JOKER_STRENGTH, None, (), True)
+
+
+def readings(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[Stand | None] = ()) -> list[Combo]:
+    """Every way ``cards`` form a combination under ``rules`` (daifugo.combo.invalid):
+    a single; a group of 2 to ``max_group`` cards of one rank; a sequence of 3 or more
+    consecutive cards of one suit. Jokers stand in as ``joker_as`` says; an unstated joker
+    (None) takes every possible reading. No table is considered here. Pure: the solver
+    and the puzzle search reuse it.
+    """
+    cards = tuple(cards)
+    n = len(cards)
+    if n == 0:
+        return []
+    reals = tuple(c for c in cards if not c.is_joker)
+    k = n - len(reals)
+    if len(joker_as) > k or len(set(reals)) != len(reals):
+        return []
+    stated = tuple(joker_as) + (None,) * (k - len(joker_as))
+    if n == 1:
+        if k:
+            return [LONE_JOKER]
+        s = _STRENGTH[reals[0]]
+        return [Combo(SINGLE, 1, s, s, frozenset((reals[0].suit,)))]
+    return _group_readings(rules, reals, stated) + _sequence_readings(rules, reals, stated)
+
+
+def combination(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[Stand | None] = ()) -> Combo | None:
+    """The combination ``cards`` form, or None when they form none or can be read in ways
+    that differ in kind or strength (a bare joker's suit alone may stay undetermined)."""
+    found = readings(rules, cards, joker_as)
+    return _merge(found) if found else None
+
+
+def _group_readings(rules: RuleSet, reals: tuple[Card, ...], stated: tuple[Stand | None, ...]) -> list[Combo]:
+    n = len(reals) + len(stated)
+    if n > rules.max_group:
+        return []
+    if reals:
+        s0 = _STRENGTH[reals[0]]
+        if any(_STRENGTH[c] != s0 for c in reals):
+            return []
+        ranks: Iterable[int] = (s0,)
+    else:
+        ranks = range(1, 14)
+    real_suits = frozenset(c.suit for c in reals)
+    # A 5-card group is four suits plus the joker in the server's joker row.
+    pool = ("",) if n == 5 else tuple(x for x in SUITS if x not in real_suits)
+    fixed = [st.suit for st in stated if st is not None]
+    if len(set(fixed)) != len(fixed) or any(x not in pool for x in fixed):
+        return []
+    free = [x for x in pool if x not in fixed]
+    slots = [i for i, st in enumerate(stated) if st is None]
+    out = []
+    for s in ranks:
+        if any(st is not None and st.strength != s for st in stated):
+            continue
+        for chosen in combinations(free, len(slots)):
+            suits = [st.suit if st is not None else "" for st in stated]
+            for i, x in zip(slots, chosen, strict=True):
+                suits[i] = x
+            stands = tuple(Stand(x, s) for x in suits)
+            out.append(Combo(GROUP, n, s, s, real_suits | frozenset(suits), stands))
+    return out
+
+
+def _sequence_readings(rules: RuleSet, reals: tuple[Card, ...], stated: tuple[Stand | None, ...]) -> list[Combo]:
+    n = len(reals) + len(stated)
+    if n < 3 or not reals:
+        return []
+    suit = reals[0].suit
+    if any(c.suit != suit for c in reals) or any(st is not None and st.suit != suit for st in stated):
+        return []
+    present = sorted(_STRENGTH[c] for c in reals)
+    lo_min, hi_max = (BELOW_3, ABOVE_2) if rules.joker_out_of_range else (1, 13)
+    fixed = sorted(st.strength for st in stated if st is not None)
+    if len(set(fixed)) != len(fixed):
+        return []
+    slots = [i for i, st in enumerate(stated) if st is None]
+    out = []
+    for lo in range(max(lo_min, present[-1] - n + 1), min(present[0], hi_max - n + 1) + 1):
+        holes = [x for x in range(lo, lo + n) if x not in present]
+        if any(x not in holes for x in fixed):
+            continue
+        rest = iter(x for x in holes if x not in fixed)
+        strengths = [st.strength if st is not None else 0 for st in stated]
+        for i in slots:
+            strengths[i] = next(rest)
+        stands = tuple(Stand(suit, x) for x in strengths)
+        out.append(Combo(SEQUENCE, n, lo, lo + n - 1, frozenset((suit,)), stands))
+    return out
+
+
+def _merge(found: Sequence[Combo]) -> Combo | None:
+    """One combination from several readings: None when they differ in kind or strength;
+    when only the suits a bare joker takes differ, they stay undetermined (suits None)."""
+    first = found[0]
+    key = first[:4] + (first.lone_joker,)
+    for c in found[1:]:
+        if c[:4] + (c.lone_joker,) != key:
+            return None
+    if any(c.suits != first.suits for c in found[1:]):
+        return first._replace(suits=None)
+    return first
+
+
+def _invalid_message(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[Stand | None]) -> str:
+    if not cards:
+        return "a play needs at least one card"
+    reals = [c for c in cards if not c.is_joker]
+    k = len(cards) - len(reals)
+    if len(joker_as) > k:
+        return f"{len(joker_as)} joker readings are given for {k} joker{'s' if k != 1 else ''}"
+    for c in reals:
+        if reals.count(c) > 1:
+            return f"{c} appears twice in one play"
+    shown = list(map(str, reals))
+    shown += [f"JK({st})" if st is not None else "JK" for st in tuple(joker_as) + (None,) * (k - len(joker_as))]
+    what = " ".join(shown)
+    if reals and len({_STRENGTH[c] for c in reals}) == 1 and len(cards) > rules.max_group:
+        extra = " (under seed a 5-card group is not a combination)" if rules.max_group == 4 and len(cards) == 5 else ""
+        return f"{what}: a group has at most {rules.max_group} cards{extra}"
+    if rules.joker_out_of_range:
+        ends = "; the joker may also stand below the 3 or above the 2 at a sequence's end"
+    else:
+        ends = "; no sequence wraps between 2 and 3"
+    return (f"{what} form no combination: a single card, 2 to {rules.max_group} cards of one rank, or 3 or "
+            f"more consecutive cards of one suit (a joker may stand in for any one card){ends}")
+
+
+# --------------------------------------------------------------------------- check
+
+
+def check(state: State, move: Move) -> Violation | None:
+    """Why ``move`` is illegal now, or None if it is legal."""
+    if state.over:
+        return _v("daifugo.end.game-over", "the round is already over")
+    if isinstance(move, Give):
+        return _check_give(state, move)
+    if state.phase == "exchange":
+        return _v("daifugo.exchange.pending", "the card exchange is not complete: " + _owed(state))
+    p = move.player
+    v = _check_turn(state, p)
+    if v is not None:
+        return v
+    if isinstance(move, Pass):
+        if state.table is None and not state.rules.leader_may_pass:
+            return _v("daifugo.pass.leader", f"{state.name(p)} leads this trick and must play; "
+                                             f"only followers may pass")
+        return None
+    v = _check_possession(state, p, move.cards)
+    if v is not None:
+        return v
+    return _resolve(state, move)[1]
+
+
+def _check_turn(state: State, p: int) -> Violation | None:
+    if p == state.to_move:
+        return None
+    mover = state.name(state.to_move)  # type: ignore[arg-type]
+    if not 0 <= p < len(state.hands):
+        return _v("daifugo.turn.order", f"there is no player {p + 1}; it is {mover}'s turn")
+    if p in state.passed:
+        return _v("daifugo.pass.sat-out", f"{state.name(p)} passed earlier in this trick and may not play "
+                                          f"again until it ends; it is {mover}'s turn")
+    if not state.is_in(p):
+        return _v("daifugo.turn.finished", f"{state.name(p)} is out of this round; it is {mover}'s turn")
+    return _v("daifugo.turn.order", f"it is {mover}'s turn, not {state.name(p)}'s")
+
+
+def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> Card | None:
+    """The first card of ``cards`` that ``hand`` does not hold (as often), or None."""
+    for c in cards:
+        if c not in hand:
+            return c
+    if len(set(cards)) != len(cards):
+        for c in set(cards):
+            if cards.count(c) > hand.count(c):
+                return c
+    return None
+
+
+def _check_possession(state: State, p: int, cards: Sequence[Card]) -> Violation | None:
+    if not cards:
+        return _v("daifugo.combo.invalid", "a play needs at least one card (or pass)")
+    missing = _holds(state.hands[p], cards)
+    if missing is None:
+        return None
+    times = " that often" if missing in state.hands[p] else ""
+    return _v("daifugo.hand.possession", f"{state.name(p)} does not hold {missing}{times}")
+
+
+#: The last resolution (state, move, result): ``check`` then ``apply`` of one move resolve once.
+_last_resolved: tuple[object, object, tuple[Combo | None, Violation | None]] | None = None
+
+
+def _resolve(state: State, move: Play) -> tuple[Combo | None, Violation | None]:
+    """The combination a play makes on this table, or the violation (daifugo.joker.ambiguous
+    when a bare joker leaves several legal readings that differ in kind or strength)."""
+    global _last_resolved
+    last = _last_resolved
+    if last is not None and last[0] is state and last[1] is move:
+        return last[2]
+    result = _resolve_uncached(state, move)
+    _last_resolved = (state, move, result)
+    return result
+
+
+def _resolve_uncached(state: State, move: Play) -> tuple[Combo | None, Violation | None]:
+    found = readings(state.rules, move.cards, move.joker_as)
+    if not found:
+        return None, _v("daifugo.combo.invalid", _invalid_message(state.rules, move.cards, move.joker_as))
+    if len(found) == 1:
+        v = _against_table(state, found[0])
+        return (found[0], None) if v is None else (None, v)
+    legal = []
+    first_v = None
+    for c in found:
+        v = _against_table(state, c)
+        if v is None:
+            legal.append(c)
+        elif first_v is None:
+            first_v = v
+    if not legal:
+        return None, first_v
+    merged = _merge(legal)
+    if merged is None:
+        options = ", ".join(sorted({str(c) for c in legal}))
+        return None, _v("daifugo.joker.ambiguous",
+                        f"the joker can be read several legal ways here ({options}); write its card, e.g. JK(5D)")
+    return merged, None
+
+
+def _stronger(state: State, combo: Combo, table: Combo) -> bool:
+    """Does ``combo`` (same kind and size) beat ``table`` under the order in force?"""
+    rev = state.reversed
+    if combo.kind == SEQUENCE:
+        if state.rules.sequence_compare == "above":
+            return combo.high < table.low if rev else combo.low > table.high
+        return combo.low < table.low if rev else combo.high > table.high
+    return combo.low < table.low if rev else combo.low > table.low
+
+
+def _waived(state: State, combo: Combo) -> bool:
+    """consecutive-revolution: after a revolution in this trick a revolting group needs no
+    strength (daifugo.option.consecutive-revolution)."""
+    rules = state.rules
+    return (rules.consecutive_revolution and rules.revolution and state.trick_revolted
+            and combo.kind == GROUP and combo.size >= 4)
+
+
+def _against_table(state: State, combo: Combo) -> Violation | None:
+    """Kind, size, strength and suit-lock against the play on the table."""
+    table = state.table
+    if table is None:
+        return None
+    rules = state.rules
+    if table.lone_joker:
+        if rules.spade3 and combo.kind == SINGLE and not combo.lone_joker and combo.low == 1 \
+                and combo.suits == frozenset("S"):
+            return None
+        tail = "only the spade 3 beats it (spade3)" if rules.spade3 else "nothing beats it"
+        return _v("daifugo.play.lone-joker", f"a lone joker is on the table: {tail}")
+    if combo.lone_joker:
+        if table.kind == SINGLE:
+            return None
+        return _v("daifugo.play.same-kind", f"the table holds {table}: a lone joker can only follow a single")
+    if combo.kind != table.kind or combo.size != table.size:
+        return _v("daifugo.play.same-kind",
+                  f"the table holds {table}; the play must be the same kind with {table.size} "
+                  f"card{'s' if table.size > 1 else ''}, not {combo}")
+    if not _stronger(state, combo, table) and not _waived(state, combo):
+        order = "reversed order" if state.reversed else "normal order"
+        if combo.kind == SEQUENCE:
+            if rules.sequence_compare == "above":
+                return _v("daifugo.play.sequence-above",
+                          f"{combo} does not lie wholly {'below' if state.reversed else 'above'} "
+                          f"{table} ({order})")
+            return _v("daifugo.play.sequence-top",
+                      f"{combo} is not stronger than {table}: sequences compare by their strongest "
+                      f"card ({order})")
+        return _v("daifugo.play.stronger", f"{combo} does not beat {table} ({order})")
+    if state.lock is not None and combo.suits != state.lock:
+        locked = ", ".join(_SUIT_NAMES[x] for x in sorted(state.lock, key=_suit_pos))
+        return _v("daifugo.option.suit-lock",
+                  f"the suits are locked to {locked}; this play must use exactly those suits")
+    return None
+
+
+_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "": "the joker row"}
+
+
+def _suit_pos(s: str) -> int:
+    return _SUIT_ORDER.get(s, 4)
+
+
+def _owed(state: State) -> str:
+    return "; ".join(f"{state.name(d.giver)} owes {state.name(d.receiver)} {d.count} "
+                     f"card{'s' if d.count > 1 else ''} ({d.choose})" for d in state.pending)
+
+
+def _check_give(state: State, move: Give) -> Violation | None:
+    rules = state.rules
+    if state.phase != "exchange":
+        return _v("daifugo.exchange.duty", "no exchange is due now (gifts come before the first play "
+                                           "of a round after the first)")
+    g = move.giver
+    duty = next((d for d in state.pending if d.giver == g), None)
+    if duty is None:
+        return _v("daifugo.exchange.duty", f"{state.name(g)} owes no cards now; {_owed(state)}")
+    if move.receiver != duty.receiver or len(move.cards) != duty.count:
+        return _v("daifugo.exchange.duty", f"{state.name(g)} must give {duty.count} card"
+                                           f"{'s' if duty.count > 1 else ''} to {state.name(duty.receiver)}")
+    if rules.exchange_style == "server" and not duty.server and any(d.server for d in state.pending):
+        return _v("daifugo.exchange.order", "the server first moves the lower titles' strongest cards; "
+                                            "the upper titles choose after that")
+    simultaneous = rules.exchange_style == "simultaneous" and state.dealt is not None
+    source = state.dealt[g] if simultaneous else state.hands[g]  # type: ignore[index]
+    missing = _holds(source, move.cards)
+    if missing is not None:
+        if simultaneous and _holds(state.hands[g], move.cards) is None:
+            return _v("daifugo.exchange.simultaneous",
+                      f"{missing} was not dealt to {state.name(g)}: the exchange is simultaneous, so "
+                      f"a card received cannot be passed on")
+        return _v("daifugo.hand.possession", f"{state.name(g)} does not hold {missing}")
+    if duty.choose == "strongest":
+        if duty.server:
+            best = strongest_cards(source, duty.count)
+            ok = sorted(move.cards) == sorted(best)
+        else:
+            best = strongest_cards(source, duty.count)
+            ok = _strengths(move.cards) == _strengths(best)
+        if not ok:
+            return _v("daifugo.exchange.strongest",
+                      f"{state.name(g)} must give the {duty.count} strongest card"
+                      f"{'s' if duty.count > 1 else ''} ({_cards(best)}), not {_cards(move.cards)}")
+    elif duty.choose == "weakest":
+        worst = weakest_cards(source, duty.count)
+        if _strengths(move.cards) != _strengths(worst):
+            return _v("daifugo.exchange.weakest",
+                      f"{state.name(g)} must give the {duty.count} weakest card"
+                      f"{'s' if duty.count > 1 else ''} ({_cards(worst)}), not {_cards(move.cards)} "
+                      f"(exchange=weakest)")
+    return None
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, move: Move) -> State:
+    """The state after a legal move (run ``check`` first). ``events`` of the result names
+    the behaviours it set off."""
+    if isinstance(move, Give):
+        return _apply_give(state, move)
+    if isinstance(move, Pass):
+        return _apply_pass(state, move.player)
+    return _apply_play(state, move)
+
+
+def reject(state: State, move: Move) -> State:
+    """What the contest server does with a submission it rejects: it counts as a pass by the
+    player to move (daifugo.turn.rejected). Only for rule sets where ``rejection_is_pass``
+    (uecda), and only for violations outside ``TURN_RULES``: an entry by the wrong player
+    or at the wrong time is an error in the record, not a rejection."""
+    if not state.rules.rejection_is_pass:
+        raise ValueError(f"under {state.rules.name} an illegal move is an error, not a pass")
+    if state.phase != "play" or state.to_move is None:
+        raise ValueError("only a submission during play can be rejected")
+    after = _apply_pass(state, state.to_move)
+    return after._replace(events=("daifugo.turn.rejected",) + after.events)
+
+
+def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return tuple(rest)
+
+
+def _forbidden(cards: Sequence[Card], reversed_order: bool) -> bool:
+    """A forbidden finish: the play holds the joker, or a 2 (a 3 when the order in force is
+    reversed) (daifugo.option.forbidden-finish, daifugo.finish.forbidden-order)."""
+    banned = 3 if reversed_order else 2
+    return any(c.is_joker or c.rank == banned for c in cards)
+
+
+def _apply_play(state: State, move: Play) -> State:
+    """A play: the cards leave the hand, the player may go out (forbidden finish,
+    miyako-ochi), then the effects of every play but a lone joker (revolution, six-reverse,
+    eleven-back, eight-cut) and the suit-lock; then ``_after`` moves the turn on."""
+    rules = state.rules
+    p = move.player
+    combo, _ = _resolve(state, move)
+    assert combo is not None, "apply() needs a legal move: run check() first"
+    table = state.table
+    events: list[str] = []
+    hand_before = state.hands[p]
+    hand = _without(hand_before, move.cards)
+    hands = state.hands[:p] + (hand,) + state.hands[p + 1:]
+    if combo.stands:
+        if len(combo.stands) > 1:
+            events.append("daifugo.joker.two-jokers")
+        if any(card_at(*st) in hand_before for st in combo.stands):
+            events.append("daifugo.joker.held-card")
+        if any(st.strength in (BELOW_3, ABOVE_2) for st in combo.stands):
+            events.append("daifugo.joker.out-of-range")
+    if combo.kind == GROUP and combo.size == 5:
+        events.append("daifugo.combo.five-group")
+    if state.opening and DIAMOND_3 in hand_before and DIAMOND_3 not in move.cards and (
+            rules.first_leader == "diamond3" or (rules.diamond3_start and state.previous is None)):
+        events.append("daifugo.lead.diamond3-free")
+    if table is not None and p == state.last_player:
+        events.append("daifugo.trick.own-cards")
+    cut = False
+    if table is not None and table.lone_joker and not combo.lone_joker:
+        events.append("daifugo.option.spade3")
+        cut = True
+    if table is not None and not table.lone_joker and not _stronger(state, combo, table) and _waived(state, combo):
+        events.append("daifugo.option.consecutive-revolution")
+    # suit-lock: starts when two consecutive plays use the same suits; a lone joker ends it.
+    lock = state.lock
+    if combo.lone_joker:
+        if lock is not None:
+            events.append("daifugo.lock.lone-joker")
+        lock = None
+    elif rules.suit_lock and lock is None and table is not None and combo.suits is not None \
+            and combo.suits == table.suits:
+        lock = combo.suits
+        events.append("daifugo.option.suit-lock")
+    # Going out.
+    finished, fouled, dropped = state.finished, state.fouled, state.dropped
+    if not hand:
+        if rules.forbidden_finish and _forbidden(move.cards, state.reversed):
+            fouled = fouled + (p,)
+            events += ["daifugo.option.forbidden-finish", "daifugo.finish.forbidden-order"]
+        else:
+            finished = finished + (p,)
+            prev = state.previous
+            if (rules.miyako_ochi and prev is not None and len(finished) == 1 and prev[0] != p
+                    and state.is_in(prev[0])):
+                dropped = dropped + (prev[0],)
+                events += ["daifugo.option.miyako-ochi", "daifugo.miyako.first-place"]
+    # Effects of every play but a lone joker.
+    revolution, back, direction, revolted = state.revolution, state.back, state.direction, state.trick_revolted
+    if not combo.lone_joker:
+        if combo.kind == GROUP and combo.size >= 4 and rules.revolution:
+            revolution, revolted = not revolution, True
+            events.append("daifugo.option.revolution")
+        elif combo.kind == SEQUENCE and rules.stairs_revolution is not None \
+                and combo.size >= rules.stairs_revolution:
+            revolution, revolted = not revolution, True
+            events.append("daifugo.option.stairs-revolution")
+        if rules.six_reverse and combo.includes(SIX):
+            direction = -direction
+            events.append("daifugo.option.six-reverse")
+        if rules.eleven_back and combo.includes(JACK):
+            back = not back
+            events.append("daifugo.option.eleven-back")
+        if rules.eight_cut and combo.includes(EIGHT):
+            cut = True
+            events.append("daifugo.option.eight-cut")
+    after = state._replace(hands=hands, table=combo, last_player=p, lock=lock, finished=finished,
+                           fouled=fouled, dropped=dropped, revolution=revolution, back=back,
+                           direction=direction, trick_revolted=revolted, stall=0, opening=False)
+    return _after(after, p, events, cut)
+
+
+def _apply_pass(state: State, p: int) -> State:
+    events: list[str] = []
+    if state.table is None:
+        events.append("daifugo.pass.empty-stage")
+    after = state._replace(passed=state.passed | {p}, stall=state.stall + 1)
+    limit = state.rules.stall_limit
+    if limit is not None and after.stall >= limit:
+        return _end_round(after._replace(stalled=True), events + ["daifugo.end.stall"])
+    return _after(after, p, events, False)
+
+
+def _after(state: State, actor: int, events: list[str], cut: bool) -> State:
+    """Round end, trick end or the next player, after ``actor``'s move."""
+    ins = players_in(state)
+    if len(ins) <= 1:
+        return _end_round(state, events)
+    if cut:
+        return _clear(state, actor, events)
+    passed = state.passed
+    if state.rules.trick_end == "others-passed" and state.table is not None:
+        done = all(q in passed for q in ins if q != state.last_player)
+    else:
+        done = all(q in passed for q in ins)
+    if done:
+        events.append("daifugo.trick.end" if state.rules.trick_end == "others-passed" else "daifugo.trick.clear")
+        return _clear(state, state.last_player, events)  # type: ignore[arg-type]
+    return state._replace(to_move=_next_player(state, actor, passed), events=tuple(events))
+
+
+def _clear(state: State, last: int, events: list[str]) -> State:
+    """End the trick: the table, the passes, the lock, eleven-back go; ``last`` leads, or the
+    next player still in after them (daifugo.trick.leader)."""
+    leader = _leader_after(state, last)
+    if leader != last:
+        events.append("daifugo.trick.leader")
+    return state._replace(table=None, passed=frozenset(), lock=None, back=False, trick_revolted=False,
+                          to_move=leader, events=tuple(events))
+
+
+def _end_round(state: State, events: Sequence[str]) -> State:
+    return state._replace(phase="over", to_move=None, events=tuple(events) + ("daifugo.round.end",))
+
+
+def _apply_give(state: State, move: Give) -> State:
+    duty = next(d for d in state.pending if d.giver == move.giver)
+    pending = list(state.pending)
+    pending.remove(duty)
+    hands = list(state.hands)
+    hands[move.giver] = _without(hands[move.giver], move.cards)
+    hands[move.receiver] = hands[move.receiver] + tuple(move.cards)
+    events = ("daifugo.exchange.choice",) if duty.choose == "choice" else ()
+    after = state._replace(hands=tuple(hands), pending=tuple(pending), events=events)
+    if pending:
+        return after
+    started = _start_play(after)
+    return started._replace(events=events + started.events)
+
+
+# --------------------------------------------------------------------------- legal moves
+
+
+def legal_moves(state: State) -> Iterator[Move]:
+    """Every legal move now: the gifts still owed during the exchange (every choice), else
+    the pass (where allowed) and every play of the player to move, each joker with an
+    explicit reading (every suit a joker may take only where suit-lock makes it matter)."""
+    if state.over:
+        return
+    if state.phase == "exchange":
+        yield from _legal_gives(state)
+        return
+    p = state.to_move
+    assert p is not None
+    if state.table is not None or state.rules.leader_may_pass:
+        yield Pass(p)
+    for play in _candidates(state, p):
+        if check(state, play) is None:
+            yield play
+
+
+def _legal_gives(state: State) -> Iterator[Give]:
+    server_first = state.rules.exchange_style == "server" and any(d.server for d in state.pending)
+    for duty in state.pending:
+        if server_first and not duty.server:
+            continue
+        source = state.dealt[duty.giver] if (state.rules.exchange_style == "simultaneous"
+                                             and state.dealt is not None) else state.hands[duty.giver]
+        if duty.server:
+            options: Iterable[tuple[Card, ...]] = [strongest_cards(source, duty.count)]
+        else:
+            options = sorted(set(combinations(sorted(source), duty.count)))
+        for cards in options:
+            move = Give(duty.giver, duty.receiver, tuple(cards))
+            if check(state, move) is None:
+                yield move
+
+
+def _candidates(state: State, p: int) -> Iterator[Play]:
+    """Plays made of ``p``'s cards that could fit the table's kind and size."""
+    rules = state.rules
+    hand = state.hands[p]
+    table = state.table
+    jokers = hand.count(JOKER)
+    reals = sorted({c for c in hand if not c.is_joker}, key=lambda c: (_STRENGTH[c], _suit_pos(c.suit)))
+    kind = size = None
+    if table is not None:
+        kind, size = (SINGLE, 1) if table.lone_joker else (table.kind, table.size)
+    if kind in (None, SINGLE):
+        for c in reals:
+            yield Play(p, (c,))
+        if jokers:
+            yield Play(p, (JOKER,))
+    if kind in (None, GROUP):
+        sizes = range(2, rules.max_group + 1) if size is None else (size,)
+        yield from _group_candidates(rules, p, reals, jokers, sizes)
+    if kind in (None, SEQUENCE):
+        yield from _sequence_candidates(rules, p, reals, jokers, size)
+
+
+def _group_candidates(rules: RuleSet, p: int, reals: list[Card], jokers: int, sizes: Iterable[int]) -> Iterator[Play]:
+    by_strength: dict[int, list[Card]] = {}
+    for c in reals:
+        by_strength.setdefault(_STRENGTH[c], []).append(c)
+    for g in sizes:
+        for s in range(1, 14):
+            same = by_strength.get(s, [])
+            for k in range(0, min(jokers, g) + 1):
+                r = g - k
+                if r > len(same) or (r == 0 and g < 2):
+                    continue
+                for sub in combinations(same, r):
+                    if g == 5:
+                        if r == 4 and k == 1:
+                            yield Play(p, sub + (JOKER,), (Stand("", s),))
+                        continue
+                    free = [x for x in SUITS if all(c.suit != x for c in sub)]
+                    choices = combinations(free, k) if rules.suit_lock else [tuple(free[:k])]
+                    for js in choices:
+                        if len(js) == k:
+                            yield Play(p, sub + (JOKER,) * k, tuple(Stand(x, s) for x in js))
+
+
+def _sequence_candidates(rules: RuleSet, p: int, reals: list[Card], jokers: int, size: int | None) -> Iterator[Play]:
+    lo_min, hi_max = (BELOW_3, ABOVE_2) if rules.joker_out_of_range else (1, 13)
+    lengths = range(3, hi_max - lo_min + 2) if size is None else (size,)
+    for suit in SUITS:
+        held = {_STRENGTH[c]: c for c in reals if c.suit == suit}
+        if not held:
+            continue
+        for n in lengths:
+            for lo in range(lo_min, hi_max - n + 2):
+                span = range(lo, lo + n)
+                missing = [x for x in span if x not in held]
+                if len(missing) > jokers:
+                    continue
+                present = [x for x in span if x in held]
+                if not present:
+                    continue
+                for e in range(0, min(jokers - len(missing), len(present) - 1) + 1):
+                    for swap in combinations(present, e):
+                        jpos = sorted(missing + list(swap))
+                        cards = tuple(held[x] for x in span if x not in jpos) + (JOKER,) * len(jpos)
+                        yield Play(p, cards, tuple(Stand(suit, x) for x in jpos))
+
+
+# --------------------------------------------------------------------------- results
+
+
+def round_over(state: State) -> bool:
+    return state.over
+
+
+def finishing_order(state: State) -> tuple[int, ...] | None:
+    """The round's finishing order (daifugo.round.end), None while it goes on: those who went
+    out normally in order, then the player left holding cards, then forbidden finishers
+    (the earlier lower), then a daifugo dropped by miyako-ochi. After a stall the places
+    of those still in are random; they are listed in seat order."""
+    if not state.over:
+        return None
+    remaining = tuple(p for p in state.seats if state.is_in(p))
+    return state.finished + remaining + tuple(reversed(state.fouled)) + state.dropped
+
+
+def title_names(n: int) -> tuple[str, ...]:
+    """Titles by finishing place: 3 players daifugo, heimin, daihinmin; 4 daifugo, fugo,
+    hinmin, daihinmin; 5 and more: heimin in between (daifugo.result.titles)."""
+    if n == 3:
+        return ("daifugo", "heimin", "daihinmin")
+    if n < 3:  # not a legal player count; kept total for degenerate inputs
+        return ("daifugo", "daihinmin")[:max(n, 0)]
+    return ("daifugo", "fugo") + ("heimin",) * (n - 4) + ("hinmin", "daihinmin")
+
+
+#: The contest log's ``mibun`` digits, 0..4.
+UECDA_TITLES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
+
+
+def titles(order: Sequence[int]) -> tuple[str, ...]:
+    """Each player's title (by player id) from a finishing order."""
+    names = title_names(len(order))
+    out = [""] * len(order)
+    for place, p in enumerate(order):
+        out[p] = names[place]
+    return tuple(out)
+
+
+def check_finish(state: State, claimed: Sequence[int]) -> Violation | None:
+    """Does a recorded finishing order (``[Finish]``, a contest log's ``result``) follow from
+    the play (daifugo.result.finish)?"""
+    order = finishing_order(state)
+    claimed = tuple(claimed)
+    said = ", ".join(state.name(p) for p in claimed)
+    if order is None:
+        return _v("daifugo.result.finish", f"the record gives the finishing order {said}, but the round "
+                                           f"is not over")
+    if state.stalled:
+        top = state.finished
+        remaining = [p for p in state.seats if state.is_in(p)]
+        bottom = tuple(reversed(state.fouled)) + state.dropped
+        mid = claimed[len(top):len(top) + len(remaining)]
+        ok = (len(claimed) == len(order) and claimed[:len(top)] == top and sorted(mid) == sorted(remaining)
+              and claimed[len(top) + len(remaining):] == bottom)
+    else:
+        ok = claimed == order
+    if ok:
+        return None
+    return _v("daifugo.result.finish", f"the finishing order is {', '.join(state.name(p) for p in order)}, "
+                                       f"not {said}")
+
+
+def check_titles(order: Sequence[int], claimed: Sequence[str],
+                 names: Sequence[str] | None = None) -> Violation | None:
+    """Do recorded titles (``claimed[p]``: player p's title going into the next round, e.g. a
+    contest log's ``mibun`` mapped through ``UECDA_TITLES``) follow from the finishing order
+    ``order`` (daifugo.result.titles)?"""
+    want = titles(order)
+    claimed = tuple(claimed)
+    if claimed == want:
+        return None
+
+    def who(p: int) -> str:
+        return names[p] if names is not None and p < len(names) else f"player {p + 1}"
+
+    wrong = [p for p in range(len(want)) if p >= len(claimed) or claimed[p] != want[p]]
+    p = wrong[0]
+    got = claimed[p] if p < len(claimed) else "nothing"
+    return _v("daifugo.result.titles", f"{who(p)} finished {order.index(p) + 1} of {len(order)} and is "
+                                       f"{want[p]}, not {got}")
