@@ -614,10 +614,13 @@ def test_revolution():
 @covers("daifugo.option.stairs-revolution")
 def test_stairs_revolution():
     hands = ["3S 4S 5S 6S 9H", "7H", "9C"]
-    assert not legal(snap(SEED, hands), play(0, "3S 4S 5S 6S")).revolution  # off by default
-    stairs = D.ruleset("seed", {"stairs-revolution": 4})
-    after = legal(snap(stairs, hands), play(0, "3S 4S 5S 6S"))
+    after = legal(snap(SEED, hands), play(0, "3S 4S 5S 6S"))  # seed 8: on, with N = 4
     assert after.revolution and "daifugo.option.stairs-revolution" in after.events
+    assert not legal(snap(SEED, hands), play(0, "3S 4S 5S")).revolution
+    off = D.ruleset("seed", {"stairs-revolution": False})
+    assert not legal(snap(off, hands), play(0, "3S 4S 5S 6S")).revolution
+    longer = D.ruleset("seed", {"stairs-revolution": 5})
+    assert not legal(snap(longer, hands), play(0, "3S 4S 5S 6S")).revolution
     ue = ["9S 10S JS QS KS 3H", "5H", "6C", "7C", "4D"]
     assert legal(snap(UECDA, ue), play(0, "9S 10S JS QS KS")).revolution
     assert not legal(snap(UECDA, ue), play(0, "9S 10S JS QS")).revolution

@@ -259,7 +259,9 @@ class RuleSet:
 
 
 PRESETS: dict[str, RuleSet] = {
-    "seed": RuleSet(name="seed"),
+    # rulings.md, seed 8: a same-suit sequence of 4 or more revolts, as a core rule (it is
+    # not among the local rules of seed 10 that are off unless turned on).
+    "seed": RuleSet(name="seed", stairs_revolution=4),
     "uecda": RuleSet(
         name="uecda",
         stairs_revolution=5,
