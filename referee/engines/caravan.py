@@ -348,7 +348,7 @@ def position(rules: RuleSet, caravans: tuple[Caravan, ...], hands: tuple[Hand, H
         placed = (OPENING_PLACEMENTS, OPENING_PLACEMENTS)
     values = tuple(caravan_value(c) for c in caravans)
     state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]
-    return _settle(state, to_move)
+    return _settle(state, 1 - to_move)  # the position is judged as after its last move
 
 
 # --------------------------------------------------------------------------- check
@@ -689,18 +689,23 @@ def explain(state: State, move: Move) -> list[str]:
     if move.draw is not None:
         ids.append("caravan.draw.mismatch")
     after = apply(state, move)
-    if after.over:
+    ids += end_rules(after)
+    if not after.over and lane_winners(after) != lane_winners(state):
         ids.append("caravan.lane.decided")
-        if after.end == "lanes":
-            ids.append("caravan.end.lanes")
-        elif after.end == "out":
-            ids.append("caravan.end.out")
-            if all(after.hands[q].size == 0 and after.decks[q] == () for q in (0, 1)):
-                ids.append(rules.both_out_rule)
-        else:
-            ids.append("caravan.end.no-move")
-    elif lane_winners(after) != lane_winners(state):
-        ids.append("caravan.lane.decided")
+    return ids
+
+
+def end_rules(state: State) -> list[str]:
+    """The ids of the rules that ended a game (none while it goes on)."""
+    if not state.over:
+        return []
+    if state.end == "lanes":
+        return ["caravan.lane.decided", "caravan.end.lanes"]
+    if state.end == "no-move":
+        return ["caravan.end.no-move"]
+    ids = ["caravan.end.out"]
+    if all(state.hands[q].size == 0 and state.decks[q] == () for q in (0, 1)):
+        ids.append(state.rules.both_out_rule)
     return ids
 
 

@@ -189,6 +189,7 @@ def rules_applied(record: CaravanRecord) -> set[str]:
     cited: set[str] = set()
     if state is None:
         return cited
+    cited.update(cv.end_rules(state))  # a start position can already be over
     for entry in record.moves:
         if cv.check(state, entry.move) is not None:
             break
