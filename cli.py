@@ -211,6 +211,238 @@ def selfplay_caravan(
             out.close()
 
 
+class DaifugoRules(str, Enum):
+    seed = "seed"
+    uecda = "uecda"
+
+
+@selfplay_app.command("daifugo")
+def selfplay_daifugo(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many matches.")] = 10,
+    players: Annotated[int, typer.Option("--players", "-p", min=3, max=8, help="Players per match, 3 to 8 (uecda: 5).")] = 5,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed gives the same matches.")] = 1,
+    rules: Annotated[DaifugoRules, typer.Option("--rules", "-r", help="Preset.")] = DaifugoRules.seed,
+    options: Annotated[str, typer.Option("--options", help='Toggles on top of the preset, as in the Options tag: "+eight-cut -revolution stairs-revolution=4 exchange=choice".')] = "",
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per match.")] = 3,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
+) -> None:
+    """Random legal, complete Daifugo matches as DFN: each round's deal, exchange, every
+    move and the finishing order."""
+    from referee.jobs.daifugo_selfplay import daifugo_matches
+
+    try:
+        matches = daifugo_matches(games, seed, players, rules.value, options, rounds)
+        first = next(matches)
+    except ValueError as err:
+        _fail(str(err))
+    out = open(output, "w", encoding="utf-8") if output else sys.stdout
+    try:
+        out.write(first.text())
+        for match in matches:
+            out.write("\n")
+            out.write(match.text())
+    finally:
+        if output:
+            out.close()
+
+
+# ------------------------------------------------------------------ annotate, explain, show
+
+
+def _use_color(no_color: bool) -> bool:
+    return not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+
+
+def _need_file(path: str) -> None:
+    if path != "-" and not Path(path).is_file():
+        _fail(f"no such file: {path}")
+
+
+@app.command()
+def annotate(
+    files: Annotated[list[str], typer.Argument(help="CVN or DFN record files; - reads standard input.", metavar="FILE...")],
+    rules: Annotated[Optional[list[str]], typer.Option("--rules", "-r", help="Compare each record's own rule set only with these (repeat or comma-separate): holotape, fnv (Caravan); seed, uecda (Daifugo). Default: every rule set of the game, and for Daifugo the record's options each toggled.", metavar="R")] = None,
+    explain_all: Annotated[bool, typer.Option("--explain-all", help="Also comment every legal move with the ids of the rules that allowed it.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: every record's moves with their verdict under each rule set, and the annotated text.")] = False,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the annotated records (or the JSON) to this file instead of standard output.")] = None,
+) -> None:
+    """Write the records back, each move that matters with a { } comment saying why.
+
+    Every move is judged in its position under each rule set of the game. A comment goes on
+    every illegal move (rule id and sentence), every disputed move (the rule sets disagree:
+    how each rules it, with rule ids) and every move that is legal by a ruling rather than
+    by the written rules. The output is a valid record again: `pitboss validate` reads it
+    with the same verdicts, and annotating it again replaces these comments.
+
+    Examples:
+
+      pitboss annotate game.cvn
+
+      pitboss annotate --explain-all -o annotated.cvn game.cvn
+
+      pitboss annotate --json match.dfn | jq '.records[].moves[] | select(.disputed)'
+
+    Exit status: 0 every record valid under its own rules, 1 some invalid, 2 could not run.
+    """
+    from referee.jobs.annotate import NotAnnotatable, annotate_file, check_wanted
+
+    for path in files:
+        _need_file(path)
+    try:
+        wanted = check_wanted(rules or [])
+    except ValueError as err:
+        _fail(str(err))
+    if output is not None and any(f != "-" and Path(f).resolve() == output.resolve() for f in files):
+        _fail(f"{output} is also an input: write the annotated records to another file")
+    counts = {"records": 0, "valid": 0, "invalid": 0, "disputed": 0, "illegal": 0, "ruling_dependent": 0}
+    records_json = []
+    try:
+        out = open(output, "w", encoding="utf-8") if output is not None else sys.stdout
+    except OSError as err:
+        _fail(f"cannot write {output}: {err.strerror or err}")
+    try:
+        for path in files:
+            for a in annotate_file(path, wanted, explain_all):
+                report = a.timeline.report
+                counts["valid" if report.valid else "invalid"] += 1
+                counts["disputed"] += sum(1 for n in a.notes if n.disputed)
+                counts["illegal"] += sum(1 for n in a.notes if not n.step.legal)
+                counts["ruling_dependent"] += sum(1 for n in a.notes if n.rulings)
+                if a.unchanged:
+                    typer.echo(f"pitboss: {report.file}:{a.timeline.chunk.line}: record {report.index} written "
+                               f"back unchanged: {a.unchanged}", err=True)
+                if as_json:
+                    records_json.append(a.to_json())
+                else:
+                    out.write(("\n" if counts["records"] else "") + a.text.rstrip("\n") + "\n")
+                counts["records"] += 1
+        if as_json:
+            out.write(json.dumps({"summary": counts, "records": records_json}, ensure_ascii=False) + "\n")
+    except NotAnnotatable as err:
+        _fail(str(err))
+    except OSError as err:
+        _fail(f"cannot read {err.filename or ''}: {err.strerror or err}")
+    finally:
+        if output is not None:
+            out.close()
+    if output is not None:
+        n = counts["records"]
+        typer.echo(f"{output}: {n} record{'s' * (n != 1)} annotated ({counts['illegal']} illegal, "
+                   f"{counts['disputed']} disputed, {counts['ruling_dependent']} by a ruling); "
+                   f"{counts['invalid']} invalid")
+    raise typer.Exit(1 if counts["invalid"] else 0)
+
+
+@app.command()
+def explain(
+    file: Annotated[str, typer.Argument(help="A CVN or DFN record file; - reads standard input.", metavar="FILE")],
+    ply: Annotated[int, typer.Option("--ply", "-p", min=1, help="The move to explain, counted from 1 as validate counts it (within the round for Daifugo).")],
+    game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which record of the file (from 1).")] = 1,
+    round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="Daifugo: the round (default: the first).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: the position, and each rule set's verdict with every rule checked.")] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal.")] = False,
+) -> None:
+    """Explain one move: the position before it, each rule that decided it and the
+    verdict under every rule set (the record's own first).
+
+    Examples:
+
+      pitboss explain game.cvn --ply 3
+
+      pitboss explain match.dfn --round 2 --ply 14 --json
+
+    Exit status: 0 the move is legal under the record's rules, 1 it is not, 2 could not run
+    (no such file, record or move).
+    """
+    from referee.jobs.explain import ExplainError, explain as explain_move, explanation_text
+    from referee.notation.records import open_text
+
+    _need_file(file)
+    name = "<stdin>" if file == "-" else file
+    try:
+        with open_text(file) as handle:
+            ex = explain_move(handle, name, ply, game, round_no)
+    except ExplainError as err:
+        _fail(str(err))
+    except OSError as err:
+        _fail(f"cannot read {file}: {err.strerror or err}")
+    if as_json:
+        typer.echo(json.dumps(ex.to_json(), ensure_ascii=False))
+    else:
+        sys.stdout.write(explanation_text(ex, _use_color(no_color)))
+    raise typer.Exit(0 if ex.note.step.legal else 1)
+
+
+@app.command()
+def show(
+    file: Annotated[str, typer.Argument(help="A CVN or DFN record file; - reads standard input.", metavar="FILE")],
+    game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which record of the file (from 1).")] = 1,
+    ply: Annotated[Optional[int], typer.Option("--ply", "-p", min=0, help="Show the position after this many moves (0: the start; within the round for Daifugo). Default: the last position.")] = None,
+    round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="Daifugo: the round (default: the first when --ply is given, else the last).")] = None,
+    svg: Annotated[Optional[str], typer.Option("--svg", help="Write the position as an SVG picture to this path (- for standard output).", metavar="PATH")] = None,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Write one self-contained HTML page that replays the whole record move by move with its annotations (no network needed).", metavar="PATH")] = None,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal (colour is used only on a terminal, and never with NO_COLOR set).")] = False,
+) -> None:
+    """Draw a position: the six caravans with attached face cards, values, direction, suit
+    and lanes; or the Daifugo table, hands, trick, titles and revolution.
+
+    Examples:
+
+      pitboss show game.cvn --ply 12
+
+      pitboss show game.cvn --svg position.svg --ply 12
+
+      pitboss show match.dfn --html replay.html
+
+    Exit status: 0 the record is valid, 1 it is not (the position is still drawn, up to
+    its first illegal move), 2 could not run.
+    """
+    from referee.jobs.annotate import annotate_timeline
+    from referee.jobs.render.frames import frames_of, select
+    from referee.jobs.render.html import replay_page
+    from referee.jobs.render.svg import render as render_svg
+    from referee.jobs.render.text import render as render_text
+    from referee.jobs.timeline import timelines
+    from referee.notation.records import open_text
+
+    _need_file(file)
+    name = "<stdin>" if file == "-" else file
+    chosen = None
+    try:
+        with open_text(file) as handle:
+            for timeline in timelines(handle, name):
+                if timeline.report.index == game:
+                    chosen = timeline
+                    break
+    except OSError as err:
+        _fail(f"cannot read {file}: {err.strerror or err}")
+    if chosen is None:
+        _fail(f"{name} has no record {game}")
+    annotated = annotate_timeline(chosen)
+    frames = frames_of(annotated)
+    try:
+        frame = select(frames, ply, round_no)
+    except LookupError as err:
+        _fail(f"{name}, record {game}: {err}")
+    if svg is not None:
+        picture = render_svg(frame)
+        if svg == "-":
+            sys.stdout.write(picture)
+        else:
+            Path(svg).write_text(picture, encoding="utf-8")
+            typer.echo(f"{svg}: {frame.title}")
+    if html is not None:
+        report = chosen.report
+        verdict = "valid" if report.valid else f"invalid: [{report.errors[0].rule}] {report.errors[0].message}"
+        page = replay_page(frames, f"{Path(name).name}, game {game} ({report.game}, {annotated.variants[0].label if annotated.variants else report.rules})",
+                           f"{len(frames)} positions · {verdict}")
+        html.write_text(page, encoding="utf-8")
+        typer.echo(f"{html}: {len(frames)} positions")
+    if svg is None and html is None:
+        sys.stdout.write(render_text(frame, _use_color(no_color)))
+    raise typer.Exit(0 if chosen.report.valid else 1)
+
+
 def main() -> None:  # pragma: no cover - the console script calls app directly
     app()
 

@@ -8,7 +8,7 @@ as a finding. ``write_caravan(record)`` writes the canonical form back.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lark import Token, Transformer
@@ -18,6 +18,7 @@ from ..engines import caravan as cv
 from ..engines.base import Card
 from . import grammar
 from .cards import CardError, parse_card
+from .comments import comment_text
 from .records import Chunk, Finding, MoveEntry, Record, Tag, wrap
 
 TAG_ORDER = ("Game", "Rules", "Player1", "Player2", "First", "Deck1", "Deck2", "Table", "Hand1",
@@ -287,20 +288,47 @@ def table_text(caravans: tuple[cv.Caravan, ...]) -> str:
 
 
 def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None = None,
-                  width: int = 80) -> str:
+                  width: int = 80, comments: Mapping[int, Sequence[str]] | None = None,
+                  glyphs: Mapping[int, Sequence[str]] | None = None) -> str:
     """A record in canonical CVN: known tags in their order, then the others, then the
-    movetext numbered every two moves and wrapped at ``width``."""
+    movetext numbered every two moves and wrapped at ``width``.
+
+    ``comments`` (optional) maps a move's index (0-based; -1: before the first move) to the
+    texts of the ``{ }`` comments that follow it; braces inside a text become parentheses.
+    ``glyphs`` (optional) maps a move's index to its annotation glyphs (``!``, ``?``, ``$N``).
+    Without them the output is the plain canonical record."""
     ordered = [n for n in TAG_ORDER if n in tags] + [n for n in tags if n not in TAG_ORDER]
     lines = [f'[{name} "{_escape(tags[name])}"]' for name in ordered]
     lines.append("")
     words: list[str] = []
+    if comments:
+        words.extend(_comment_words(comments.get(-1, ())))
     for i, move in enumerate(moves):
         if i % 2 == 0:
             words.append(f"{i // 2 + 1}.")
-        words.append(move_text(move))
+        text = move_text(move)
+        if glyphs and glyphs.get(i):
+            text += "".join(g if g[0] != "$" else f" {g}" for g in glyphs[i])
+        words.append(text)
+        if comments:
+            words.extend(_comment_words(comments.get(i, ())))
     words.append(result if result is not None else tags.get("Result", "*"))
     lines.extend(wrap(words, width))
     return "\n".join(lines) + "\n"
+
+
+def _comment_words(texts: Sequence[str]) -> list[str]:
+    """The words of ``{ }`` comments, so that wrapping may break a long comment."""
+    words: list[str] = []
+    for text in texts:
+        inner = comment_text(text).split()
+        if not inner:
+            words.append("{}")
+            continue
+        inner[0] = "{ " + inner[0]
+        inner[-1] += " }"
+        words.extend(inner)
+    return words
 
 
 MoveEntry.formatters.update({kind: _move_text for kind in (cv.PlayNumber, cv.Attach, cv.Discard, cv.Disband)})

@@ -1,0 +1,24 @@
+"""Cards as people read them: ``10♥``, ``K♠``, ``JK``; which are red."""
+
+from __future__ import annotations
+
+from ...engines.base import RANK_NAMES, Card
+
+SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RED_SUITS = frozenset("HD")
+
+
+def rank_text(card: Card) -> str:
+    return "JK" if card.is_joker else RANK_NAMES.get(card.rank, str(card.rank))
+
+
+def glyph(card: Card) -> str:
+    """``10♥``; the joker is ``JK``."""
+    if card.is_joker:
+        return "JK"
+    return rank_text(card) + SUIT_GLYPHS[card.suit]
+
+
+def is_red(card: Card) -> bool:
+    return card.suit in RED_SUITS

@@ -1,0 +1,251 @@
+"""``pitboss annotate`` and ``pitboss explain``: golden outputs, the round trip through
+``validate``, idempotence, and the command line.
+
+Golden annotation outputs live beside their inputs under tests/golden/annotate/:
+``NAME.cvn`` (or ``.dfn``) is annotated into ``NAME.annotated.cvn``, and with
+``--explain-all`` into ``NAME.explained.cvn`` where that file exists. The outputs are golden
+records themselves (their ``; expect:`` lines are kept by annotate), so test_golden.py
+checks their verdicts too. To regenerate after an intended change:
+
+    PITBOSS_REGOLD=1 python -m pytest tests/test_annotate.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from referee.jobs.annotate import OWN_COMMENT, annotate_text, joined
+from referee.jobs.validate import validate_text
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "golden" / "annotate"
+runner = CliRunner()
+
+
+def _inputs() -> list[Path]:
+    return sorted(p for p in GOLDEN.iterdir()
+                  if p.suffix in (".cvn", ".dfn") and not re.search(r"\.(annotated|explained)\.", p.name))
+
+
+def _output(path: Path, kind: str) -> Path:
+    return path.with_name(f"{path.stem}.{kind}{path.suffix}")
+
+
+def _annotate(path: Path, explain_all: bool = False) -> str:
+    return joined(annotate_text(path.read_text(encoding="utf-8"), path.name, explain_all=explain_all))
+
+
+@pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name)
+def test_golden_annotation(path: Path) -> None:
+    for kind, explain_all in (("annotated", False), ("explained", True)):
+        expected = _output(path, kind)
+        if kind == "explained" and not expected.exists():
+            continue
+        got = _annotate(path, explain_all)
+        if os.environ.get("PITBOSS_REGOLD"):
+            expected.write_text(got, encoding="utf-8")
+        assert got == expected.read_text(encoding="utf-8"), f"{expected.name} differs: rerun with PITBOSS_REGOLD=1 if intended"
+
+
+def _verdicts(text: str, name: str) -> list[tuple]:
+    """What validate says of each record, minus what a canonical rewrite legitimately
+    changes (positions, move-number warnings)."""
+    out = []
+    for r in validate_text(text, name):
+        out.append((r.game, r.rules, r.valid, r.plies,
+                    [(f.rule, f.ply, f.round, f.player, f.move) for f in r.errors],
+                    [(f.rule, f.ply, f.round) for f in r.warnings if f.rule != "notation.move-number"]))
+    return out
+
+
+def _round_trip_sources() -> list[Path]:
+    files = list((ROOT / "tests" / "golden").rglob("*.cvn")) + list((ROOT / "tests" / "golden").rglob("*.dfn"))
+    files += list((ROOT / "examples").glob("*.cvn")) + list((ROOT / "examples").glob("*.dfn"))
+    return sorted(p for p in files if not re.search(r"\.(annotated|explained)\.", p.name))
+
+
+@pytest.mark.parametrize("path", _round_trip_sources(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_round_trip_same_verdicts(path: Path) -> None:
+    """Annotate, then validate the output: every record keeps its verdict; annotating the
+    output again changes nothing."""
+    text = path.read_text(encoding="utf-8")
+    for explain_all in (False, True):
+        annotated = joined(annotate_text(text, path.name, explain_all=explain_all))
+        assert _verdicts(annotated, path.name) == _verdicts(text, path.name)
+        again = joined(annotate_text(annotated, path.name, explain_all=explain_all))
+        assert again == annotated, "annotating an annotated file must replace, not repeat, its comments"
+
+
+def test_round_trip_on_self_play_games(tmp_path: Path) -> None:
+    from referee.jobs.caravan_selfplay import caravan_games
+
+    for rules in ("holotape", "fnv"):
+        text = "\n".join(g.text() for g in caravan_games(6, 11, rules, "mixed", True))
+        annotated = joined(annotate_text(text, "selfplay.cvn", explain_all=True))
+        assert _verdicts(annotated, "x") == _verdicts(text, "x")
+        assert annotated.count("allowed under") > 100
+
+
+def test_rulings_example_is_disputed() -> None:
+    """rulings.md's example: 2C on 3H 5S 4S is illegal under holotape, legal under fnv."""
+    path = ROOT / "tests" / "golden" / "caravan" / "disputed-direction.cvn"
+    holotape, fnv = annotate_text(path.read_text(encoding="utf-8"), path.name)
+    for record, own in ((holotape, "holotape"), (fnv, "fnv")):
+        (note,) = [n for n in record.notes if n.disputed]
+        assert note.step.entry.text == "2C>A" and note.step.ply == 3
+        assert note.verdicts["holotape"].legal is False
+        assert note.verdicts["holotape"].rule == "caravan.number.direction"
+        assert note.verdicts["fnv"].legal is True
+        assert "caravan.direction.last-two" in note.verdicts["fnv"].allowed
+        assert [v.label for v in record.variants] == [own, "fnv" if own == "holotape" else "holotape"]
+    assert "{ illegal under holotape: [caravan.number.direction]" in holotape.text
+    assert "{ disputed | fnv: legal [caravan.number.direction" in fnv.text
+
+
+def test_comments_never_break_the_record() -> None:
+    """Braces in a person's comment text cannot close the annotation early."""
+    text = (ROOT / "tests" / "golden" / "annotate" / "caravan-illegal.cvn").read_text(encoding="utf-8")
+    text = text.replace("; the only sensible move", "; {the} only } sensible { move")
+    (annotated,) = [a for a in annotate_text(text) if a.timeline.report.index == 5]
+    assert "{ (the) only ) sensible ( move }" in annotated.text
+    assert _verdicts(annotated.text, "x") == [_verdicts(text, "x")[4]]
+
+
+def test_unreadable_records_pass_through_unchanged() -> None:
+    text = '[Game "Caravan"]\n\n1. 7H>A ??? nonsense *\n\n[Game "Caravan"]\n\n1. 7H>A 9S>D *\n'
+    first, second = annotate_text(text)
+    assert first.unchanged and first.text == '[Game "Caravan"]\n\n1. 7H>A ??? nonsense *\n\n'
+    assert second.unchanged is None
+    assert _verdicts(joined([first, second]), "x") == _verdicts(text, "x")
+
+
+def test_own_comments_are_recognised() -> None:
+    for text in ("illegal under fnv: [x] y", "disputed | a: legal", "ruling: [x] y", "allowed under seed: []",
+                 "rejected under uecda, counted as a pass: [x] y", "record invalid: [x] y"):
+        assert OWN_COMMENT.match(text)
+    assert not OWN_COMMENT.match("illegal? I think not")
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def test_annotate_cli_text_json_and_exit_codes(tmp_path: Path) -> None:
+    src = GOLDEN / "caravan-disputed.cvn"
+    result = runner.invoke(app, ["annotate", str(src)])
+    assert result.exit_code == 0, result.output
+    assert result.output == (GOLDEN / "caravan-disputed.annotated.cvn").read_text(encoding="utf-8")
+    out = tmp_path / "out.cvn"
+    result = runner.invoke(app, ["annotate", "--explain-all", "-o", str(out), str(GOLDEN / "caravan-illegal.cvn")])
+    assert result.exit_code == 1
+    assert "5 records annotated (4 illegal, 2 disputed, 0 by a ruling); 5 invalid" in result.output
+    assert "allowed under holotape" in out.read_text(encoding="utf-8")
+    result = runner.invoke(app, ["annotate", "--json", str(src)])
+    assert result.exit_code == 0
+    doc = json.loads(result.output)
+    assert doc["summary"] == {"records": 3, "valid": 3, "invalid": 0, "disputed": 8, "illegal": 0,
+                              "ruling_dependent": 0}
+    first = doc["records"][0]
+    assert first["variants"] == ["holotape", "fnv"] and first["rules"] == "holotape"
+    move = first["moves"][0]
+    assert move["move"] == "QD>A1" and move["disputed"] is True and move["legal"] is True
+    assert move["verdicts"]["fnv"] == {"legal": False, "rule": "caravan.queen.last", "message": move["verdicts"]["fnv"]["message"],
+                                       "allowed": []}
+    assert move["comments"][0].startswith("disputed | holotape: legal")
+    result = runner.invoke(app, ["annotate", "--rules", "fnv", "--json", str(src)])
+    assert json.loads(result.output)["records"][0]["variants"] == ["holotape", "fnv"]
+    result = runner.invoke(app, ["annotate", "--rules", "holotape", "--json", str(src)])
+    assert json.loads(result.output)["records"][0]["variants"] == ["holotape"]
+    assert runner.invoke(app, ["annotate", "--rules", "chess", str(src)]).exit_code == 2
+    assert runner.invoke(app, ["annotate", str(tmp_path / "missing.cvn")]).exit_code == 2
+
+
+def test_annotate_rejects_contest_logs() -> None:
+    logs = sorted((ROOT / "tests" / "golden" / "daifugo").glob("*.log"))
+    assert logs, "the golden contest logs are missing"
+    result = runner.invoke(app, ["annotate", str(logs[0])])
+    assert result.exit_code == 2
+    assert "contest-server log" in result.output
+
+
+def test_explain_cli() -> None:
+    path = ROOT / "tests" / "golden" / "caravan" / "disputed-direction.cvn"
+    result = runner.invoke(app, ["explain", str(path), "--ply", "3"])
+    assert result.exit_code == 1, result.output
+    out = result.output
+    assert "ply 3: player 1: 2C>A" in out
+    assert "Position before the move:" in out and "A  3♥ 5♠ 4♠" in out
+    assert "holotape (the record's rules): ILLEGAL" in out
+    assert "✗ caravan.number.direction — Continue the direction or match the suit" in out
+    assert "✓ caravan.direction.last-two — Direction from the last two cards  [fnv only]" in out
+    assert "Disputed: legal under fnv; illegal under holotape." in out
+    assert "\x1b[" not in out
+    result = runner.invoke(app, ["explain", str(path), "--ply", "3", "--game", "2", "--json"])
+    assert result.exit_code == 0
+    doc = json.loads(result.output)
+    assert doc["move"] == "2C>A" and doc["legal"] is True and doc["disputed"] is True and doc["rules"] == "fnv"
+    assert [v["rules"] for v in doc["verdicts"]] == ["fnv", "holotape"]
+    assert doc["verdicts"][1]["checked"] == [{"id": "caravan.number.direction", "role": "broken",
+                                               **{k: doc["verdicts"][1]["checked"][0][k] for k in
+                                                  ("title", "kind", "rulesets", "options", "text", "source")}}]
+    checked = {c["id"]: c for c in doc["verdicts"][0]["checked"]}
+    assert checked["caravan.direction.last-two"]["rulesets"] == ["fnv"]
+    result = runner.invoke(app, ["explain", str(path), "--ply", "4"])
+    assert result.exit_code == 2 and "stops at the illegal move 3" in result.output
+    assert runner.invoke(app, ["explain", str(path), "--ply", "1", "--game", "9"]).exit_code == 2
+
+
+def test_explain_ruling() -> None:
+    result = runner.invoke(app, ["explain", str(GOLDEN / "caravan-rulings.cvn"), "--ply", "1", "--game", "2"])
+    assert result.exit_code == 0, result.output
+    assert "Rests on a ruling: caravan.end.no-move — No legal move loses." in result.output
+    assert "Not disputed: legal under every rule set compared." in result.output
+
+
+# ------------------------------------------------------------------ Daifugo
+
+
+def test_daifugo_variants() -> None:
+    records = annotate_text((GOLDEN / "daifugo-disputed.dfn").read_text(encoding="utf-8"))
+    assert [[v.label for v in a.variants] for a in records] == [
+        ["seed", "uecda"],                       # 5 players: both presets
+        ["uecda", "seed"],
+        ["seed +spade3", "seed"],                # 3 players: uecda cannot seat them; spade3 toggled
+        ["seed +consecutive-revolution", "seed"],
+    ]
+    spade = records[2]
+    (note,) = [n for n in spade.notes if n.disputed]
+    assert note.step.entry.text == "Ben: 3S"
+    assert note.verdicts["seed"].rule == "daifugo.play.lone-joker"
+    assert "daifugo.option.spade3" in note.verdicts["seed +spade3"].allowed
+
+
+def test_round_trip_on_daifugo_self_play() -> None:
+    from referee.jobs.daifugo_selfplay import daifugo_matches
+
+    for preset, players, options in (("seed", 4, "+eight-cut +suit-lock"), ("uecda", 5, "")):
+        text = "\n".join(m.text() for m in daifugo_matches(2, 5, players, preset, options, 2))
+        annotated = joined(annotate_text(text, "selfplay.dfn", explain_all=True))
+        assert _verdicts(annotated, "x") == _verdicts(text, "x")
+        assert annotated.count("allowed under") > 50
+
+
+def test_explain_daifugo_json() -> None:
+    result = runner.invoke(app, ["explain", str(GOLDEN / "daifugo-illegal.dfn"), "--game", "4", "--ply", "2",
+                                 "--json"])
+    assert result.exit_code == 1, result.output  # rejected: not legal under the record's rules
+    doc = json.loads(result.output)
+    assert doc["move"] == "B: 5H 6H 7H" and doc["rejected"] is True and doc["round"] == 1
+    assert doc["verdicts"][0]["rules"] == "uecda" and doc["verdicts"][0]["rule"] == "daifugo.play.sequence-above"
+    assert doc["verdicts"][1]["rules"] == "seed" and doc["verdicts"][1]["legal"] is True
+    assert "Table: A: 4♠ 5♠ 6♠" in doc["position"]
+    result = runner.invoke(app, ["explain", str(GOLDEN / "daifugo-illegal.dfn"), "--game", "4", "--ply", "2"])
+    assert "uecda (the record's rules): rejected (the server counts it as a pass)" in result.output
+    result = runner.invoke(app, ["explain", str(GOLDEN / "daifugo-illegal.dfn"), "--round", "3", "--ply", "1"])
+    assert result.exit_code == 2 and "no round 3" in result.output
