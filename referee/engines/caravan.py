@@ -632,7 +632,6 @@ def explain(state: State, move: Move) -> list[str]:
     """The ids of the rules that decide a legal move and its effects, in the order they
     apply (what an annotator cites as "allowed by")."""
     rules = state.rules
-    p = state.to_move
     ids: list[str] = []
     opening = state.in_opening()
     if opening:

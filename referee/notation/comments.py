@@ -123,3 +123,18 @@ def _last_before(keys: list[tuple[int, int]], at: tuple[int, int]) -> int | None
 def comment_text(text: str) -> str:
     """``text`` made safe inside ``{ }`` (braces become parentheses), on one line."""
     return " ".join(text.replace("{", "(").replace("}", ")").split())
+
+
+def comment_words(texts: Sequence[str]) -> list[str]:
+    """The words of ``{ }`` comments, so that a writer's wrapping may break a long comment
+    (braces inside a text become parentheses)."""
+    words: list[str] = []
+    for text in texts:
+        inner = comment_text(text).split()
+        if not inner:
+            words.append("{}")
+            continue
+        inner[0] = "{ " + inner[0]
+        inner[-1] += " }"
+        words.extend(inner)
+    return words

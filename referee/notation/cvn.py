@@ -18,8 +18,8 @@ from ..engines import caravan as cv
 from ..engines.base import Card
 from . import grammar
 from .cards import CardError, parse_card
-from .comments import comment_text
-from .records import Chunk, Finding, MoveEntry, Record, Tag, wrap
+from .comments import comment_words
+from .records import Chunk, Finding, MoveEntry, Record, Tag, salvage_tags, tag_line, unescape, wrap
 
 TAG_ORDER = ("Game", "Rules", "Player1", "Player2", "First", "Deck1", "Deck2", "Table", "Hand1",
              "Hand2", "ToMove", "Phase", "Result", "Termination")
@@ -110,7 +110,7 @@ class _Build(Transformer):
 
     def tag(self, children: list[Token]) -> Tag:
         name, value = children
-        return Tag(str(name), _unescape(str(value)[1:-1]), value.line, value.column + 1)
+        return Tag(str(name), unescape(str(value)[1:-1]), value.line, value.column + 1)
 
     def movetext(self, children: list[Token]) -> list:
         items: list = []
@@ -123,24 +123,6 @@ class _Build(Transformer):
 
     def start(self, children: list) -> tuple[list[Tag], list]:
         return children[:-1], children[-1]
-
-
-def _unescape(value: str) -> str:
-    if "\\" not in value:
-        return value
-    out, i = [], 0
-    while i < len(value):
-        ch = value[i]
-        if ch == "\\" and i + 1 < len(value):
-            i += 1
-            ch = value[i]
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _parser():
@@ -158,7 +140,8 @@ def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
         tags, items = _parser().parse(chunk.text)
     except UnexpectedInput as err:
         record.errors.append(grammar.syntax_finding(err, chunk.text, offset))
-        _salvage_tags(record, chunk)
+        for tag in salvage_tags(chunk):
+            record.tags.setdefault(tag.name, tag)
         return record
     for tag in tags:
         tag.line += offset
@@ -186,17 +169,6 @@ def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
             record.result_token = (str(item), item.line + offset, item.column)
     _read_decks(record)
     return record
-
-
-def _salvage_tags(record: CaravanRecord, chunk: Chunk) -> None:
-    """After a syntax error, keep what the tag lines say, so the report can still name the
-    rule set and players."""
-    import re
-
-    for i, line in enumerate(chunk.text.splitlines()):
-        m = re.match(r'\s*\[\s*([^\s\[\]"]+)\s+"((?:[^"\\]|\\.)*)"\s*\]', line)
-        if m and m.group(1) not in record.tags:
-            record.tags[m.group(1)] = Tag(m.group(1), _unescape(m.group(2)), chunk.line + i, m.start(2))
 
 
 def _read_decks(record: CaravanRecord) -> None:
@@ -298,11 +270,11 @@ def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None
     ``glyphs`` (optional) maps a move's index to its annotation glyphs (``!``, ``?``, ``$N``).
     Without them the output is the plain canonical record."""
     ordered = [n for n in TAG_ORDER if n in tags] + [n for n in tags if n not in TAG_ORDER]
-    lines = [f'[{name} "{_escape(tags[name])}"]' for name in ordered]
+    lines = [tag_line(name, tags[name]) for name in ordered]
     lines.append("")
     words: list[str] = []
     if comments:
-        words.extend(_comment_words(comments.get(-1, ())))
+        words.extend(comment_words(comments.get(-1, ())))
     for i, move in enumerate(moves):
         if i % 2 == 0:
             words.append(f"{i // 2 + 1}.")
@@ -311,24 +283,10 @@ def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None
             text += "".join(g if g[0] != "$" else f" {g}" for g in glyphs[i])
         words.append(text)
         if comments:
-            words.extend(_comment_words(comments.get(i, ())))
+            words.extend(comment_words(comments.get(i, ())))
     words.append(result if result is not None else tags.get("Result", "*"))
     lines.extend(wrap(words, width))
     return "\n".join(lines) + "\n"
-
-
-def _comment_words(texts: Sequence[str]) -> list[str]:
-    """The words of ``{ }`` comments, so that wrapping may break a long comment."""
-    words: list[str] = []
-    for text in texts:
-        inner = comment_text(text).split()
-        if not inner:
-            words.append("{}")
-            continue
-        inner[0] = "{ " + inner[0]
-        inner[-1] += " }"
-        words.extend(inner)
-    return words
 
 
 MoveEntry.formatters.update({kind: _move_text for kind in (cv.PlayNumber, cv.Attach, cv.Discard, cv.Disband)})

@@ -26,7 +26,7 @@ from ..engines import daifugo as df
 from ..engines.base import JOKER, Card
 from . import grammar
 from .cards import CardError, parse_card
-from .records import Chunk, Finding, MoveEntry, Record, Tag, wrap
+from .records import Chunk, Finding, MoveEntry, Record, Tag, salvage_tags, tag_line, unescape, wrap
 
 GAME_TAGS = ("Game", "Rules", "Options", "Players")
 ROUND_TAGS = ("Round", "Order", "Finish")
@@ -185,30 +185,20 @@ class _Build(Transformer):
 
     def tag(self, children: list[Token]) -> Tag:
         name, value = children
-        return Tag(str(name), _unescape(str(value)[1:-1]), value.line, value.column + 1)
+        return Tag(str(name), unescape(str(value)[1:-1]), value.line, value.column + 1)
 
     def start(self, children: list) -> list:
         out = []
         for item in children:
             if isinstance(item, Token) and item.type == "TAG":
                 m = _TAG_RE.match(item)
-                item = Tag(m[1], _unescape(m[2]), item.line, item.column + m.start(2))  # type: ignore[index,union-attr]
+                item = Tag(m[1], unescape(m[2]), item.line, item.column + m.start(2))  # type: ignore[index,union-attr]
             out.append(item)
         return out
 
 
 def _parser():
     return grammar.load("dfn", transformer=_Build)
-
-
-def _unescape(value: str) -> str:
-    if "\\" not in value:
-        return value
-    return re.sub(r"\\(.)", r"\1", value)
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def read_daifugo(chunk: Chunk, file: str = "", index: int = 1) -> DaifugoRecord:
@@ -368,14 +358,8 @@ def _move(m: re.Match, index_of: dict[str, int]) -> tuple[df.Move, tuple[str, ..
 
 def _salvage_tags(record: DaifugoRecord, chunk: Chunk) -> None:
     """After a syntax error, keep what the game's tag lines say (rule set, players)."""
-    for i, line in enumerate(chunk.text.splitlines()):
-        m = re.match(r'\s*\[\s*([^\s\[\]"]+)\s+"((?:[^"\\]|\\.)*)"\s*\]', line)
-        if not m:
-            continue
-        if m.group(1) == "Round":
-            break
-        if m.group(1) not in record.tags:
-            record.tags[m.group(1)] = Tag(m.group(1), _unescape(m.group(2)), chunk.line + i, m.start(2))
+    for tag in salvage_tags(chunk, stop_at="Round"):
+        record.tags.setdefault(tag.name, tag)
     _read_players(record)
 
 
@@ -575,18 +559,18 @@ def write_daifugo(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], S
 
 def _write(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], Sequence[str]]], width: int) -> str:
     names = tags.get("Players", "").split()
-    lines = _tag_lines(tags, GAME_TAGS, names)
+    lines = tag_lines(tags, GAME_TAGS, names)
     for round_tags, words in rounds:
         if round_tags:
             lines.append("")
-            lines += _tag_lines(round_tags, ROUND_TAGS, names)
+            lines += tag_lines(round_tags, ROUND_TAGS, names)
         if words:
             lines.append("")
             lines += wrap(words, width, "  ")
     return "\n".join(lines) + "\n"
 
 
-def _tag_lines(tags: dict[str, str], first: Sequence[str], names: Sequence[str]) -> list[str]:
+def tag_lines(tags: dict[str, str], first: Sequence[str], names: Sequence[str]) -> list[str]:
     """Tags in canonical order: the leading one of ``first`` (Game, Round), the rest of
     ``first`` before the hands for the game (Rules, Options, Players) or after them for a
     round (Order, Finish), then any others in their own order."""
@@ -597,7 +581,7 @@ def _tag_lines(tags: dict[str, str], first: Sequence[str], names: Sequence[str])
     else:
         head += [n for n in hands if n in tags] + [n for n in first[1:] if n in tags]
     order = head + [n for n in tags if n not in head]
-    return [f'[{n} "{_escape(tags[n])}"]' for n in order]
+    return [tag_line(n, tags[n]) for n in order]
 
 
 def record_text(record: DaifugoRecord, width: int = 80) -> str:

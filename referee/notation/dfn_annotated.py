@@ -13,40 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .comments import Comment, comment_text, scan_comments
-from .dfn import GAME_TAGS, HAND_PREFIX, ROUND_TAGS, DaifugoRecord, hand_text
+from .comments import Comment, comment_words, scan_comments
+from .dfn import GAME_TAGS, HAND_PREFIX, ROUND_TAGS, DaifugoRecord, hand_text, tag_lines
 from .records import wrap
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _tag_lines(tags: Mapping[str, str], first: Sequence[str], names: Sequence[str]) -> list[str]:
-    """Tags in dfn.write_daifugo's canonical order: Game (or Round), then Rules, Options,
-    Players and the hands for the game, or the hands then Order and Finish for a round,
-    then the others in their own order."""
-    hands = [HAND_PREFIX + n for n in names]
-    head = [n for n in first[:1] if n in tags]
-    if first is GAME_TAGS:
-        head += [n for n in first[1:] if n in tags] + [n for n in hands if n in tags]
-    else:
-        head += [n for n in hands if n in tags] + [n for n in first[1:] if n in tags]
-    order = head + [n for n in tags if n not in head]
-    return [f'[{n} "{_escape(tags[n])}"]' for n in order]
-
-
-def _comment_words(texts: Sequence[str]) -> list[str]:
-    words: list[str] = []
-    for text in texts:
-        inner = comment_text(text).split()
-        if not inner:
-            words.append("{}")
-            continue
-        inner[0] = "{ " + inner[0]
-        inner[-1] += " }"
-        words.extend(inner)
-    return words
 
 
 def write_annotated_daifugo(record: DaifugoRecord, source: str, comments: Mapping[int, Sequence[str]] | None = None,
@@ -94,7 +63,7 @@ def write_annotated_daifugo(record: DaifugoRecord, source: str, comments: Mappin
         for p, hand in first_round.hands.items():
             tags[HAND_PREFIX + names[p]] = hand_text(hand)
     lines = [c.source() for c in before]
-    lines += _tag_lines(tags, GAME_TAGS, names)
+    lines += tag_lines(tags, GAME_TAGS, names)
     lines += [c.source() for c in game_head]
     index = 0
     pending_head = list(head)
@@ -104,9 +73,9 @@ def write_annotated_daifugo(record: DaifugoRecord, source: str, comments: Mappin
             for p, hand in rnd.hands.items():
                 round_tags[HAND_PREFIX + names[p]] = hand_text(hand)
             lines.append("")
-            lines += _tag_lines(round_tags, ROUND_TAGS, names)
+            lines += tag_lines(round_tags, ROUND_TAGS, names)
             lines += [c.source() for c in round_head.get(r, ())]
-        words: list[str] = _comment_words(pending_head) if rnd.moves else []
+        words: list[str] = comment_words(pending_head) if rnd.moves else []
         if rnd.moves:
             pending_head = []
         for entry in rnd.moves:
@@ -114,15 +83,15 @@ def write_annotated_daifugo(record: DaifugoRecord, source: str, comments: Mappin
             if entry.glyphs:
                 text += "".join(g if not g.startswith("$") else " " + g for g in entry.glyphs)
             words.append(text)
-            words.extend(_comment_words(after.get(index, ())))
-            words.extend(_comment_words(comments.get(index, ())))
+            words.extend(comment_words(after.get(index, ())))
+            words.extend(comment_words(comments.get(index, ())))
             index += 1
         if words:
             lines.append("")
             lines += _wrap_moves(words, width)
     if pending_head:  # a record without moves: its notes go after the tags
         lines.append("")
-        lines += wrap(_comment_words(pending_head), width)
+        lines += wrap(comment_words(pending_head), width)
     return "\n".join(lines) + "\n"
 
 

@@ -196,6 +196,34 @@ def open_text(path: str | Path, stdin: TextIO | None = None) -> TextIO:
     return open(path, encoding="utf-8", errors="replace", newline=None)
 
 
+def unescape(value: str) -> str:
+    """A tag value's text without its escapes (``\\"`` and ``\\\\``)."""
+    if "\\" not in value:
+        return value
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def tag_line(name: str, value: str) -> str:
+    """A tag written canonically, its value escaped."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{escaped}"]'
+
+
+_TAG_TEXT = re.compile(r'\s*\[\s*([^\s\[\]"]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+
+
+def salvage_tags(chunk: Chunk, stop_at: str | None = None) -> Iterator[Tag]:
+    """The well-formed tag lines of a record whose grammar failed, so that its report can
+    still name the rule set and the players (up to a tag named ``stop_at``)."""
+    for i, line in enumerate(chunk.text.splitlines()):
+        m = _TAG_TEXT.match(line)
+        if not m:
+            continue
+        if m.group(1) == stop_at:
+            return
+        yield Tag(m.group(1), unescape(m.group(2)), chunk.line + i, m.start(2) + 1)
+
+
 def wrap(words: Iterable[str], width: int = 80, separator: str = " ") -> list[str]:
     """Movetext words joined into lines of at most ``width`` characters (a longer word
     gets a line of its own)."""
