@@ -20,8 +20,9 @@ from itertools import combinations, product
 from ..engines import daifugo as df
 from ..engines.base import Card, Violation
 from ..notation import uecda_log as ul
-from ..notation.dfn import (TRUE_WORDS, DaifugoMove, DaifugoRecord, DaifugoRound, MoveTextError, card_columns,
-                            read_daifugo, read_names, read_play, read_suits, toggle, words)
+from ..notation.dfn import (HAND_PREFIX, TRUE_WORDS, DaifugoMove, DaifugoRecord, DaifugoRound, MoveTextError,
+                            card_columns, over_dealt, read_daifugo, read_names, read_play, read_suits, toggle,
+                            words)
 from ..notation.records import Finding, Tag
 from .report import GameReport
 
@@ -203,21 +204,9 @@ class _Replay:
     def _duplicate_places(self, rnd: DaifugoRound) -> list[tuple[int, int]]:
         """Where each over-dealt card first exceeds the deck, in the engine's order (first
         appearance, hands in player order)."""
-        seen: dict[Card, list[tuple[int, int]]] = {}
-        for p, name in enumerate(self.names):
-            tag = rnd.tags.get("Hand." + name)
-            if tag is None:
-                continue
-            for card, column in card_columns(tag):
-                if card is not None:
-                    seen.setdefault(card, []).append((tag.line, column))
-        jokers = self.rules.jokers(len(self.names))
-        out = []
-        for card, places in seen.items():
-            allowed = jokers if card.is_joker else 1
-            if len(places) > allowed:
-                out.append(places[allowed])
-        return out
+        tags = [rnd.tags[HAND_PREFIX + name] for name in self.names if HAND_PREFIX + name in rnd.tags]
+        dealt = ((card, (tag.line, column)) for tag in tags for card, column in card_columns(tag) if card is not None)
+        return over_dealt(dealt, self.rules.jokers(len(self.names)))
 
     def _snapshot(self, rules: df.RuleSet, rnd: DaifugoRound, number: int,
                   previous: tuple[int, ...] | None) -> df.State | None:

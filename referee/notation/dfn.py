@@ -543,6 +543,20 @@ def move_text(move: df.Move, names: Sequence[str], label: str | None = None) -> 
     return f"{who}: {cards_text(move.cards, move.joker_as)}"
 
 
+def over_dealt(dealt: Iterable[tuple[Card, tuple[int, int]]], jokers: int) -> list[tuple[int, int]]:
+    """Where each over-dealt card first exceeds the deck, given every dealt card with its
+    place (line, column) in dealing order: the places of ``check_deal``'s duplicates."""
+    seen: dict[Card, list[tuple[int, int]]] = {}
+    for card, place in dealt:
+        seen.setdefault(card, []).append(place)
+    out = []
+    for card, places in seen.items():
+        allowed = jokers if card.is_joker else 1
+        if len(places) > allowed:
+            out.append(places[allowed])
+    return out
+
+
 def hand_text(cards: Iterable[Card]) -> str:
     return " ".join(map(str, cards))
 

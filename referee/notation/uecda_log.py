@@ -25,6 +25,7 @@ from lark.exceptions import UnexpectedInput
 from ..engines import daifugo as df
 from ..engines.base import JOKER, Card
 from . import grammar
+from .dfn import over_dealt
 from .records import Finding, Record
 
 HEADER_PREFIX = "%-----%"
@@ -118,16 +119,8 @@ class LogGame(Record):
     def duplicate_places(self, jokers: int) -> list[tuple[int, int]]:
         """Where each over-dealt card first exceeds the deck, in the engine's order (first
         appearance, hands in player order): the places of ``check_deal``'s duplicates."""
-        seen: dict[Card, list[tuple[int, int]]] = {}
-        for hand, places in zip(self.hands, self.hand_places):
-            for card, place in zip(hand, places):
-                seen.setdefault(card, []).append(place)
-        out = []
-        for card, places in seen.items():
-            allowed = jokers if card.is_joker else 1
-            if len(places) > allowed:
-                out.append(places[allowed])
-        return out
+        return over_dealt(((card, place) for hand, places in zip(self.hands, self.hand_places)
+                           for card, place in zip(hand, places)), jokers)
 
 
 # ------------------------------------------------------------------ card codes
