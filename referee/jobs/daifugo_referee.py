@@ -60,14 +60,43 @@ def _tag_error(report: GameReport, tag: Tag, message: str, rule: str = "notation
 # ------------------------------------------------------------------ DFN
 
 
-class _Replay:
-    """One record's replay: findings go to ``report``; with ``cite`` set, the ids of the
-    rules each legal move set off are collected too (engine ``State.events``)."""
+class Observer:
+    """What a replay tells whoever follows it (a visitor, as python-chess's readers have):
+    each round's start position, and each move with the positions around it. The base
+    class ignores both."""
 
-    def __init__(self, record: DaifugoRecord, report: GameReport, cite: set[str] | None = None):
+    def round_started(self, number: int, state: df.State) -> None:
+        """Round ``number`` starts (after the deal and exchange duties) in ``state``."""
+
+    def moved(self, entry: DaifugoMove, ply: int, number: int, before: df.State, after: df.State | None,
+              violation: Violation | None, rejected: bool) -> None:
+        """A move was judged: legal (``violation`` None), rejected and counted as a pass
+        (contest server), or illegal (``after`` None: the replay stops)."""
+
+
+class Citations(Observer):
+    """The ids of the rules the legal moves and rejected submissions set off (engine
+    ``State.events``)."""
+
+    def __init__(self) -> None:
+        self.ids: set[str] = set()
+
+    def round_started(self, number: int, state: df.State) -> None:
+        self.ids.update(state.events)
+
+    def moved(self, entry, ply, number, before, after, violation, rejected) -> None:
+        if after is not None:
+            self.ids.update(after.events)
+
+
+class Replay:
+    """One record's replay: findings go to ``report``; ``observer`` (optional) follows the
+    rounds and moves."""
+
+    def __init__(self, record: DaifugoRecord, report: GameReport, observer: Observer | None = None):
         self.record = record
         self.report = report
-        self.cite = cite
+        self.observer = observer or Observer()
         self.names = record.players
         self.index_of = {name: i for i, name in enumerate(self.names)}
         self.rules = df.ruleset(df.DEFAULT_PRESET)
@@ -97,8 +126,7 @@ class _Replay:
                      else self._deal(rules, rnd, number, previous))
             if state is None:
                 return
-            if self.cite is not None:
-                self.cite.update(state.events)
+            self.observer.round_started(number, state)
             state = self._moves(rnd, number, state)
             if state is None:
                 return
@@ -294,28 +322,27 @@ class _Replay:
 
     def _moves(self, rnd: DaifugoRound, number: int, state: df.State) -> df.State | None:
         """Every move of the round, or None after the first illegal one."""
-        check, apply = df.check, df.apply
-        cite = self.cite
+        check, apply, moved = df.check, df.apply, self.observer.moved
         ply = 0
         for entry in rnd.moves:
             ply += 1
             move = entry.move
+            before = state
             violation = check(state, move)
             if violation is None:
                 state = apply(state, move)
-                if cite is not None:
-                    cite.update(state.events)
+                moved(entry, ply, number, before, state, None, False)
                 continue
             violation = self._unknown_player(state, entry, violation)
             if (state.rules.rejection_is_pass and violation.rule not in df.TURN_RULES
                     and state.phase == "play" and not isinstance(move, df.Give) and move.player >= 0):
                 self.report.warnings.append(self._finding(violation, entry, ply, number, rejected=True))
                 state = df.reject(state, move)
-                if cite is not None:
-                    cite.update(state.events)
+                moved(entry, ply, number, before, state, violation, True)
                 continue
             self.report.errors.append(self._finding(violation, entry, ply, number))
             self.report.plies += ply - 1
+            moved(entry, ply, number, before, None, violation, False)
             return None
         self.report.plies += ply
         return state
@@ -357,7 +384,7 @@ def referee_daifugo(record: DaifugoRecord) -> GameReport:
         report.rules = rules if rules in df.PRESETS else None
         return report
     report.knowledge = "full"
-    _Replay(record, report).run()
+    Replay(record, report).run()
     return report
 
 
@@ -365,10 +392,10 @@ def rules_applied(record: DaifugoRecord) -> set[str]:
     """The ids of the rules the record's legal moves set off (the engine's ``events``) and
     those of the submissions it rejected, replayed up to its first illegal move."""
     report = GameReport(record.file, record.index, "daifugo", None)
-    cited: set[str] = set()
+    citations = Citations()
     if not record.errors:
-        _Replay(record, report, cited).run()
-    return cited
+        Replay(record, report, citations).run()
+    return citations.ids
 
 
 # ------------------------------------------------------------------ contest logs
