@@ -89,15 +89,8 @@ class MoveNote:
     def to_json(self) -> dict:
         step = self.step
         return {
-            "ply": step.ply,
-            "round": step.round,
+            **step.to_json(),
             "index": step.index + 1,
-            "line": step.entry.line,
-            "column": step.entry.column,
-            "player": step.player,
-            "move": step.entry.text,
-            "legal": step.legal,
-            "rejected": step.rejected,
             "rule": step.violation.rule if step.violation else None,
             "message": step.violation.message if step.violation else None,
             "disputed": self.disputed,

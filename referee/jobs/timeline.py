@@ -47,6 +47,19 @@ class Step:
     def legal(self) -> bool:
         return self.violation is None
 
+    def to_json(self) -> dict:
+        """Where the move stands and how the record's rules judged it."""
+        return {
+            "round": self.round,
+            "ply": self.ply,
+            "line": self.entry.line,
+            "column": self.entry.column,
+            "player": self.player,
+            "move": self.entry.text,
+            "legal": self.legal,
+            "rejected": self.rejected,
+        }
+
 
 @dataclass
 class Segment:
