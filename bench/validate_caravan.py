@@ -7,9 +7,9 @@ What it measures, in one run on this machine:
    ``pitboss validate`` does it (streamed: split, parse with the Lark grammar, replay every
    move through the engine, check the result). Figures: records/s and moves/s, best of
    --repeat runs, wall clock (time.perf_counter), generation excluded.
-2. python-chess: random legal chess games (uniform random moves until the game ends or
-   --chess-plies) are written as PGN; then ``chess.pgn.read_game`` reads them, which
-   parses every SAN move and checks its legality. Figure: moves/s, best of --repeat.
+2. python-chess: random legal chess games read back with ``chess.pgn.read_game``, which
+   parses every SAN move and checks its legality (bench/chess_baseline.py). Figure:
+   moves/s, best of --repeat.
 3. The ratio of the two moves/s (target >= 1.0).
 4. Memory: peak traced allocation (tracemalloc) while validating the first tenth of the
    file and while validating all of it: streaming keeps the two about equal.
@@ -21,16 +21,14 @@ Needs the bench extra: pip install -e '.[bench]'
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import platform
-import random
 import sys
-import tempfile
 import time
 import tracemalloc
 from itertools import islice
 
+from chess_baseline import cache_file, chess_moves_per_second
 from referee.jobs.caravan_selfplay import caravan_games
 from referee.jobs.validate import validate_file
 
@@ -71,46 +69,6 @@ def peak_memory(path: str, records: int | None) -> int:
     return peak
 
 
-def chess_pgn(count: int, seed: int, max_plies: int) -> str:
-    import chess
-    import chess.pgn
-
-    rng = random.Random(seed)
-    games = []
-    for _ in range(count):
-        board = chess.Board()
-        game = chess.pgn.Game()
-        node = game
-        while not board.is_game_over() and board.ply() < max_plies:
-            move = rng.choice(list(board.legal_moves))
-            node = node.add_variation(move)
-            board.push(move)
-        game.headers["Result"] = board.result(claim_draw=False) if board.is_game_over() else "*"
-        games.append(str(game))
-    return "\n\n".join(games) + "\n"
-
-
-def time_chess(text: str, repeat: int) -> tuple[float, int, int]:
-    import chess.pgn
-
-    best = float("inf")
-    games = moves = 0
-    for _ in range(repeat):
-        start = time.perf_counter()
-        games = moves = 0
-        handle = io.StringIO(text)
-        while True:
-            game = chess.pgn.read_game(handle)
-            if game is None:
-                break
-            if game.errors:
-                raise SystemExit(f"python-chess found errors in its own game: {game.errors}")
-            games += 1
-            moves += sum(1 for _ in game.mainline_moves())
-        best = min(best, time.perf_counter() - start)
-    return best, games, moves
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10_000, help="Caravan self-play games to validate")
@@ -121,35 +79,28 @@ def main() -> None:
     args = parser.parse_args()
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "selfplay.cvn")
+    path = str(cache_file(f"caravan-{args.games}-{args.seed}.cvn"))
+    if os.path.exists(path):
+        print(f"games: {path} (kept from an earlier run; delete it to generate anew)")
+    else:
         t = time.perf_counter()
-        total_moves = write_games(path, args.games, args.seed)
-        size = os.path.getsize(path)
-        print(f"generated {args.games} Caravan games, {total_moves} moves, {size / 1e6:.1f} MB "
-              f"in {time.perf_counter() - t:.1f} s (not timed below)")
+        total_moves = write_games(path + ".part", args.games, args.seed)
+        os.replace(path + ".part", path)
+        print(f"generated {args.games} Caravan games, {total_moves} moves, {os.path.getsize(path) / 1e6:.1f} MB "
+              f"in {time.perf_counter() - t:.1f} s into {path} (not timed below)")
+    seconds, records, moves, invalid = time_pitboss(path, args.repeat)
+    if invalid:
+        sys.exit(f"error: {invalid} self-play records were judged invalid")
+    pitboss_rate = moves / seconds
+    print(f"pitboss validate: {records} records, {moves} moves in {seconds:.2f} s (best of {args.repeat}): "
+          f"{records / seconds:,.0f} records/s, {pitboss_rate:,.0f} moves/s")
 
-        seconds, records, moves, invalid = time_pitboss(path, args.repeat)
-        if invalid:
-            sys.exit(f"error: {invalid} self-play records were judged invalid")
-        pitboss_rate = moves / seconds
-        print(f"pitboss validate: {records} records, {moves} moves in {seconds:.2f} s (best of {args.repeat}): "
-              f"{records / seconds:,.0f} records/s, {pitboss_rate:,.0f} moves/s")
+    tenth = max(records // 10, 1)
+    small, full = peak_memory(path, tenth), peak_memory(path, None)
+    print(f"peak traced memory: {small / 1e6:.2f} MB for the first {tenth} records, "
+          f"{full / 1e6:.2f} MB for all {records} (ratio {full / small:.2f}; flat = streaming)")
 
-        tenth = max(records // 10, 1)
-        small, full = peak_memory(path, tenth), peak_memory(path, None)
-        print(f"peak traced memory: {small / 1e6:.2f} MB for the first {tenth} records, "
-              f"{full / 1e6:.2f} MB for all {records} (ratio {full / small:.2f}; flat = streaming)")
-
-    try:
-        import chess  # noqa: F401
-    except ImportError:
-        sys.exit("python-chess is missing: pip install -e '.[bench]'")
-    text = chess_pgn(args.chess_games, args.seed, args.chess_plies)
-    c_seconds, c_games, c_moves = time_chess(text, args.repeat)
-    chess_rate = c_moves / c_seconds
-    print(f"python-chess read_game: {c_games} random games, {c_moves} moves in {c_seconds:.2f} s "
-          f"(best of {args.repeat}): {chess_rate:,.0f} moves/s")
+    chess_rate = chess_moves_per_second(args.chess_games, args.seed, args.chess_plies, args.repeat)
     print(f"ratio pitboss/python-chess moves/s: {pitboss_rate / chess_rate:.2f} (target >= 1.0)")
 
 
