@@ -163,7 +163,8 @@ def validate(
                     for finding in report.warnings:
                         _print_finding(report, finding, "warning")
                     verdict = "valid" if report.valid else f"INVALID ({len(report.errors)} error{'s' * (len(report.errors) != 1)})"
-                    about = ", ".join(x for x in (report.game, report.rules, report.knowledge and f"knowledge: {report.knowledge}") if x)
+                    about = ", ".join(x for x in (report.game or "unknown game", report.rules,
+                                                  report.knowledge and f"knowledge: {report.knowledge}") if x)
                     typer.echo(f"{report.file}: game {report.index} ({about}, {report.plies} moves): {verdict}")
             except OSError as err:
                 progress.done()
@@ -441,6 +442,122 @@ def show(
     if svg is None and html is None:
         sys.stdout.write(render_text(frame, _use_color(no_color)))
     raise typer.Exit(0 if chosen.report.valid else 1)
+
+
+# ------------------------------------------------------------------ solve
+
+
+class SolveQuestion(str, Enum):
+    reach = "reach"
+    fewest = "fewest"
+    forced_win = "forced-win"
+    out = "out"
+    unbeatable = "unbeatable"
+    forced_out = "forced-out"
+
+
+class SolveMethod(str, Enum):
+    auto = "auto"
+    z3 = "z3"
+    search = "search"
+
+
+@app.command()
+def solve(
+    file: Annotated[str, typer.Argument(help="A CVN or DFN file holding the position (a record, or a [Table] position); - reads standard input.", metavar="FILE")],
+    question: Annotated[SolveQuestion, typer.Option("--question", "-q", help="What to ask (see the list above).", case_sensitive=False)],
+    game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which record of the file (from 1).")] = 1,
+    ply: Annotated[Optional[int], typer.Option("--ply", "-p", min=0, help="Solve the position after this many moves (0: the start; within the round for Daifugo). Default: after every move of the record.")] = None,
+    round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="Daifugo: the round (default: the first when --ply is given, else the last).")] = None,
+    caravan: Annotated[Optional[str], typer.Option("--caravan", "-c", help="reach, fewest: the caravan to bring into 21-26 (A-F); its owner moves.", metavar="X")] = None,
+    lane: Annotated[Optional[str], typer.Option("--lane", "-l", help="fewest: the lane to win for the side to move (A/D, B/E, C/F).", metavar="X/Y")] = None,
+    within: Annotated[Optional[int], typer.Option("--within", "-k", min=0, help="reach, fewest: at most this many own moves (default 3 for reach, 6 for fewest).", metavar="K")] = None,
+    cards: Annotated[Optional[str], typer.Option("--cards", help="reach, fewest: hand (the known hand only) or hand+deck (also the known deck, in draw order; default). unbeatable: unseen (every card the player cannot see, pooled; default) or hands (each other player's own hand).", metavar="WHICH")] = None,
+    depth: Annotated[Optional[int], typer.Option("--depth", "-d", min=1, help="forced-win: own turns (default 2). forced-out: the most own plays (default: the hand's size).", metavar="N")] = None,
+    play: Annotated[Optional[str], typer.Option("--play", help='unbeatable: the play to judge, e.g. "5S 5C" (default: the play on the table).', metavar="CARDS")] = None,
+    player: Annotated[Optional[str], typer.Option("--player", help="out, unbeatable, forced-out: the player, by name as in [Players] (default: the player to move; for unbeatable without --play, whoever made the play on the table).", metavar="NAME")] = None,
+    method: Annotated[SolveMethod, typer.Option("--method", "-m", help="auto: the faster method finds the answer and z3 proves a no (see bench/solve.py); z3 or search: that one alone.", case_sensitive=False)] = SolveMethod.auto,
+    timeout: Annotated[float, typer.Option("--timeout", "-t", min=0.001, help="Give up after this many seconds: the answer is then 'unknown after N s'.", metavar="SECONDS")] = 10.0,
+    as_json: Annotated[bool, typer.Option("--json", help='Print one JSON document: {"question", "answer", "witness", "reason", "stats": {"time", "solver_calls", "nodes"}} and more.')] = False,
+) -> None:
+    """Answer a question about a position: yes with a witness the engine has replayed and
+    confirmed, no with the reason in words (from z3's unsat core or the exhaustive search),
+    or unknown when --timeout runs out.
+
+    Questions (--question):
+
+      reach       Caravan: can caravan X get into 21-26 within K of its owner's own moves
+                  (the opponent passing)? The shortest line, or why none exists.
+                  pitboss solve puzzle.cvn -q reach --caravan A --within 3 --cards hand
+
+      fewest      Caravan: the fewest own moves to sell caravan X, or to win lane X/Y for
+                  the side to move (the opponent passing).
+                  pitboss solve puzzle.cvn -q fewest --lane B/E --within 6
+
+      forced-win  Caravan, both hands and decks known: can the side to move force a win
+                  within N own turns? A first move (whole strategy in --json), or a reply
+                  to every try.
+                  pitboss solve game.cvn --ply 40 -q forced-win --depth 2
+
+      out         Daifugo: the fewest plays that empty this player's hand if nobody ever
+                  beats them, and one split of the hand into combinations.
+                  pitboss solve puzzle.dfn -q out --player Aki
+
+      unbeatable  Daifugo: can any combination of the cards this player cannot see beat
+                  this play? Which ones?
+                  pitboss solve puzzle.dfn -q unbeatable --play "2S 2H" --player Aki
+
+      forced-out  Daifugo, all hands known: can this player go out first whatever the
+                  others do? A strategy, or a reply to every try.
+                  pitboss solve puzzle.dfn -q forced-out --player Aki
+
+    The rule set is the record's own ([Rules], [Options]). Exit status: 0 answered (yes, no
+    or unknown); 1 the position itself is invalid (its findings are printed as validate
+    prints them); 2 could not run (bad option, missing file, a question the position
+    cannot be asked).
+    """
+    from referee.jobs.solve import QuestionError
+    from referee.jobs.solve.ask import Options, ask
+    from referee.jobs.solve.positions import PositionError, UsageError, load_position
+
+    _need_file(file)
+    try:
+        position = load_position(file, game, ply, round_no)
+    except UsageError as err:
+        _fail(str(err))
+    except OSError as err:
+        _fail(f"cannot read {file}: {err.strerror or err}")
+    except PositionError as err:
+        report = err.report
+        if as_json:
+            typer.echo(json.dumps({"question": question.value, "answer": None, "witness": None,
+                                   "reason": f"invalid position: {err}", "stats": None,
+                                   "game": report.to_json()}, ensure_ascii=False))
+        else:
+            for finding in err.findings:
+                _print_finding(report, finding, "error")
+            typer.echo(f"{report.file}: game {report.index}: invalid position: {err}")
+        raise typer.Exit(1)
+    options = Options(caravan=caravan, lane=lane, within=within, cards=cards, depth=depth, play=play,
+                      player=player, method=method.value, timeout=timeout)
+    try:
+        answer = ask(position, question.value, options)
+    except QuestionError as err:
+        _fail(str(err))
+    if as_json:
+        doc = answer.to_json()
+        doc["position"] = {"file": position.timeline.report.file, "game": position.timeline.report.index,
+                           "kind": position.game, "rules": position.rules, "round": position.round,
+                           "ply": position.ply}
+        typer.echo(json.dumps(doc, ensure_ascii=False))
+    else:
+        typer.echo(f"position: {position.describe()}")
+        for line in answer.text:
+            typer.echo(line)
+        stats = answer.stats
+        typer.echo(f"({answer.method or 'search'}: {stats.time * 1000:.1f} ms, {stats.nodes} nodes, "
+                   f"{stats.solver_calls} solver call{'s' if stats.solver_calls != 1 else ''})")
+    raise typer.Exit(0)
 
 
 def main() -> None:  # pragma: no cover - the console script calls app directly

@@ -8,6 +8,7 @@ file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
@@ -76,11 +77,28 @@ def judge_chunk(chunk: Chunk, file: str, index: int) -> GameReport:
             message = 'the record has no [Game "..."] tag; say which game it is ("Caravan" or "Daifugo")'
         else:
             message = f"unknown game {chunk.game!r}; pitboss knows {', '.join(g.title() for g in GAMES)}"
-        finding = Finding("notation.tag.game", message, chunk.line, 1)
-        return GameReport(file, index, chunk.game, None, errors=[finding], line=chunk.line)
+        line, column = _game_tag_place(chunk)
+        finding = Finding("notation.tag.game", message, line, column)
+        report = GameReport(file, index, chunk.game, None, errors=[finding], line=chunk.line)
+        attach_sources(report, chunk)
+        return report
     report = kind.judge(kind.read(chunk, file, index))
     attach_sources(report, chunk)
     return report
+
+
+def _game_tag_place(chunk: Chunk) -> tuple[int, int]:
+    """Where the Game tag's value stands, or the record's first tag when it has none."""
+    first: tuple[int, int] | None = None
+    for i, text in enumerate(chunk.text.splitlines()):
+        m = re.match(r'(\s*)\[\s*(Game)?', text, re.IGNORECASE)
+        if not m:
+            continue
+        if m.group(2):
+            quote = text.find('"')
+            return chunk.line + i, (quote + 2 if quote >= 0 else len(m.group(1)) + 1)
+        first = first or (chunk.line + i, len(m.group(1)) + 1)
+    return first or (chunk.line, 1)
 
 
 def attach_sources(report: GameReport, chunk: Chunk) -> None:
