@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import fixtures_dir
 
 from referee import spec
 from referee.engines import daifugo as D
@@ -859,14 +860,6 @@ def test_random_play(seed):
 # ---------------------------------------------------------------- the real contest logs
 
 
-def _fixtures() -> Path | None:
-    here = Path(__file__).resolve()
-    for base in (here.parents[1].parent / "shared", Path("/work/shared")):
-        if (base / "fixtures" / "uecda-sample.log").is_file():
-            return base / "fixtures"
-    return None
-
-
 _LOG_RANKS = {"3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13,
               "A": 1, "2": 2}
 _JOKER_ROWS = {"K": "S", "L": "H", "M": "D", "N": "C", "J": ""}
@@ -904,9 +897,7 @@ def test_replay_contest_logs(name):
     """Every game of the real server logs replays: deal, titles, the exchange (the default
     client gives its lowest non-joker cards), every entry accepted or rejected as the server
     did (a wrong guess would derail the turn order), and the result line."""
-    folder = _fixtures()
-    if folder is None:
-        pytest.skip("shared/fixtures not found")
+    folder = fixtures_dir()
     header: dict[str, str] = {}
     games: dict[int, dict[str, str]] = {}
     for line in (folder / name).read_text().splitlines():
