@@ -484,31 +484,38 @@ def solve(
     confirmed, no with the reason in words (from z3's unsat core or the exhaustive search),
     or unknown when --timeout runs out.
 
-    Questions (--question):
+    Questions (--question), each with an example:
 
-      reach       Caravan: can caravan X get into 21-26 within K of its owner's own moves
-                  (the opponent passing)? The shortest line, or why none exists.
-                  pitboss solve puzzle.cvn -q reach --caravan A --within 3 --cards hand
+    \b
+      reach       Caravan: can caravan X get into 21-26 within K of its owner's
+                  own moves (the opponent passing)? The shortest line, or why
+                  none exists.
+                  pitboss solve puzzle.cvn -q reach --caravan A --within 3
 
-      fewest      Caravan: the fewest own moves to sell caravan X, or to win lane X/Y for
-                  the side to move (the opponent passing).
+    \b
+      fewest      Caravan: the fewest own moves to sell caravan X, or to win
+                  lane X/Y for the side to move (the opponent passing).
                   pitboss solve puzzle.cvn -q fewest --lane B/E --within 6
 
-      forced-win  Caravan, both hands and decks known: can the side to move force a win
-                  within N own turns? A first move (whole strategy in --json), or a reply
-                  to every try.
+    \b
+      forced-win  Caravan, both hands and decks known: can the side to move
+                  force a win within N own turns? A first move (the whole
+                  strategy in --json), or a reply to every try.
                   pitboss solve game.cvn --ply 40 -q forced-win --depth 2
 
-      out         Daifugo: the fewest plays that empty this player's hand if nobody ever
-                  beats them, and one split of the hand into combinations.
+    \b
+      out         Daifugo: the fewest plays that empty this player's hand if
+                  nobody ever beats them, and one split of the hand.
                   pitboss solve puzzle.dfn -q out --player Aki
 
-      unbeatable  Daifugo: can any combination of the cards this player cannot see beat
-                  this play? Which ones?
-                  pitboss solve puzzle.dfn -q unbeatable --play "2S 2H" --player Aki
+    \b
+      unbeatable  Daifugo: is this play unbeatable by any combination of the cards
+                  this player cannot see? yes, or no and every play that beats it.
+                  pitboss solve puzzle.dfn -q unbeatable --play "2S 2H"
 
-      forced-out  Daifugo, all hands known: can this player go out first whatever the
-                  others do? A strategy, or a reply to every try.
+    \b
+      forced-out  Daifugo, all hands known: can this player go out first
+                  whatever the others do? A strategy, or a reply to every try.
                   pitboss solve puzzle.dfn -q forced-out --player Aki
 
     The rule set is the record's own ([Rules], [Options]). Exit status: 0 answered (yes, no

@@ -1,0 +1,198 @@
+"""Benchmark: how fast ``pitboss solve`` answers Caravan puzzles, z3 beside the search.
+
+What it measures, in one run on this machine:
+
+1. Reach queries. N positions (default 1,000) are cut from random self-play games (both
+   rule sets alternating, random and greedy players), each after the opening: the side to
+   move holds 5 cards, and its deck is cut to its first 0-25 cards (uniformly), which the
+   question may use in draw order (--cards hand+deck). Each position gets one query: a
+   random caravan of the side to move, a random bound K in 1..5. Every query is answered
+   three ways, each timed alone with time.perf_counter, wall clock:
+     - search: the exhaustive breadth-first search alone (its "no" is the exhaustion);
+     - z3: the z3 model alone (its "yes" a shortest line found by the model, its "no" the
+       unsat core), building the model included;
+     - auto: what `pitboss solve` does by default: the search, and for a "no" the z3 proof
+       and its worded unsat core, every line replayed through the engine.
+   Every "yes" line is replayed through the engine, and the three answers must agree.
+   Printed: median, p95 and max time per query, overall and split by answer.
+2. Forced win: M positions (default 30), half of the same kind, half from the last 6
+   moves of a self-play game, both hands and decks known (whole decks); each is asked at
+   depths 1, 2 and 3 (own turns), with a time limit per query (default 30 s). Printed:
+   median, p95 and max time to answer, nodes searched per second, and how many answers
+   were yes, no, unknown.
+3. The targets: reach p95 under 100 ms including the proof (the auto path); forced win at
+   depth 2 under 2 s (its max).
+
+Run: python bench/solve.py [--positions 1000] [--wins 30] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+
+import z3
+
+from referee.engines import caravan as cv
+from referee.jobs.caravan_selfplay import caravan_games
+from referee.jobs.solve import Deadline, Timeout
+from referee.jobs.solve.caravan import line_question
+from referee.jobs.solve.caravan_model import ReachModel
+from referee.jobs.solve.caravan_puzzle import Goal, prepare, replay
+from referee.jobs.solve.caravan_search import forced_win, shortest_line
+from referee.notation.cards import parse_card
+
+
+def positions(count: int, seed: int, endgame: bool = False):
+    """(state, rng) pairs: self-play positions after the opening, the mover holding 5 cards,
+    its deck cut to 0-25 known cards. ``endgame``: positions among the last 6 moves of each
+    game instead, decks as they are (forced wins are found there)."""
+    rng = random.Random(seed)
+    made = 0
+    game_seed = seed
+    while made < count:
+        for rules in ("holotape", "fnv"):
+            for game in caravan_games(2, seed=game_seed, rules=rules, player=rng.choice(["random", "greedy"])):
+                decks = [[parse_card(w.split("/")[0]) for w in game.tags[f"Deck{i}"].split()] for i in (1, 2)]
+                state = cv.new_game(cv.ruleset(rules), (decks[0], decks[1]), int(game.tags["First"]) - 1)
+                pool = []
+                for move in game.moves:
+                    state = cv.apply(state, move)
+                    p = state.to_move
+                    if not state.over and not state.in_opening() and (endgame or len(state.hands[p].known) == 5):
+                        pool.append(state)
+                if endgame:
+                    pool = pool[-6:]
+                for state in rng.sample(pool, min(3, len(pool))):
+                    p = state.to_move
+                    if not endgame:
+                        decks_ = list(state.decks)
+                        decks_[p] = state.decks[p][: rng.randint(0, 25)]  # type: ignore[index]
+                        state = state._replace(decks=tuple(decks_))
+                    yield state, rng
+                    made += 1
+                    if made >= count:
+                        return
+            game_seed += 1
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def row(name: str, values: list[float]) -> str:
+    if not values:
+        return f"  {name:<22} (none)"
+    return (f"  {name:<22} n={len(values):<5} median {statistics.median(values) * 1000:8.1f} ms   "
+            f"p95 {pct(values, 0.95) * 1000:8.1f} ms   max {max(values) * 1000:8.1f} ms")
+
+
+def bench_reach(count: int, seed: int) -> dict[str, float]:
+    times: dict[str, dict[str, list[float]]] = {m: {"yes": [], "no": []} for m in ("search", "z3", "auto")}
+    calls = {"search": 0, "z3": 0, "auto": 0}
+    disagreements = 0
+    for state, rng in positions(count, seed):
+        p = state.to_move
+        x = rng.choice(list(cv.own_caravans(p)))
+        k = rng.randint(1, 5)
+        puzzle = prepare(state, Goal("reach", p, x), k, "hand+deck")
+
+        start = time.perf_counter()
+        found = shortest_line(puzzle)
+        if found.line is not None:
+            assert replay(puzzle, found.line)[0]
+        t_search = time.perf_counter() - start
+
+        start = time.perf_counter()
+        model = ReachModel(puzzle).solve()
+        if model.line is not None:
+            assert replay(puzzle, model.line)[0]
+        t_z3 = time.perf_counter() - start
+        calls["z3"] += model.solver_calls
+
+        start = time.perf_counter()
+        answer = line_question(state, "reach", caravan=cv.LETTERS[x], within=k, cards="hand+deck")
+        t_auto = time.perf_counter() - start
+        calls["auto"] += answer.stats.solver_calls
+
+        a = None if found.line is None else len(found.line)
+        b = None if model.line is None else len(model.line)
+        c = answer.extra.get("moves") if answer.answer == "yes" else None
+        if not a == b == c:
+            disagreements += 1
+        verdict = "yes" if a is not None else "no"
+        times["search"][verdict].append(t_search)
+        times["z3"][verdict].append(t_z3)
+        times["auto"][verdict].append(t_auto)
+    print(f"Reach: {count} queries (hand of 5, 0-25 known deck cards, K 1-5, cards hand+deck)")
+    summary = {}
+    for method in ("search", "z3", "auto"):
+        both = times[method]["yes"] + times[method]["no"]
+        label = {"search": "search", "z3": "z3", "auto": "auto (search + z3 proof)"}[method]
+        print(row(label, both))
+        print(row("   yes answers", times[method]["yes"]))
+        print(row("   no answers", times[method]["no"]))
+        summary[method] = pct(both, 0.95)
+    print(f"  z3 solver calls: {calls['z3']} (z3 alone), {calls['auto']} (auto: the proofs of the no answers)")
+    print(f"  disagreements between the three: {disagreements}")
+    summary["disagreements"] = disagreements
+    return summary
+
+
+def bench_forced_win(count: int, seed: int, limit: float) -> dict[int, float]:
+    half = count // 2
+    states = [s for s, _ in positions(half, seed + 99)] + [s for s, _ in positions(count - half, seed + 98, True)]
+    print(f"\nForced win: {len(states)} positions ({half} mid-game, {count - half} from the last 6 moves of a game), "
+          f"both hands and decks known, limit {limit:g} s a query")
+    worst = {}
+    for depth in (1, 2, 3):
+        times, nodes, answers = [], 0, {"yes": 0, "no": 0, "unknown": 0}
+        for state in states:
+            start = time.perf_counter()
+            try:
+                result = forced_win(state, depth, Deadline(limit))
+                nodes += result.nodes
+                answers["yes" if result.move is not None else "no"] += 1
+            except Timeout:
+                answers["unknown"] += 1
+            times.append(time.perf_counter() - start)
+        rate = nodes / max(sum(times), 1e-9)
+        print(f"  depth {depth}: median {statistics.median(times):7.3f} s   p95 {pct(times, 0.95):7.3f} s   "
+              f"max {max(times):7.3f} s   {rate:,.0f} nodes/s   "
+              f"({answers['yes']} yes, {answers['no']} no, {answers['unknown']} unknown)")
+        worst[depth] = max(times)
+    return worst
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=1000)
+    parser.add_argument("--wins", type=int, default=30)
+    parser.add_argument("--limit", type=float, default=30.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(__doc__.split("Run:")[0].strip())
+    print(f"\nMachine: {platform.python_implementation()} {platform.python_version()}, z3 {z3.get_version_string()}, "
+          f"{platform.machine()}, {os.cpu_count()} CPUs\n")
+    reach = bench_reach(args.positions, args.seed)
+    wins = bench_forced_win(args.wins, args.seed, args.limit)
+    print("\nTargets:")
+    print(f"  reach p95 under 100 ms including the proof (auto): {reach['auto'] * 1000:.1f} ms "
+          f"{'met' if reach['auto'] < 0.1 else 'NOT met'}")
+    print(f"  forced win at depth 2 under 2 s (max over the positions): {wins[2]:.3f} s "
+          f"{'met' if wins[2] < 2 else 'NOT met'}")
+    faster = "search" if reach["search"] <= reach["z3"] else "z3"
+    print(f"  faster method for reach at p95: {faster} (search {reach['search'] * 1000:.1f} ms, "
+          f"z3 {reach['z3'] * 1000:.1f} ms): `--method auto` finds the line with it")
+    if reach["disagreements"]:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""``pitboss solve``: questions about a position, answered with a witness or a proof.
+
+Every question answers ``yes``, ``no`` or ``unknown`` (the time ran out). A ``yes`` carries a
+witness (a line of moves, a split of a hand, a strategy) that has been replayed through the
+game's engine (``check`` then ``apply``) before it is returned; a ``no`` carries the reason
+in words: from the unsat core of the z3 model's named constraints when z3 answered, or from
+the exhaustive search (what it ruled out) when the search did.
+
+Two ways to answer each Caravan reach/fewest question, kept in agreement by the tests:
+
+* ``caravan_search``: exhaustive breadth-first search through the engine (``legal moves``
+  filtered to the ones the question can use, ``check``, ``apply``).
+* ``caravan_model``: a z3 statement of the rules (the one deliberate second statement of the
+  Caravan rules in the project), solved for a line of at most K moves.
+
+Questions (``QUESTIONS``): Caravan ``reach``, ``fewest``, ``forced-win``; Daifugo ``out``,
+``unbeatable``, ``forced-out``. The entry point is :func:`answer_question` (see
+``positions`` for reading a position from a file).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Timeout(Exception):
+    """The deadline passed: the question is answered ``unknown``."""
+
+
+class Deadline:
+    """A point in time after which the work stops; ``check()`` is cheap enough for inner loops."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.start = time.monotonic()
+        self.seconds = seconds
+        self.end = None if seconds is None else self.start + seconds
+        self._tick = 0
+
+    def remaining(self) -> float | None:
+        if self.end is None:
+            return None
+        return max(0.0, self.end - time.monotonic())
+
+    def expired(self) -> bool:
+        return self.end is not None and time.monotonic() >= self.end
+
+    def check(self, every: int = 256) -> None:
+        """Raise Timeout when past the deadline (looks at the clock every ``every`` calls)."""
+        self._tick += 1
+        if self._tick % every == 0 and self.expired():
+            raise Timeout()
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+
+@dataclass
+class Stats:
+    time: float = 0.0
+    solver_calls: int = 0
+    nodes: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"time": round(self.time, 6), "solver_calls": self.solver_calls, "nodes": self.nodes}
+
+
+@dataclass
+class Answer:
+    """One answered question: what ``--json`` prints (``extra`` adds fields beside the five)."""
+
+    question: str
+    answer: str  # "yes" | "no" | "unknown"
+    witness: Any = None
+    reason: str | None = None
+    stats: Stats = field(default_factory=Stats)
+    #: Method that produced the answer ("z3", "search").
+    method: str | None = None
+    #: The human-readable lines printed for this answer (the witness explained).
+    text: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "question": self.question,
+            "answer": self.answer,
+            "witness": self.witness,
+            "reason": self.reason,
+            "stats": self.stats.to_json(),
+        }
+        if self.method is not None:
+            out["method"] = self.method
+        out.update(self.extra)
+        return out
+
+
+class QuestionError(ValueError):
+    """The question cannot be asked of this position (bad usage: exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Question:
+    name: str
+    game: str
+    summary: str
+    example: str
+
+
+#: Every question, by name: what it asks and an example command line.
+QUESTIONS: dict[str, Question] = {q.name: q for q in (
+    Question("reach", "caravan",
+             "can caravan B be brought into 21-26 by its owner within K of their own moves "
+             "(the opponent passes)? shortest line, or a proof that none exists",
+             "pitboss solve puzzle.cvn --question reach --caravan A --within 3 --cards hand+deck"),
+    Question("fewest", "caravan",
+             "the fewest own moves to sell caravan B (--caravan) or to decide a lane in the "
+             "mover's favour (--lane A/D), the opponent passing",
+             "pitboss solve puzzle.cvn --question fewest --lane B/E --within 6"),
+    Question("forced-win", "caravan",
+             "with both hands and decks known, can the side to move force a win within N of "
+             "its own turns? first move of a winning strategy, or a reply to every try",
+             "pitboss solve game.cvn --ply 40 --question forced-win --depth 2"),
+    Question("out", "daifugo",
+             "the fewest plays that empty this player's hand if nobody beats them, and one "
+             "split of the hand into combinations",
+             "pitboss solve puzzle.dfn --question out --player Aki"),
+    Question("unbeatable", "daifugo",
+             "is this play unbeatable by any combination of the cards this player cannot see? "
+             "yes, or no and every play that beats it",
+             "pitboss solve puzzle.dfn --question unbeatable --play \"2S 2H\""),
+    Question("forced-out", "daifugo",
+             "with all hands known, can this player go out first whatever the others do?",
+             "pitboss solve puzzle.dfn --question forced-out --player Aki --depth 12"),
+)}
+
+METHODS = ("auto", "z3", "search")

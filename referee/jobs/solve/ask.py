@@ -1,0 +1,73 @@
+"""One question asked of one position: the dispatch behind ``pitboss solve``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import QUESTIONS, Answer, Deadline, QuestionError
+from .positions import Position
+
+
+@dataclass
+class Options:
+    """Every option of ``pitboss solve``; each question reads the ones it needs."""
+
+    caravan: str | None = None
+    lane: str | None = None
+    within: int | None = None
+    cards: str | None = None
+    depth: int | None = None
+    play: str | None = None
+    player: str | None = None
+    method: str = "auto"
+    timeout: float | None = 10.0
+
+
+#: Which options each question takes (any other given option is a usage error).
+TAKES = {
+    "reach": {"caravan", "within", "cards", "method"},
+    "fewest": {"caravan", "lane", "within", "cards", "method"},
+    "forced-win": {"depth"},
+    "out": {"player", "method"},
+    "unbeatable": {"player", "play", "cards"},
+    "forced-out": {"player", "depth"},
+}
+
+
+def ask(position: Position, question: str, options: Options) -> Answer:
+    """The answer to ``question`` about ``position`` (QuestionError: bad usage)."""
+    q = QUESTIONS.get(question)
+    if q is None:
+        raise QuestionError(f"unknown question {question!r}: {', '.join(QUESTIONS)}")
+    if q.game != position.game:
+        fits = ", ".join(n for n, x in QUESTIONS.items() if x.game == position.game)
+        raise QuestionError(f"--question {question} is a {q.game.title()} question, but the record is "
+                            f"{position.game.title()}; ask one of: {fits}")
+    given = {name for name in ("caravan", "lane", "within", "cards", "depth", "play", "player")
+             if getattr(options, name) is not None}
+    if options.method != "auto":
+        given.add("method")
+    extra = sorted(given - TAKES[question])
+    if extra:
+        raise QuestionError(f"--question {question} does not take {', '.join('--' + e for e in extra)}")
+    if position.game == "caravan":
+        from .caravan import forced_win_question, line_question
+
+        deadline = Deadline(options.timeout)  # after the imports: they are not the question's time
+        if question == "forced-win":
+            return forced_win_question(position.state, depth=options.depth, deadline=deadline)
+        return line_question(position.state, question, caravan=options.caravan, lane=options.lane,
+                             within=options.within, cards=options.cards or "hand+deck",
+                             method=options.method, deadline=deadline)
+    from .daifugo import forced_out_question, out_question, unbeatable_question
+
+    deadline = Deadline(options.timeout)
+    names = position.names
+    if question == "out":
+        return out_question(position.state, names, player=options.player, method=options.method,
+                            deadline=deadline)
+    if question == "unbeatable":
+        return unbeatable_question(position.state, names, player=options.player, play=options.play,
+                                   cards=options.cards or "unseen", deadline=deadline)
+    return forced_out_question(position.state, names, player=options.player, depth=options.depth,
+                               deadline=deadline)

@@ -1,0 +1,149 @@
+"""A position to solve: a record of a file, cut at a ply (notation.md section 5).
+
+The record is replayed exactly as ``validate`` replays it (``timeline.timeline_of``); the
+position is the state after ``ply`` moves (Caravan: of the record; Daifugo: of the round,
+``round`` counting from 1), or after every move the replay reached. A position the replay
+cannot reach (a syntax error, a bad tag, an illegal move at or before the ply) is invalid:
+its findings are those ``validate`` reports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...notation.records import Finding, open_text, split_records
+from ..report import GameReport
+from ..timeline import Segment, Timeline, timeline_of
+
+
+class PositionError(Exception):
+    """The position is invalid (exit status 1): ``report`` holds its findings."""
+
+    def __init__(self, message: str, report: GameReport, findings: list[Finding]) -> None:
+        super().__init__(message)
+        self.report = report
+        self.findings = findings
+
+
+class UsageError(ValueError):
+    """The file, record, round or ply asked for does not exist (exit status 2)."""
+
+
+@dataclass
+class Position:
+    game: str
+    state: Any
+    timeline: Timeline
+    #: Moves replayed to get here (within the round for Daifugo).
+    ply: int
+    round: int | None
+    #: The record's later findings (past the ply), which do not affect this position.
+    later: list[Finding] = field(default_factory=list)
+
+    @property
+    def rules(self) -> str | None:
+        return self.timeline.report.rules
+
+    @property
+    def names(self) -> tuple[str, ...] | None:
+        record = self.timeline.record
+        return getattr(record, "players", None) or None
+
+    def describe(self) -> str:
+        where = f"round {self.round}, " if self.round is not None else ""
+        return f"{self.timeline.report.file} game {self.timeline.report.index} ({self.game}, {self.rules}), {where}after {self.ply} move{'s' if self.ply != 1 else ''}"
+
+
+def load_position(path: str, game: int = 1, ply: int | None = None, round: int | None = None) -> Position:
+    """The position of record ``game`` (1-based) of ``path`` after ``ply`` moves."""
+    if path != "-" and not Path(path).is_file():
+        raise UsageError(f"no such file: {path}")
+    name = "<stdin>" if path == "-" else path
+    handle = open_text(path)
+    try:
+        chunks = split_records(handle)
+        for index, chunk in enumerate(chunks, start=1):
+            if index == game:
+                return _position(timeline_of(chunk, name, index), ply, round)
+    finally:
+        if path != "-":
+            handle.close()
+    raise UsageError(f"{name} has no record {game} (--game counts records from 1)")
+
+
+def _position(timeline: Timeline, ply: int | None, round: int | None) -> Position:
+    report = timeline.report
+    game = timeline.game or "?"
+    if timeline.game not in ("caravan", "daifugo"):
+        raise PositionError("not a Caravan or Daifugo record", report, report.errors)
+    if not timeline.segments and game == "daifugo" and timeline.record is not None and not timeline.record.errors:
+        _movetext_free_snapshot(timeline)
+    if not timeline.segments:
+        raise PositionError("the record's start position cannot be set up", report, report.errors)
+    segment = _segment(timeline, round, ply is not None)
+    steps = segment.steps
+    if ply is not None and ply < 0:
+        raise UsageError("--ply counts moves from 0 (the start position)")
+    reached = [s for s in steps if s.after is not None]
+    available = len(timeline.record.moves) if game == "caravan" else _round_moves(timeline, segment)  # type: ignore[union-attr]
+    if ply is None:
+        ply = available  # the end of the record (of the round)
+    if ply > available:
+        raise UsageError(f"the {'record' if game == 'caravan' else 'round'} has {available} move"
+                         f"{'s' if available != 1 else ''}; --ply {ply} is past its end")
+    if ply > len(reached):
+        bad = steps[len(reached)] if len(reached) < len(steps) else None
+        findings = [f for f in report.errors if bad is None or (f.ply == bad.ply and f.round == segment.round)]
+        raise PositionError(f"move {len(reached) + 1} is illegal, so ply {ply} cannot be reached", report,
+                            findings or report.errors)
+    state = segment.start if ply == 0 else reached[ply - 1].after
+    later = [f for f in report.errors + report.warnings if f.ply is not None and f.ply > ply]
+    return Position(game, state, timeline, ply, segment.round, later)
+
+
+def _movetext_free_snapshot(timeline: Timeline) -> None:
+    """A DFN position with no moves at all (a puzzle): the reader makes no round for it, so
+    make the one round from the record's own tags and replay it with the referee's own
+    ``Replay`` (its snapshot checks give the findings, in ``timeline.report``)."""
+    from ...notation.dfn import POSITION_TAGS, DaifugoRound, _read_round
+    from ..daifugo_referee import Observer, Replay
+
+    record = timeline.record
+    if record.rounds or not any(name in record.tags for name in POSITION_TAGS):  # type: ignore[union-attr]
+        return
+    rnd = DaifugoRound(None, record.line, record.tags)  # type: ignore[union-attr]
+    _read_round(record, rnd)  # type: ignore[arg-type]
+    record.rounds.append(rnd)  # type: ignore[union-attr]
+
+    class Start(Observer):
+        def round_started(self, number: int, state) -> None:
+            timeline.segments.append(Segment(number, state))
+
+    report = timeline.report
+    before = len(report.errors)
+    Replay(record, report, Start()).run()  # type: ignore[arg-type]
+    if len(report.errors) > before:
+        timeline.segments.clear()
+
+
+def _segment(timeline: Timeline, round: int | None, ply_given: bool) -> Segment:
+    """The round asked for; by default (as ``show``) the first when a ply is given, else
+    the last one replayed."""
+    if round is None:
+        return timeline.segments[0] if ply_given else timeline.segments[-1]
+    for seg in timeline.segments:
+        if seg.round == round:
+            return seg
+    rounds = [s.round for s in timeline.segments]
+    raise UsageError(f"the replay has no round {round} (rounds replayed: {', '.join(map(str, rounds)) or 'none'})")
+
+
+def _round_moves(timeline: Timeline, segment: Segment) -> int:
+    record = timeline.record
+    for rnd in getattr(record, "rounds", []):
+        number = rnd.number
+        if number == segment.round or (number is None and segment.round == 1):
+            return len(rnd.moves)
+    return len(segment.steps)
