@@ -24,10 +24,14 @@ app = typer.Typer(
     help=(
         "The rules referee for Caravan and Daifugo.\n\n"
         "Validate recorded games (CVN and DFN records, UEC contest-server logs) against named "
-        "rule sets, and generate random legal games.\n\n"
-        "Examples:\n\n"
-        "  pitboss validate games.cvn\n\n"
-        "  pitboss validate --json contest.log | jq .summary\n\n"
+        "rule sets, annotate and explain disputed moves, draw positions, answer puzzles, and "
+        "generate random legal games. Each command's --help has examples.\n\n"
+        "\b\nExamples:\n"
+        "  pitboss validate games.cvn\n"
+        "  pitboss validate --json contest.log | jq .summary\n"
+        "  pitboss annotate game.cvn\n"
+        "  pitboss show match.dfn --html replay.html\n"
+        "  pitboss solve puzzle.cvn -q reach --caravan A --within 3\n"
         "  pitboss selfplay caravan --games 100 --rules fnv > random.cvn"
     ),
     no_args_is_help=True,
