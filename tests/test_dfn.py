@@ -160,3 +160,16 @@ def test_options_text_and_rulesets():
             assert str(err)
         else:
             raise AssertionError(bad)
+
+
+def test_a_position_without_moves_is_still_checked():
+    """A puzzle position (hands, Table, ToMove and no moves) is a round to check, not an
+    empty record that passes unexamined."""
+    from referee.jobs.validate import validate_text
+
+    head = ('[Game "Daifugo"]\n[Rules "seed"]\n[Players "Aki Ben Chie"]\n[Hand.Aki "3S 9D JK"]\n'
+            '[Hand.Ben "4H 4C KS"]\n[Hand.Chie "7S 8S 9S 2H"]\n[Table "Ben: 5S 5C"]\n')
+    (good,) = validate_text(head + '[ToMove "Aki"]\n')
+    assert good.valid
+    (bad,) = validate_text(head + '[ToMove "Zed"]\n')
+    assert [(f.rule, f.line) for f in bad.errors] == [("notation.tag.value", 8)]

@@ -240,6 +240,9 @@ def read_daifugo(chunk: Chunk, file: str = "", index: int = 1) -> DaifugoRecord:
         current.moves.extend(split_moves(item, offset, record.players, index_of))
     if index_of is None:
         index_of = _read_players(record)
+    if not record.rounds and any(n.startswith(HAND_PREFIX) or n in POSITION_TAGS for n in record.tags):
+        # hands or a position with no moves yet (a puzzle): still a round, to be checked
+        record.rounds.append(DaifugoRound(None, record.line, record.tags))
     if record.rounds and record.rounds[0].tags is record.tags:
         pass  # a record without [Round]: its Order is its one round's
     elif "Order" in record.tags:

@@ -78,8 +78,6 @@ def _position(timeline: Timeline, ply: int | None, round: int | None) -> Positio
     game = timeline.game or "?"
     if timeline.game not in ("caravan", "daifugo"):
         raise PositionError("not a Caravan or Daifugo record", report, report.errors)
-    if not timeline.segments and game == "daifugo" and timeline.record is not None and not timeline.record.errors:
-        _movetext_free_snapshot(timeline)
     if not timeline.segments:
         raise PositionError("the record's start position cannot be set up", report, report.errors)
     segment = _segment(timeline, round, ply is not None)
@@ -101,31 +99,6 @@ def _position(timeline: Timeline, ply: int | None, round: int | None) -> Positio
     state = segment.start if ply == 0 else reached[ply - 1].after
     later = [f for f in report.errors + report.warnings if f.ply is not None and f.ply > ply]
     return Position(game, state, timeline, ply, segment.round, later)
-
-
-def _movetext_free_snapshot(timeline: Timeline) -> None:
-    """A DFN position with no moves at all (a puzzle): the reader makes no round for it, so
-    make the one round from the record's own tags and replay it with the referee's own
-    ``Replay`` (its snapshot checks give the findings, in ``timeline.report``)."""
-    from ...notation.dfn import POSITION_TAGS, DaifugoRound, _read_round
-    from ..daifugo_referee import Observer, Replay
-
-    record = timeline.record
-    if record.rounds or not any(name in record.tags for name in POSITION_TAGS):  # type: ignore[union-attr]
-        return
-    rnd = DaifugoRound(None, record.line, record.tags)  # type: ignore[union-attr]
-    _read_round(record, rnd)  # type: ignore[arg-type]
-    record.rounds.append(rnd)  # type: ignore[union-attr]
-
-    class Start(Observer):
-        def round_started(self, number: int, state) -> None:
-            timeline.segments.append(Segment(number, state))
-
-    report = timeline.report
-    before = len(report.errors)
-    Replay(record, report, Start()).run()  # type: ignore[arg-type]
-    if len(report.errors) > before:
-        timeline.segments.clear()
 
 
 def _segment(timeline: Timeline, round: int | None, ply_given: bool) -> Segment:
