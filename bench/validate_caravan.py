@@ -8,7 +8,7 @@ What it measures, in one run on this machine:
    move through the engine, check the result). Figures: records/s and moves/s, best of
    --repeat runs, wall clock (time.perf_counter), generation excluded.
 2. python-chess: random legal chess games read back with ``chess.pgn.read_game``, which
-   parses every SAN move and checks its legality (bench/chess_baseline.py). Figure:
+   parses every SAN move and checks its legality (bench/harness.py). Figure:
    moves/s, best of --repeat.
 3. The ratio of the two moves/s (target >= 1.0).
 4. Memory: peak traced allocation (tracemalloc) while validating the first tenth of the
@@ -28,7 +28,7 @@ import time
 import tracemalloc
 from itertools import islice
 
-from chess_baseline import cache_file, chess_moves_per_second
+from harness import cache_file, chess_moves_per_second, time_validation
 from referee.jobs.caravan_selfplay import caravan_games
 from referee.jobs.validate import validate_file
 
@@ -43,20 +43,6 @@ def write_games(path: str, count: int, seed: int) -> int:
                 out.write("\n")
                 moves += len(game.moves)
     return moves
-
-
-def time_pitboss(path: str, repeat: int) -> tuple[float, int, int, int]:
-    best = float("inf")
-    records = moves = invalid = 0
-    for _ in range(repeat):
-        start = time.perf_counter()
-        records = moves = invalid = 0
-        for report in validate_file(path):
-            records += 1
-            moves += report.plies
-            invalid += not report.valid
-        best = min(best, time.perf_counter() - start)
-    return best, records, moves, invalid
 
 
 def peak_memory(path: str, records: int | None) -> int:
@@ -88,7 +74,7 @@ def main() -> None:
         os.replace(path + ".part", path)
         print(f"generated {args.games} Caravan games, {total_moves} moves, {os.path.getsize(path) / 1e6:.1f} MB "
               f"in {time.perf_counter() - t:.1f} s into {path} (not timed below)")
-    seconds, records, moves, invalid = time_pitboss(path, args.repeat)
+    seconds, records, moves, invalid = time_validation(path, args.repeat)
     if invalid:
         sys.exit(f"error: {invalid} self-play records were judged invalid")
     pitboss_rate = moves / seconds

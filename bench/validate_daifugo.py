@@ -9,7 +9,7 @@ What it measures, in one run on this machine:
    grammar, check every deal and exchange, replay every move through the engine, check
    the finishing order). Figures: records/s, moves/s (every action: plays, passes,
    exchanges) and plays/s (card plays only), best of --repeat runs, wall clock.
-2. python-chess reading random PGN games (bench/chess_baseline.py): moves/s.
+2. python-chess reading random PGN games (bench/harness.py): moves/s.
 3. The ratio of the two moves/s, and of plays/s to chess moves/s (target >= 1.0).
 
 Run: python bench/validate_daifugo.py [--matches 10000] [--repeat 3]
@@ -25,10 +25,9 @@ import platform
 import sys
 import time
 
-from chess_baseline import cache_file, chess_moves_per_second
+from harness import cache_file, chess_moves_per_second, time_validation
 from referee.engines import daifugo as df
 from referee.jobs.daifugo_selfplay import daifugo_matches
-from referee.jobs.validate import validate_file
 
 PRESETS = (("seed", ""), ("uecda", ""))
 
@@ -48,20 +47,6 @@ def write_matches(path: str, count: int, seed: int, rounds: int) -> dict:
     if sys.stderr.isatty():
         sys.stderr.write("\r\x1b[K")
     return {"matches": count, "moves": moves, "plays": plays}
-
-
-def time_pitboss(path: str, repeat: int) -> tuple[float, int, int, int]:
-    best = float("inf")
-    records = moves = invalid = 0
-    for _ in range(repeat):
-        start = time.perf_counter()
-        records = moves = invalid = 0
-        for report in validate_file(path):
-            records += 1
-            moves += report.plies
-            invalid += not report.valid
-        best = min(best, time.perf_counter() - start)
-    return best, records, moves, invalid
 
 
 def main() -> None:
@@ -90,7 +75,7 @@ def main() -> None:
         print(f"generated {args.matches} matches ({args.rounds} rounds, 5 players), {counts['moves']} moves, "
               f"{os.path.getsize(path) / 1e6:.1f} MB in {time.perf_counter() - t:.1f} s into {path} (not timed)")
 
-    seconds, records, moves, invalid = time_pitboss(path, args.repeat)
+    seconds, records, moves, invalid = time_validation(path, args.repeat)
     if invalid:
         sys.exit(f"error: {invalid} self-play records were judged invalid")
     if moves != counts["moves"]:
