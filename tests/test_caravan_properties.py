@@ -2,8 +2,8 @@
 single-token mutation is judged (legal, or rejected with a spec rule id, never a crash),
 and no text makes the reader raise.
 
-Sizes: PITBOSS_EXAMPLES games per rule set (default 300); the ``slow`` runs use five
-times as many (``pytest -m slow``).
+Sizes: PITBOSS_EXAMPLES games per rule set (default 300); the ``slow`` runs play ten times
+as many games (3,000 per rule set) and judge five times as many mutations (``pytest -m slow``).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_selfplay_games_validate_and_roundtrip(rules: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULESETS)
 def test_selfplay_games_validate_and_roundtrip_many(rules: str) -> None:
-    _roundtrip_and_validate(rules, EXAMPLES * 5, seed=12)
+    _roundtrip_and_validate(rules, EXAMPLES * 10, seed=12)
 
 
 # ------------------------------------------------------------------------- mutations

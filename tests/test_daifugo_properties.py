@@ -3,7 +3,8 @@ validate and round-trip through DFN; every single-token mutation of them is judg
 legal, or rejected with a spec rule id, never a crash); no text makes a reader raise.
 
 Sizes: PITBOSS_EXAMPLES (default 300) sets the sample: EXAMPLES // 15 matches per preset
-here, five times as many in the ``slow`` runs (``pytest -m slow``).
+here; the ``slow`` runs (``pytest -m slow``) play fifty times as many (1,000 per preset)
+and judge five times as many mutations.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def test_selfplay_matches_validate_and_roundtrip(preset: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_selfplay_matches_validate_and_roundtrip_many(preset: str) -> None:
-    _validate_and_roundtrip(preset, MATCHES * 5, seed=22)
+    _validate_and_roundtrip(preset, MATCHES * 50, seed=22)
 
 
 # ------------------------------------------------------------------------- mutations
