@@ -145,6 +145,8 @@ def validate(
     2 could not run (e.g. a missing file).
     """
     for path in files:
+        if path != "-" and Path(path).is_dir():
+            _fail(f"{path} is a folder; name its files (e.g. {Path(path) / '*.cvn'})")
         if path != "-" and not Path(path).is_file():
             _fail(f"no such file: {path}")
     summary = Summary()

@@ -304,10 +304,10 @@ def check_deck(rules: RuleSet, deck: Iterable[tuple[Card, str]], who: str) -> li
     found: list[Violation] = []
     if len(cards) < rules.deck_min:
         found.append(Violation("caravan.deck.size",
-                               f"{who}'s deck has {len(cards)} cards; at least {rules.deck_min} are needed"))
+                               f"{who}'s deck has {_cards(len(cards))}; at least {rules.deck_min} are needed"))
     if rules.deck_max is not None and len(cards) > rules.deck_max:
         found.append(Violation("caravan.deck.max",
-                               f"{who}'s deck has {len(cards)} cards; {rules.name} allows at most {rules.deck_max}"))
+                               f"{who}'s deck has {_cards(len(cards))}; {rules.name} allows at most {rules.deck_max}"))
     seen: dict[tuple[Card, str], int] = {}
     for card, card_set in cards:
         seen[card, card_set] = seen.get((card, card_set), 0) + 1
@@ -319,6 +319,10 @@ def check_deck(rules: RuleSet, deck: Iterable[tuple[Card, str]], who: str) -> li
                                    f"{who}'s deck holds {card} {n} times from {where}; a set has "
                                    f"{'two jokers' if card.is_joker else 'one of each card'}"))
     return found
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def new_game(rules: RuleSet, decks: tuple[list[Card] | None, list[Card] | None], first: int = 0) -> State:
