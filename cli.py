@@ -172,6 +172,10 @@ def validate(
                     about = ", ".join(x for x in (report.game or "unknown game", report.rules,
                                                   report.knowledge and f"knowledge: {report.knowledge}") if x)
                     typer.echo(f"{report.file}: game {report.index} ({about}, {report.plies} moves): {verdict}")
+            except BrokenPipeError:
+                # whoever read the output stopped reading (| head): stop quietly
+                sys.stdout = open(os.devnull, "w")
+                raise typer.Exit(0 if summary.invalid == 0 else 1)
             except OSError as err:
                 progress.done()
                 _fail(f"cannot read {path}: {err.strerror or err}")
