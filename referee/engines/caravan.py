@@ -340,6 +340,37 @@ def new_game(rules: RuleSet, decks: tuple[list[Card] | None, list[Card] | None],
     return State(rules, ((),) * 6, (hands[0], hands[1]), (rest[0], rest[1]), first, (0, 0))
 
 
+def check_position(rules: RuleSet, caravans: tuple[Caravan, ...]) -> list[Violation]:
+    """What no play could have left on the table: a face card standing as a number card, a
+    number card or a Jack attached to one (a Jack leaves with its card), and the rule
+    set's limits on face cards per card and number cards per caravan."""
+    found: list[Violation] = []
+    for c, caravan in enumerate(caravans):
+        name = LETTERS[c]
+        cap = rules.max_numbers_per_caravan
+        if cap is not None and len(caravan) > cap:
+            found.append(_v("caravan.number.max-cards",
+                            f"caravan {name} holds {len(caravan)} number cards; {rules.name} allows at most {cap}"))
+        for i, slot in enumerate(caravan, start=1):
+            if not is_number(slot.card):
+                found.append(_v("caravan.face.target",
+                                f"{slot.card} stands in caravan {name} as a number card; face cards are only "
+                                "ever attached to one"))
+            for face in slot.faces:
+                if is_number(face):
+                    found.append(_v("caravan.number.end",
+                                    f"{face} is attached to {name}{i}; number cards are never attached"))
+                elif face.rank == JACK:
+                    found.append(_v("caravan.jack.remove",
+                                    f"a Jack is attached to {name}{i}; a Jack leaves the table with its card"))
+            faces = rules.max_faces_per_card
+            if faces is not None and len(slot.faces) > faces:
+                found.append(_v("caravan.face.limit",
+                                f"{slot.card} in caravan {name} holds {len(slot.faces)} face cards; "
+                                f"{rules.name} allows at most {faces}"))
+    return found
+
+
 def position(rules: RuleSet, caravans: tuple[Caravan, ...], hands: tuple[Hand, Hand],
              decks: tuple[tuple[Card, ...] | None, tuple[Card, ...] | None], to_move: int,
              opening: bool) -> State:

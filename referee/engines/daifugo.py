@@ -228,11 +228,13 @@ class RuleSet:
     leader_may_pass: bool = False
     #: "others-passed" (seed, daifugo.trick.end) or "all-marked" (uecda, daifugo.trick.clear).
     trick_end: str = "others-passed"
-    #: Who leads a round: "seed" (daifugo.lead.first-round / later-rounds) or "diamond3"
-    #: (uecda, daifugo.lead.diamond3).
-    first_leader: str = "seed"
-    #: Seats: "seed" (listed order, then reverse finishing order) or "given" (uecda).
-    seating: str = "seed"
+    #: Who leads a round: "listed-then-daihinmin" (the first listed player, later the
+    #: daihinmin: daifugo.lead.first-round / later-rounds) or "diamond3" (the holder of the
+    #: diamond 3: daifugo.lead.diamond3).
+    first_leader: str = "listed-then-daihinmin"
+    #: Seats: "listed-then-reverse-finish" (listed order, then reverse finishing order) or
+    #: "given" (the record says, as the contest server's seat draws do).
+    seating: str = "listed-then-reverse-finish"
     #: Who is dealt the extra cards: "first" (from the first-ranked player) or "any"
     #: (uecda: from a random dealer) (daifugo.deal.count).
     deal_start: str = "first"
@@ -512,7 +514,7 @@ def default_seats(rules: RuleSet, n_players: int, previous: Sequence[int] | None
     Seed: the listed order in round 1; later, the reverse of the previous finishing order
     (daihinmin, hinmin, the heimin, ..., daifugo) (daifugo.lead.later-rounds).
     """
-    if rules.seating != "seed":
+    if rules.seating == "given":
         return None
     if previous is None:
         return tuple(range(n_players))
@@ -834,7 +836,7 @@ def _invalid_message(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[S
     shown += [f"JK({st})" if st is not None else "JK" for st in tuple(joker_as) + (None,) * (k - len(joker_as))]
     what = " ".join(shown)
     if reals and len({_STRENGTH[c] for c in reals}) == 1 and len(cards) > rules.max_group:
-        extra = " (under seed a 5-card group is not a combination)" if rules.max_group == 4 and len(cards) == 5 else ""
+        extra = f" (a 5-card group is no combination under {rules.name})" if rules.max_group == 4 and len(cards) == 5 else ""
         return f"{what}: a group has at most {rules.max_group} cards{extra}"
     if rules.joker_out_of_range:
         ends = "; the joker may also stand below the 3 or above the 2 at a sequence's end"

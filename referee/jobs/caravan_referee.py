@@ -84,6 +84,10 @@ def _position(record: CaravanRecord, report: GameReport, rules: cv.RuleSet) -> c
     phase = phase_tag.value.strip().lower() if phase_tag else "main"
     if phase not in ("main", "opening"):
         _tag_error(report, phase_tag, f'Phase must be "main" or "opening", not {phase_tag.value!r}')  # type: ignore[union-attr]
+    if caravans is not None:
+        table = record.tags["Table"]
+        for v in cv.check_position(rules, caravans):
+            report.errors.append(Finding(v.rule, f"Table: {v.message}", table.line, table.column))
     if caravans is None or len(hands) < 2 or to_move is None or report.errors or record.errors:
         return None
     return cv.position(rules, caravans, (hands[0], hands[1]), (decks[0], decks[1]), to_move,

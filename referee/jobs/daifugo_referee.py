@@ -400,6 +400,9 @@ def rules_applied(record: DaifugoRecord) -> set[str]:
 
 # ------------------------------------------------------------------ contest logs
 
+#: The preset a contest-server log is judged under (its header's flags toggle options).
+CONTEST_PRESET = "uecda"
+
 
 def _log_rules(header: ul.LogHeader) -> df.RuleSet:
     """The uecda preset with the header's flags: RULE_11BACK, RULE_6REVERS, and the flags
@@ -418,7 +421,7 @@ def _log_rules(header: ul.LogHeader) -> df.RuleSet:
         toggles["stairs-revolution"] = None
     if not header.flag("RULE_CHANGE", True):
         toggles["exchange"] = "none"
-    return df.ruleset("uecda", toggles)
+    return df.ruleset(CONTEST_PRESET, toggles)
 
 
 class _LogGameReplay:
@@ -480,7 +483,7 @@ class LogReferee:
         self.previous_number: int | None = None
 
     def judge(self, game: ul.LogGame) -> GameReport:
-        report = GameReport(self.file, game.index, "daifugo", "uecda", line=game.line, knowledge="full")
+        report = GameReport(self.file, game.index, "daifugo", CONTEST_PRESET, line=game.line, knowledge="full")
         report.errors.extend(game.errors)
         report.warnings.extend(game.warnings)
         previous_result, self.previous_result = self.previous_result, None

@@ -99,7 +99,7 @@ def play_round(rng: random.Random, rules: df.RuleSet, names: Sequence[str], numb
 def play_match(rng: random.Random, rules: df.RuleSet, players: int, rounds: int) -> DaifugoMatch:
     names = NAMES[:players]
     seats = None
-    if rules.seating != "seed":
+    if rules.seating == "given":
         seats = tuple(rng.sample(range(players), players))
     tags = {"Game": "Daifugo", "Rules": rules.name}
     options = options_text(rules)

@@ -40,10 +40,10 @@ FOREIGN_FORMATS: list[tuple[Callable[[str], bool], Callable[[Iterable[str], str]
 
 
 def _register_daifugo() -> None:
-    try:
-        from . import daifugo_referee
-    except ImportError:  # the Daifugo referee is optional until it lands
-        return
+    # The Daifugo referee registers its reader and its contest-log format itself (it
+    # imports GameKind from here, hence the late import).
+    from . import daifugo_referee
+
     daifugo_referee.register(GAMES, FOREIGN_FORMATS)
 
 

@@ -51,12 +51,12 @@ _CARD_RE = r"(?:10|[2-9atjqk])[shdc\u2660\u2665\u2666\u2663]|jk"
 #: One item of a MOVES run of grammar/cvn.lark: a move number, or a move with its draw
 #: and annotations (the same pieces as the grammar's terminals).
 _ITEM_RE = re.compile(
-    rf"""(?:(?P<number>\d+)\.+
-    |(?:(?P<card>{_CARD_RE})>(?P<to>[a-f])(?P<index>\d*)
+    rf"""(?:(?P<number>[0-9]{{1,6}})\.+
+    |(?:(?P<card>{_CARD_RE})>(?P<to>[a-f])(?P<index>[0-9]{{0,2}})
        |discard[ \t]+(?P<discard>{_CARD_RE})
        |disband[ \t]+(?P<disband>[a-f]))
      (?:[ \t]*\+(?P<draw>{_CARD_RE}))?
-     (?P<notes>(?:[ \t]*(?:!!|\?\?|!\?|\?!|!|\?|\$\d+))*)
+     (?P<notes>(?:[ \t]*(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]{{1,4}}))*)
     )[ \t\r\n]*""",
     re.IGNORECASE | re.VERBOSE,
 )

@@ -26,7 +26,7 @@ from ..engines import daifugo as df
 from ..engines.base import JOKER, Card
 from . import grammar
 from .cards import CardError, parse_card
-from .records import Chunk, Finding, MoveEntry, Record, Tag, salvage_tags, tag_line, unescape, wrap
+from .records import Chunk, Finding, MoveEntry, Record, Tag, salvage_tags, small_int, tag_line, unescape, wrap
 
 GAME_TAGS = ("Game", "Rules", "Options", "Players")
 ROUND_TAGS = ("Round", "Order", "Finish")
@@ -56,8 +56,8 @@ _CARD = (rf"(?:(?:10|[2-9atjqk]){_SUIT}|jk(?:\((?:(?:10|[2-9atjqk])|<3|>2){_SUIT
 _ITEM_RE = re.compile(
     rf"""(?:(?P<item>(?P<who>{_NAME_CHARS}+(?:[ \t]*->[ \t]*{_NAME_CHARS}+)?)[ \t]*:[ \t]*
         (?:(?P<pass>pass{_WORD_END})|(?P<cards>{_CARD}(?:[ \t]+{_CARD})*))
-        (?P<notes>(?:[ \t]*(?:!!|\?\?|!\?|\?!|!|\?|\$\d+))*))
-       |(?P<number>\d+)\.+
+        (?P<notes>(?:[ \t]*(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]{{1,4}}))*))
+       |(?P<number>[0-9]{{1,6}})\.+
     )[ \t\r\n]*""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -440,9 +440,9 @@ def _read_round(record: DaifugoRecord, rnd: DaifugoRound) -> None:
     errors = record.errors
     tag = rnd.tags.get("Round")
     if tag is not None:
-        value = tag.value.strip()
-        if value.isdigit() and int(value) > 0:
-            rnd.number = int(value)
+        number = small_int(tag.value.strip())
+        if number:
+            rnd.number = number
         else:
             errors.append(Finding("notation.tag.value", f"Round must be a round number (1, 2, ...), "
                                   f"not {tag.value!r}", tag.line, tag.column))
@@ -495,8 +495,8 @@ def toggle(word: str) -> tuple[str, object]:
         raise ValueError(f"{word!r} is no option toggle: write +name, -name or name=value")
     if name == "exchange":
         return name, value.lower()
-    if value.isdigit() and name == "stairs-revolution":
-        return name, int(value)
+    if name == "stairs-revolution" and small_int(value) is not None:
+        return name, small_int(value)
     if value.lower() in TRUE_WORDS:
         return name, TRUE_WORDS[value.lower()]
     raise ValueError(f"option {name} takes {'a sequence length' if name == 'stairs-revolution' else 'on or off'}, "

@@ -54,6 +54,10 @@ def describe_expected(expected: set[str] | frozenset[str], names: dict[str, str]
     return "expected " + ", ".join(words)
 
 
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def syntax_finding(err: UnexpectedInput, text: str, line_offset: int,
                    names: dict[str, str] | None = None, rule: str = "notation.syntax") -> Finding:
     """A syntax error as a finding at its place in the file (``line_offset`` = the line the
@@ -65,7 +69,7 @@ def syntax_finding(err: UnexpectedInput, text: str, line_offset: int,
         expected = describe_expected(err.allowed or set(), names)
     elif isinstance(err, UnexpectedToken):
         tok = err.token
-        what = "unexpected end of record" if tok.type == "$END" else f"unexpected {str(tok)!r}"
+        what = "unexpected end of record" if tok.type == "$END" else f"unexpected {_short(str(tok))!r}"
         expected = describe_expected(err.expected or set(), names)
     elif isinstance(err, UnexpectedEOF):
         what = "unexpected end of record"

@@ -196,6 +196,15 @@ def open_text(path: str | Path, stdin: TextIO | None = None) -> TextIO:
     return open(path, encoding="utf-8", errors="replace", newline=None)
 
 
+_SMALL_INT = re.compile(r"[0-9]{1,9}")
+
+
+def small_int(text: str) -> int | None:
+    """A count or number written in a record (ASCII digits, at most nine), else None:
+    ``int()`` alone would take other scripts' digits and raise on very long ones."""
+    return int(text) if _SMALL_INT.fullmatch(text) else None
+
+
 def unescape(value: str) -> str:
     """A tag value's text without its escapes (``\\"`` and ``\\\\``)."""
     if "\\" not in value:

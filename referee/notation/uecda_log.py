@@ -26,7 +26,7 @@ from ..engines import daifugo as df
 from ..engines.base import JOKER, Card
 from . import grammar
 from .dfn import over_dealt
-from .records import Finding, Record
+from .records import Finding, Record, small_int
 
 HEADER_PREFIX = "%-----%"
 #: The order of a game's lines.
@@ -76,8 +76,8 @@ class LogHeader:
         return default if value is None else value.upper() == "YES"
 
     def number(self, name: str, default: int) -> int:
-        value = self.flags.get(name, "")
-        return int(value) if value.isdigit() else default
+        value = small_int(self.flags.get(name, ""))
+        return default if value is None else value
 
 
 @dataclass
@@ -308,6 +308,10 @@ class _Reader:
         elif number != self.last_number + 1:
             game.errors.append(Finding("notation.syntax", f"game {number + 1} follows game {self.last_number + 1}; "
                                        "the server numbers games one after another", lineno, column))
+        if self.last_number is not None and self.header.names and len(self.header.names) != 5:
+            game.errors.append(Finding("notation.syntax", f"the header's palyer_name line (line {self.header.line}) "
+                                       f"lists {len(self.header.names)} names, so no game can be judged",
+                                       lineno, 1))
         self.header_errors = []
         self.last_number = number
         self.game = game
