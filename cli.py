@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 import time
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -98,6 +100,35 @@ def _reports(path: str):
     finally:
         if path != "-":
             handle.close()
+
+
+@contextmanager
+def _output(path: Path | None):
+    """Standard output, or a file written whole: into a temporary file beside it, renamed
+    into place only when the command got that far (no half-written file is left)."""
+    if path is None:
+        yield sys.stdout
+        return
+    try:
+        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.",
+                                             suffix=".part", delete=False)
+    except OSError as err:
+        _fail(f"cannot write {path}: {err.strerror or err}")
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(handle.name, 0o666 & ~umask)  # as open() would have made it
+    try:
+        with handle:
+            yield handle
+        os.replace(handle.name, path)
+    except BaseException:
+        os.unlink(handle.name)
+        raise
+
+
+def _write_file(path: Path, text: str) -> None:
+    with _output(path) as out:
+        out.write(text)
 
 
 def _fail(message: str) -> None:
@@ -211,15 +242,11 @@ def selfplay_caravan(
     """Random legal, complete Caravan games as CVN, with both decks (random legal decks)."""
     from referee.jobs.caravan_selfplay import caravan_games
 
-    out = open(output, "w", encoding="utf-8") if output else sys.stdout
-    try:
+    with _output(output) as out:
         for i, game in enumerate(caravan_games(games, seed, rules.value, player.value, draws)):
             if i:
                 out.write("\n")
             out.write(game.text())
-    finally:
-        if output:
-            out.close()
 
 
 class DaifugoRules(str, Enum):
@@ -246,15 +273,11 @@ def selfplay_daifugo(
         first = next(matches)
     except ValueError as err:
         _fail(str(err))
-    out = open(output, "w", encoding="utf-8") if output else sys.stdout
-    try:
+    with _output(output) as out:
         out.write(first.text())
         for match in matches:
             out.write("\n")
             out.write(match.text())
-    finally:
-        if output:
-            out.close()
 
 
 # ------------------------------------------------------------------ annotate, explain, show
@@ -308,34 +331,30 @@ def annotate(
     counts = {"records": 0, "valid": 0, "invalid": 0, "disputed": 0, "illegal": 0, "ruling_dependent": 0}
     records_json = []
     try:
-        out = open(output, "w", encoding="utf-8") if output is not None else sys.stdout
-    except OSError as err:
-        _fail(f"cannot write {output}: {err.strerror or err}")
-    try:
-        for path in files:
-            for a in annotate_file(path, wanted, explain_all):
-                report = a.timeline.report
-                counts["valid" if report.valid else "invalid"] += 1
-                counts["disputed"] += sum(1 for n in a.notes if n.disputed)
-                counts["illegal"] += sum(1 for n in a.notes if not n.step.legal)
-                counts["ruling_dependent"] += sum(1 for n in a.notes if n.rulings)
-                if a.unchanged:
-                    typer.echo(f"pitboss: {report.file}:{a.timeline.chunk.line}: record {report.index} written "
-                               f"back unchanged: {a.unchanged}", err=True)
-                if as_json:
-                    records_json.append(a.to_json())
-                else:
-                    out.write(("\n" if counts["records"] else "") + a.text.rstrip("\n") + "\n")
-                counts["records"] += 1
-        if as_json:
-            out.write(json.dumps({"summary": counts, "records": records_json}, ensure_ascii=False) + "\n")
+        with _output(output) as out:
+            for path in files:
+                for a in annotate_file(path, wanted, explain_all):
+                    report = a.timeline.report
+                    counts["valid" if report.valid else "invalid"] += 1
+                    counts["disputed"] += sum(1 for n in a.notes if n.disputed)
+                    counts["illegal"] += sum(1 for n in a.notes if not n.step.legal)
+                    counts["ruling_dependent"] += sum(1 for n in a.notes if n.rulings)
+                    if a.unchanged:
+                        typer.echo(f"pitboss: {report.file}:{a.timeline.chunk.line}: record {report.index} written "
+                                   f"back unchanged: {a.unchanged}", err=True)
+                    if as_json:
+                        records_json.append(a.to_json())
+                    else:
+                        out.write(("\n" if counts["records"] else "") + a.text.rstrip("\n") + "\n")
+                    counts["records"] += 1
+            if as_json:
+                out.write(json.dumps({"summary": counts, "records": records_json}, ensure_ascii=False) + "\n")
     except NotAnnotatable as err:
         _fail(str(err))
+    except BrokenPipeError:
+        raise  # the reader of the output went away (| head): click ends quietly
     except OSError as err:
         _fail(f"cannot read {err.filename or ''}: {err.strerror or err}")
-    finally:
-        if output is not None:
-            out.close()
     if output is not None:
         n = counts["records"]
         typer.echo(f"{output}: {n} record{'s' * (n != 1)} annotated ({counts['illegal']} illegal, "
@@ -440,14 +459,14 @@ def show(
         if svg == "-":
             sys.stdout.write(picture)
         else:
-            Path(svg).write_text(picture, encoding="utf-8")
+            _write_file(Path(svg), picture)
             typer.echo(f"{svg}: {frame.title}")
     if html is not None:
         report = chosen.report
         verdict = "valid" if report.valid else f"invalid: [{report.errors[0].rule}] {report.errors[0].message}"
         page = replay_page(frames, f"{Path(name).name}, game {game} ({report.game}, {annotated.variants[0].label if annotated.variants else report.rules})",
                            f"{len(frames)} positions · {verdict}")
-        html.write_text(page, encoding="utf-8")
+        _write_file(html, page)
         typer.echo(f"{html}: {len(frames)} positions")
     if svg is None and html is None:
         sys.stdout.write(render_text(frame, _use_color(no_color)))
