@@ -912,6 +912,12 @@ def _check_possession(state: State, p: int, cards: Sequence[Card]) -> Violation 
 _last_resolved: tuple[object, object, tuple[Combo | None, Violation | None]] | None = None
 
 
+def resolved(state: State, move: Play) -> Combo | None:
+    """The combination a play makes on this table as the engine reads it (a bare joker
+    resolved), or None if the play is no legal combination here."""
+    return _resolve(state, move)[0]
+
+
 def _resolve(state: State, move: Play) -> tuple[Combo | None, Violation | None]:
     """The combination a play makes on this table, or the violation (daifugo.joker.ambiguous
     when a bare joker leaves several legal readings that differ in kind or strength)."""

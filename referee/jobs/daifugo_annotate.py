@@ -115,8 +115,7 @@ def allowed(state: df.State, move: df.Move) -> list[str]:
         jokers = move.cards.count(JOKER)
         if jokers and len(move.cards) > 1 and (len(move.joker_as) < jokers or None in move.joker_as):
             ids.append("daifugo.joker.ambiguous")  # a bare joker, read the one legal way
-        combos = df.readings(rules, move.cards, move.joker_as)
-        combo = combos[0] if combos else None
+        combo = df.resolved(state, move)
         table = state.table
         if table is None:
             ids.append("daifugo.play.same-kind")
