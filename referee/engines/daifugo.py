@@ -1101,11 +1101,34 @@ def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(rest)
 
 
-def _forbidden(cards: Sequence[Card], reversed_order: bool) -> bool:
-    """A forbidden finish: the play holds the joker, or a 2 (a 3 when the order in force is
-    reversed) (daifugo.option.forbidden-finish, daifugo.finish.forbidden-order)."""
+def forbidden_finish(rules: RuleSet, cards: Sequence[Card], reversed_order: bool) -> bool:
+    """Would going out on these cards be a forbidden finish? Where the rules have them: the
+    play holds the joker, or a 2 (a 3 when the order in force is reversed)
+    (daifugo.option.forbidden-finish, daifugo.finish.forbidden-order)."""
+    if not rules.forbidden_finish:
+        return False
     banned = 3 if reversed_order else 2
     return any(c.is_joker or c.rank == banned for c in cards)
+
+
+def revolution_rule(rules: RuleSet, combo: Combo) -> str | None:
+    """The rule by which playing ``combo`` makes a revolution, or None if it makes none
+    (daifugo.option.revolution: a group of four or more; daifugo.option.stairs-revolution:
+    a long enough sequence; never a lone joker)."""
+    if combo.lone_joker:
+        return None
+    if combo.kind == GROUP and combo.size >= 4 and rules.revolution:
+        return "daifugo.option.revolution"
+    if combo.kind == SEQUENCE and rules.stairs_revolution is not None and combo.size >= rules.stairs_revolution:
+        return "daifugo.option.stairs-revolution"
+    return None
+
+
+def fresh_trick(state: State, leader: int) -> State:
+    """``state`` with a new trick led by ``leader``: the table, the passes, the lock and
+    eleven-back cleared (what the end of a trick clears)."""
+    return state._replace(table=None, passed=frozenset(), lock=None, back=False, trick_revolted=False,
+                          to_move=leader)
 
 
 def _apply_play(state: State, move: Play) -> State:
@@ -1154,7 +1177,7 @@ def _apply_play(state: State, move: Play) -> State:
     # Going out.
     finished, fouled, dropped = state.finished, state.fouled, state.dropped
     if not hand:
-        if rules.forbidden_finish and _forbidden(move.cards, state.reversed):
+        if forbidden_finish(rules, move.cards, state.reversed):
             fouled = fouled + (p,)
             events += ["daifugo.option.forbidden-finish", "daifugo.finish.forbidden-order"]
         else:
@@ -1167,13 +1190,10 @@ def _apply_play(state: State, move: Play) -> State:
     # Effects of every play but a lone joker.
     revolution, back, direction, revolted = state.revolution, state.back, state.direction, state.trick_revolted
     if not combo.lone_joker:
-        if combo.kind == GROUP and combo.size >= 4 and rules.revolution:
+        revolt = revolution_rule(rules, combo)
+        if revolt is not None:
             revolution, revolted = not revolution, True
-            events.append("daifugo.option.revolution")
-        elif combo.kind == SEQUENCE and rules.stairs_revolution is not None \
-                and combo.size >= rules.stairs_revolution:
-            revolution, revolted = not revolution, True
-            events.append("daifugo.option.stairs-revolution")
+            events.append(revolt)
         if rules.six_reverse and combo.includes(SIX):
             direction = -direction
             events.append("daifugo.option.six-reverse")
@@ -1224,8 +1244,7 @@ def _clear(state: State, last: int, events: list[str]) -> State:
     leader = _leader_after(state, last)
     if leader != last:
         events.append("daifugo.trick.leader")
-    return state._replace(table=None, passed=frozenset(), lock=None, back=False, trick_revolted=False,
-                          to_move=leader, events=tuple(events))
+    return fresh_trick(state, leader)._replace(events=tuple(events))
 
 
 def _end_round(state: State, events: Sequence[str]) -> State:

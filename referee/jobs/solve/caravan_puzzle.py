@@ -56,8 +56,8 @@ class Goal:
         in_x = cv.TARGET_LOW <= x <= cv.TARGET_HIGH
         if self.kind == "reach":
             return in_x
-        y = v[self.facing]  # type: ignore[index]
-        return in_x and not (cv.TARGET_LOW <= y <= cv.TARGET_HIGH and y >= x)
+        # the lane is the mover's as the engine decides lanes (caravan.lane.decided)
+        return cv.lane_winner(x, v[self.facing]) == 0  # type: ignore[index]
 
     def describe(self) -> str:
         if self.kind == "reach":

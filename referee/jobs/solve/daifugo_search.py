@@ -28,27 +28,15 @@ INF = 10 ** 6
 
 def lead_state(state: df.State, player: int) -> df.State:
     """``state`` with ``player`` leading a fresh trick (nothing on the table, no passes)."""
-    return state._replace(to_move=player, table=None, passed=frozenset(), lock=None, back=False,
-                          last_player=player, trick_revolted=False, events=())
+    return df.fresh_trick(state, player)._replace(last_player=player, events=())
 
 
 def revolts(rules: df.RuleSet, combo: df.Combo) -> bool:
-    """Does playing ``combo`` revolt (daifugo.option.revolution, stairs-revolution)?"""
-    if combo.lone_joker:
-        return False
-    if combo.kind == df.GROUP:
-        return combo.size >= 4 and rules.revolution
-    if combo.kind == df.SEQUENCE:
-        return rules.stairs_revolution is not None and combo.size >= rules.stairs_revolution
-    return False
+    """Does playing ``combo`` make a revolution (the engine's rule)?"""
+    return df.revolution_rule(rules, combo) is not None
 
 
-def forbidden(rules: df.RuleSet, cards: Sequence[Card], reversed_order: bool) -> bool:
-    """Would going out on these cards be a forbidden finish (daifugo.option.forbidden-finish)?"""
-    if not rules.forbidden_finish:
-        return False
-    banned = 3 if reversed_order else 2
-    return any(c.is_joker or c.rank == banned for c in cards)
+forbidden = df.forbidden_finish
 
 
 @dataclass(frozen=True)
