@@ -141,6 +141,7 @@ def line_question(state: cv.State, question: str, *, caravan: str | None = None,
                 answer.answer = "no"
                 answer.reason = reason_words(puzzle, result.core)
                 answer.extra["core"] = result.core
+                answer.extra["scope"] = SCOPE
     except Timeout:
         answer.answer = "unknown"
         answer.reason = f"unknown after {deadline.seconds:g} s" if deadline.seconds is not None else "unknown"
@@ -162,11 +163,18 @@ def _yes(answer: Answer, puzzle: Puzzle, line: list[cv.Move]) -> None:
     answer.extra["confirmed"] = True
 
 
+#: What a "no" covers (the question's moves; caravan_puzzle.moves and docs/solve.md).
+SCOPE = ("the moves that bear on the question; lines that only prepare another caravan as a "
+         "Joker target, or that change another lane, are not followed (docs/solve.md)")
+
+
 def _no_from_search(answer: Answer, puzzle: Puzzle, found: LineResult) -> None:
     answer.answer = "no"
+    answer.extra["scope"] = SCOPE
     k = puzzle.within
     examined = sum(found.levels)
-    answer.reason = (f"exhaustive search: every line of at most {k} move{'s' if k != 1 else ''} was followed "
+    answer.reason = (f"exhaustive search: every line of at most {k} of the question's move"
+                     f"{'s' if k != 1 else ''} was followed "
                      f"({examined} positions, {found.cut} cut off because the cards left could not add enough); "
                      f"none brings about {puzzle.goal.describe()}")
 
@@ -197,6 +205,7 @@ def _no_with_proof(answer: Answer, puzzle: Puzzle, found: LineResult, deadline: 
     answer.method = "search+z3"
     answer.reason = reason_words(puzzle, result.core)
     answer.extra["core"] = result.core
+    answer.extra["scope"] = SCOPE
 
 
 def _text(answer: Answer, puzzle: Puzzle, question: str) -> None:
@@ -223,6 +232,7 @@ def _text(answer: Answer, puzzle: Puzzle, question: str) -> None:
     elif answer.answer == "no":
         lines.append(f"no: no line of at most {k} move{'s' if k != 1 else ''} brings about {goal.describe()}")
         lines.append(f"reason: {answer.reason}")
+        lines.append(f"scope: {SCOPE}")
     else:
         lines.append(f"unknown: {answer.reason}")
     if "disagreement" in answer.extra:
