@@ -596,9 +596,5 @@ def solve(
     raise typer.Exit(0)
 
 
-def main() -> None:  # pragma: no cover - the console script calls app directly
-    app()
-
-
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -980,8 +980,8 @@ def _against_table(state: State, combo: Combo) -> Violation | None:
         return None
     rules = state.rules
     if table.lone_joker:
-        if rules.spade3 and combo.kind == SINGLE and not combo.lone_joker and combo.low == 1 \
-                and combo.suits == frozenset("S"):
+        if rules.spade3 and combo.kind == SINGLE and not combo.lone_joker \
+                and combo.low == strength(SPADE_3) and combo.suits == frozenset(SPADE_3.suit):
             return None
         tail = "only the spade 3 beats it (spade3)" if rules.spade3 else "nothing beats it"
         return _v("daifugo.play.lone-joker", f"a lone joker is on the table: {tail}")

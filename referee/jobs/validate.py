@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 from typing import TextIO
@@ -56,7 +56,6 @@ class Summary:
     valid: int = 0
     invalid: int = 0
     plies: int = 0
-    files: list[str] = field(default_factory=list)
 
     def add(self, report: GameReport) -> None:
         self.games += 1

@@ -26,6 +26,3 @@ def parse_card(text: str) -> Card:
         raise CardError(f"{text!r} is not a card (write rank then suit, e.g. 10H, QS, AC; JK for the joker)")
     return card
 
-
-def card_text(card: Card) -> str:
-    return str(card)

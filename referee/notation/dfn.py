@@ -211,10 +211,6 @@ def read_daifugo(chunk: Chunk, file: str = "", index: int = 1) -> DaifugoRecord:
         record.errors.append(_syntax_finding(err, chunk.text, offset))
         _salvage_tags(record, chunk)
         return record
-    except RecursionError:  # pragma: no cover - pathological nesting
-        record.errors.append(Finding("notation.syntax", "the record is too deeply nested to read",
-                                     chunk.line, 1))
-        return record
     current: DaifugoRound | None = None
     index_of: dict[str, int] | None = None
     for item in items:
@@ -243,9 +239,8 @@ def read_daifugo(chunk: Chunk, file: str = "", index: int = 1) -> DaifugoRecord:
     if not record.rounds and any(n.startswith(HAND_PREFIX) or n in POSITION_TAGS for n in record.tags):
         # hands or a position with no moves yet (a puzzle): still a round, to be checked
         record.rounds.append(DaifugoRound(None, record.line, record.tags))
-    if record.rounds and record.rounds[0].tags is record.tags:
-        pass  # a record without [Round]: its Order is its one round's
-    elif "Order" in record.tags:
+    single_round = bool(record.rounds) and record.rounds[0].tags is record.tags
+    if "Order" in record.tags and not single_round:  # without [Round], Order is its one round's
         record.order = read_names(record, record.tags["Order"], index_of, record.errors)
     for rnd in record.rounds:
         _read_round(record, rnd)

@@ -33,13 +33,11 @@ def write_annotated_daifugo(record: DaifugoRecord, source: str, comments: Mappin
     moves = [(e.line, e.column) for rnd in record.rounds for e in rnd.moves]
     # Where each round's tag section starts, and its first move (rounds with a Round tag).
     sections: list[tuple[int, tuple[int, int] | None, int]] = []
-    offset = 0
     for r, rnd in enumerate(record.rounds):
         if "Round" in rnd.tags and rnd.tags is not record.tags:
             start = min(t.line for t in rnd.tags.values())
             first_move = (rnd.moves[0].line, rnd.moves[0].column) if rnd.moves else None
             sections.append((start, first_move, r))
-        offset += len(rnd.moves)
     before: list[Comment] = []
     game_head: list[Comment] = []
     round_head: dict[int, list[Comment]] = {}

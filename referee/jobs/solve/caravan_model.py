@@ -47,7 +47,6 @@ from .smt import (FALSE, TRUE, Script, add, and_, at_most_one, count, double, eq
                   ite, le, lt, not_, num, or_)
 
 SUIT_CODE = {"S": 0, "H": 1, "D": 2, "C": 3}
-SUIT_OF_CODE = "SHDC"
 #: The Queen-suit field of a card with no Queen on it (not a suit code).
 NO_QUEEN = 4
 
@@ -481,10 +480,6 @@ class ReachModel:
             if not moved:
                 raise AssertionError(f"step {t}: the model chose no move")
         return line
-
-
-def solve_reach(puzzle: Puzzle, deadline: Deadline | None = None) -> ModelResult:
-    return ReachModel(puzzle).solve(deadline)
 
 
 def reason_words(puzzle: Puzzle, core: list[str]) -> str:
