@@ -385,6 +385,7 @@ def explain(
     (no such file, record or move).
     """
     from referee.jobs.explain import ExplainError, explain as explain_move, explanation_text
+    from referee.jobs.timeline import ContestLog
     from referee.notation.records import open_text
 
     _need_file(file)
@@ -392,7 +393,7 @@ def explain(
     try:
         with open_text(file) as handle:
             ex = explain_move(handle, name, ply, game, round_no)
-    except ExplainError as err:
+    except (ExplainError, ContestLog) as err:
         _fail(str(err))
     except OSError as err:
         _fail(f"cannot read {file}: {err.strerror or err}")
@@ -432,7 +433,7 @@ def show(
     from referee.jobs.render.html import replay_page
     from referee.jobs.render.svg import render as render_svg
     from referee.jobs.render.text import render as render_text
-    from referee.jobs.timeline import timelines
+    from referee.jobs.timeline import ContestLog, timelines
     from referee.notation.records import open_text
 
     _need_file(file)
@@ -444,6 +445,8 @@ def show(
                 if timeline.report.index == game:
                     chosen = timeline
                     break
+    except ContestLog as err:
+        _fail(str(err))
     except OSError as err:
         _fail(f"cannot read {file}: {err.strerror or err}")
     if chosen is None:

@@ -85,3 +85,23 @@ def test_selfplay_caravan_is_deterministic_and_valid(tmp_path: Path) -> None:
     checked = runner.invoke(app, ["validate", "--json", str(out)])
     assert checked.exit_code == 0
     assert json.loads(checked.output)["summary"] == {"games": 5, "valid": 5, "invalid": 0}
+
+
+def test_record_tools_refuse_a_contest_log_clearly(tmp_path: Path) -> None:
+    log = tmp_path / "contest.log"
+    log.write_text("%-----%palyer_name% p0 p1 p2 p3 p4\n%-----%RULE_KAKUMEI% YES\n", encoding="utf-8")
+    for args in (["show"], ["explain", "--ply", "1"], ["solve", "-q", "out", "--player", "p0"], ["annotate"]):
+        result = runner.invoke(app, [*args, str(log)])
+        assert result.exit_code == 2, (args, result.output)
+        assert "contest-server log" in result.output and "pitboss validate" in result.output
+
+
+def test_output_files_are_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["selfplay", "caravan", "-n", "1", "-o", str(tmp_path / "missing" / "x.cvn")])
+    assert result.exit_code == 2 and "cannot write" in result.output
+    out = tmp_path / "annotated.cvn"
+    log = tmp_path / "contest.log"
+    log.write_text("%-----%palyer_name% p0 p1 p2 p3 p4\n", encoding="utf-8")
+    result = runner.invoke(app, ["annotate", "-o", str(out), str(ROOT / "examples" / "caravan.cvn"), str(log)])
+    assert result.exit_code == 2
+    assert not out.exists() and not list(tmp_path.glob(".annotated.cvn.*"))

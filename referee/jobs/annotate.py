@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, TextIO
 
 from .. import spec
@@ -36,8 +35,7 @@ from ..engines import caravan as cv
 from ..notation import cvn
 from ..notation.comments import Comment, Placed, place_comments, scan_comments
 from ..notation.records import Finding, open_text
-from .timeline import Step, Timeline, timelines
-from .validate import FOREIGN_FORMATS
+from .timeline import ContestLog, Step, Timeline, timelines
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
 OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||ruling: |allowed under |record (invalid|warning): )")
@@ -387,28 +385,18 @@ def joined(records: Iterable[Annotated]) -> str:
     return "\n".join(parts)
 
 
-class NotAnnotatable(ValueError):
-    """A file in a format that cannot be written back with comments (a contest log)."""
+#: A file annotate cannot write back (a contest log).
+NotAnnotatable = ContestLog
 
 
 def annotate_file(path: str, wanted: Sequence[str] = (), explain_all: bool = False,
                   stdin: TextIO | None = None) -> Iterator[Annotated]:
     """Every record of a CVN or DFN file (``-``: standard input), annotated. Raises OSError
-    when the file cannot be read and NotAnnotatable for a UEC contest-server log."""
+    when the file cannot be read and ContestLog for a UEC contest-server log."""
     name = "<stdin>" if path == "-" else path
     handle = open_text(path, stdin)
     try:
-        head: list[str] = []
-        for line in handle:
-            head.append(line)
-            if line.strip():
-                break
-        first = head[-1].lstrip("\ufeff") if head else ""
-        for matches, _reader in FOREIGN_FORMATS:
-            if matches(first):
-                raise NotAnnotatable(f"{name} is a contest-server log: annotate writes CVN and DFN records "
-                                     f"back; judge a log with `pitboss validate {path}`")
-        yield from annotate_lines(chain(head, handle), name, wanted, explain_all)
+        yield from annotate_lines(handle, name, wanted, explain_all)
     finally:
         if path != "-":
             handle.close()

@@ -11,6 +11,7 @@ The replay follows the referee exactly: it stops at the first illegal move, and 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from ..notation.cvn import read_caravan
 from ..notation.records import Chunk, MoveEntry, Record, split_records
 from .caravan_referee import start_state
 from .report import GameReport
-from .validate import judge_chunk
+from .validate import FOREIGN_FORMATS, judge_chunk
 
 
 @dataclass
@@ -144,6 +145,27 @@ def timeline_of(chunk: Chunk, file: str, index: int) -> Timeline:
     return builder(chunk, file, index, report)
 
 
+class ContestLog(ValueError):
+    """A UEC contest-server log: ``validate`` judges it; the tools that replay records
+    move by move (annotate, explain, show, solve) take CVN and DFN records."""
+
+
+def record_chunks(lines: Iterable[str], file: str) -> Iterator[Chunk]:
+    """The records of a CVN or DFN file. Raises ContestLog for a contest-server log."""
+    iterator = iter(lines)
+    head: list[str] = []
+    for line in iterator:
+        head.append(line)
+        if line.strip():
+            break
+    first = head[-1].lstrip("\ufeff") if head else ""
+    if any(matches(first) for matches, _ in FOREIGN_FORMATS):
+        raise ContestLog(f"{file} is a contest-server log: this command takes CVN and DFN records; "
+                         f"judge a log with `pitboss validate {file}`")
+    yield from split_records(chain(head, iterator))
+
+
 def timelines(lines: Iterable[str], file: str) -> Iterator[Timeline]:
-    for index, chunk in enumerate(split_records(lines), start=1):
+    """Each record's timeline. Raises ContestLog for a contest-server log."""
+    for index, chunk in enumerate(record_chunks(lines, file), start=1):
         yield timeline_of(chunk, file, index)

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...notation.records import Finding, open_text, split_records
+from ...notation.records import Finding, open_text
 from ..report import GameReport
-from ..timeline import Segment, Timeline, timeline_of
+from ..timeline import ContestLog, Segment, Timeline, record_chunks, timeline_of
 
 
 class PositionError(Exception):
@@ -63,10 +63,11 @@ def load_position(path: str, game: int = 1, ply: int | None = None, round: int |
     name = "<stdin>" if path == "-" else path
     handle = open_text(path)
     try:
-        chunks = split_records(handle)
-        for index, chunk in enumerate(chunks, start=1):
+        for index, chunk in enumerate(record_chunks(handle, name), start=1):
             if index == game:
                 return _position(timeline_of(chunk, name, index), ply, round)
+    except ContestLog as err:
+        raise UsageError(str(err)) from None
     finally:
         if path != "-":
             handle.close()
