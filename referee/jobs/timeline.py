@@ -11,7 +11,6 @@ The replay follows the referee exactly: it stops at the first illegal move, and 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import chain
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +20,7 @@ from ..notation.cvn import read_caravan
 from ..notation.records import Chunk, MoveEntry, Record, split_records
 from .caravan_referee import start_state
 from .report import GameReport
-from .validate import FOREIGN_FORMATS, judge_chunk
+from .validate import judge_chunk, sniff
 
 
 @dataclass
@@ -152,17 +151,11 @@ class ContestLog(ValueError):
 
 def record_chunks(lines: Iterable[str], file: str) -> Iterator[Chunk]:
     """The records of a CVN or DFN file. Raises ContestLog for a contest-server log."""
-    iterator = iter(lines)
-    head: list[str] = []
-    for line in iterator:
-        head.append(line)
-        if line.strip():
-            break
-    first = head[-1].lstrip("\ufeff") if head else ""
-    if any(matches(first) for matches, _ in FOREIGN_FORMATS):
+    stream, foreign = sniff(lines)
+    if foreign is not None:
         raise ContestLog(f"{file} is a contest-server log: this command takes CVN and DFN records; "
                          f"judge a log with `pitboss validate {file}`")
-    yield from split_records(chain(head, iterator))
+    yield from split_records(stream)
 
 
 def timelines(lines: Iterable[str], file: str) -> Iterator[Timeline]:

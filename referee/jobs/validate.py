@@ -111,9 +111,9 @@ def attach_sources(report: GameReport, chunk: Chunk) -> None:
                 finding.source = lines[i]
 
 
-def validate_lines(lines: Iterable[str], file: str) -> Iterator[GameReport]:
-    """Every record of a file given as lines (foreign formats are recognised by their first
-    non-blank line)."""
+def sniff(lines: Iterable[str]) -> tuple[Iterator[str], Callable[[Iterable[str], str], Iterator[GameReport]] | None]:
+    """The lines again, none lost, and the reader of the foreign format that claims them by
+    their first non-blank line (None: records, CVN or DFN)."""
     iterator = iter(lines)
     head: list[str] = []
     for line in iterator:
@@ -121,11 +121,16 @@ def validate_lines(lines: Iterable[str], file: str) -> Iterator[GameReport]:
         if line.strip():
             break
     first = head[-1].lstrip("\ufeff") if head else ""
-    stream = chain(head, iterator)
-    for matches, reader in FOREIGN_FORMATS:
-        if matches(first):
-            yield from reader(stream, file)
-            return
+    reader = next((reader for matches, reader in FOREIGN_FORMATS if matches(first)), None)
+    return chain(head, iterator), reader
+
+
+def validate_lines(lines: Iterable[str], file: str) -> Iterator[GameReport]:
+    """Every record of a file given as lines (a contest log is recognised by its first line)."""
+    stream, reader = sniff(lines)
+    if reader is not None:
+        yield from reader(stream, file)
+        return
     for index, chunk in enumerate(split_records(stream), start=1):
         yield judge_chunk(chunk, file, index)
 

@@ -19,7 +19,7 @@ from ..engines.base import Card
 from . import grammar
 from .cards import CardError, parse_card
 from .comments import comment_words
-from .records import Chunk, Finding, MoveEntry, Record, Tag, salvage_tags, tag_line, unescape, wrap
+from .records import Chunk, Finding, MoveEntry, Record, Tag, located, salvage_tags, tag_line, unescape, wrap
 
 TAG_ORDER = ("Game", "Rules", "Player1", "Player2", "First", "Deck1", "Deck2", "Table", "Hand1",
              "Hand2", "ToMove", "Phase", "Result", "Termination")
@@ -82,17 +82,7 @@ _DECODED: dict[str, tuple[cv.Move, tuple[str, ...]]] = {}
 def split_moves(run: Token) -> Iterator[MoveEntry | tuple[int, int, int]]:
     """The items of a MOVES token: MoveEntry for a move, (number, line, column) for a move
     number, each at its place in the file."""
-    text = str(run)
-    line, line_start, column0 = run.line, 0, run.column
-    newline = text.find("\n")
-    for m in _ITEM_RE.finditer(text):
-        pos = m.start()
-        while newline != -1 and newline < pos:
-            line += 1
-            line_start = newline + 1
-            column0 = 1
-            newline = text.find("\n", line_start)
-        column = column0 + pos - line_start
+    for m, line, column in located(_ITEM_RE, str(run), run.line, run.column):
         if m["number"]:
             yield int(m["number"]), line, column
             continue

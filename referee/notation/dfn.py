@@ -26,7 +26,8 @@ from ..engines import daifugo as df
 from ..engines.base import JOKER, Card
 from . import grammar
 from .cards import CardError, parse_card
-from .records import Chunk, Finding, MoveEntry, Record, Tag, salvage_tags, small_int, tag_line, unescape, wrap
+from .records import (Chunk, Finding, MoveEntry, Record, Tag, located, salvage_tags, small_int, tag_line, unescape,
+                      wrap)
 
 GAME_TAGS = ("Game", "Rules", "Options", "Players")
 ROUND_TAGS = ("Round", "Order", "Finish")
@@ -305,9 +306,6 @@ _MOVES: dict[tuple[str, ...], dict[str, tuple[df.Move, tuple[str, ...], str]]] =
 def split_moves(run: Token, offset: int, names: Sequence[str], index_of: dict[str, int]) -> list[DaifugoMove]:
     """The moves of a MOVES token at their places in the file (move numbers are dropped:
     the referee does not rely on them)."""
-    text = str(run)
-    line, line_start, column0 = run.line + offset, 0, run.column
-    newline = text.find("\n")
     out: list[DaifugoMove] = []
     append = out.append
     names = tuple(names)
@@ -316,20 +314,14 @@ def split_moves(run: Token, offset: int, names: Sequence[str], index_of: dict[st
         if len(_MOVES) > 64:
             _MOVES.clear()
         cache = _MOVES[names] = {}
-    for m in _ITEM_RE.finditer(text):
+    for m, line, column in located(_ITEM_RE, str(run), run.line + offset, run.column):
         item = m["item"]
         if item is None:
             continue
-        pos = m.start()
-        while newline != -1 and newline < pos:
-            line += 1
-            line_start = newline + 1
-            column0 = 1
-            newline = text.find("\n", line_start)
         known = cache.get(item)
         if known is None:
             known = cache[item] = _move(m, index_of)
-        append(DaifugoMove(known[0], line, column0 + pos - line_start, known[1], names, known[2]))
+        append(DaifugoMove(known[0], line, column, known[1], names, known[2]))
     return out
 
 

@@ -233,6 +233,22 @@ def salvage_tags(chunk: Chunk, stop_at: str | None = None) -> Iterator[Tag]:
         yield Tag(m.group(1), unescape(m.group(2)), chunk.line + i, m.start(2) + 1)
 
 
+def located(pattern: re.Pattern[str], text: str, line: int, column: int) -> Iterator[tuple[re.Match[str], int, int]]:
+    """Each match of ``pattern`` in a token's ``text`` with its line and column in the file,
+    the token starting at (``line``, ``column``): how a run of moves lexed as one token is
+    split back into its moves at their places."""
+    line_start, column0 = 0, column
+    newline = text.find("\n")
+    for m in pattern.finditer(text):
+        pos = m.start()
+        while newline != -1 and newline < pos:
+            line += 1
+            line_start = newline + 1
+            column0 = 1
+            newline = text.find("\n", line_start)
+        yield m, line, column0 + pos - line_start
+
+
 def wrap(words: Iterable[str], width: int = 80, separator: str = " ") -> list[str]:
     """Movetext words joined into lines of at most ``width`` characters (a longer word
     gets a line of its own)."""
