@@ -299,6 +299,9 @@ def annotate(
     explain_all: Annotated[bool, typer.Option("--explain-all", help="Also comment every legal move with the ids of the rules that allowed it.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: every record's moves with their verdict under each rule set, and the annotated text.")] = False,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the annotated records (or the JSON) to this file instead of standard output.")] = None,
+    analyse: Annotated[bool, typer.Option("--analyse", help="Also analyse every legal move with the solver (slow: up to about 2 s a move): the mover's best outcome after it, in an 'analysis: ...' comment (Caravan, mover's hand and deck known: forced win within --depth own turns, each caravan's fewest moves into 21-26 within --within; Daifugo: fewest plays out). Marks, on moves without a glyph of their own: ?? a forced win thrown away; ? a sale made impossible (Caravan) or a play that brings the mover no nearer going out (Daifugo).")] = False,
+    depth: Annotated[int, typer.Option("--depth", help="With --analyse: own turns for the Caravan forced-win search.", min=1)] = 2,
+    within: Annotated[int, typer.Option("--within", help="With --analyse: own moves for bringing a Caravan caravan into 21-26.", min=0)] = 3,
 ) -> None:
     """Write the records back, each move that matters with a { } comment saying why.
 
@@ -315,6 +318,12 @@ def annotate(
       pitboss annotate --explain-all -o annotated.cvn game.cvn
 
       pitboss annotate --json match.dfn | jq '.records[].moves[] | select(.disputed)'
+
+      pitboss annotate --analyse --depth 2 --within 3 game.cvn
+
+    With --analyse each analysed move also gets an "analysis: ..." comment and, in --json,
+    an "analysis" object; ?? marks a move that threw away a forced win, ? one that made a
+    sale impossible (Caravan) or a play that wasted a turn toward going out (Daifugo).
 
     Exit status: 0 every record valid under its own rules, 1 some invalid, 2 could not run.
     """
@@ -333,7 +342,14 @@ def annotate(
     try:
         with _output(output) as out:
             for path in files:
-                for a in annotate_file(path, wanted, explain_all):
+                if analyse:
+                    from referee.jobs.analyse import Limits, analyse_file
+
+                    records = analyse_file(path, wanted, explain_all, Limits(depth=depth, within=within))
+                else:
+                    records = annotate_file(path, wanted, explain_all)
+                for item in records:
+                    a = item.annotated if analyse else item
                     report = a.timeline.report
                     counts["valid" if report.valid else "invalid"] += 1
                     counts["disputed"] += sum(1 for n in a.notes if n.disputed)
@@ -343,7 +359,7 @@ def annotate(
                         typer.echo(f"pitboss: {report.file}:{a.timeline.chunk.line}: record {report.index} written "
                                    f"back unchanged: {a.unchanged}", err=True)
                     if as_json:
-                        records_json.append(a.to_json())
+                        records_json.append(item.to_json())
                     else:
                         out.write(("\n" if counts["records"] else "") + a.text.rstrip("\n") + "\n")
                     counts["records"] += 1

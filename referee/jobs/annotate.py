@@ -38,7 +38,7 @@ from ..notation.records import Finding, open_text
 from .timeline import ContestLog, Step, Timeline, timelines
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
-OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||ruling: |allowed under |record (invalid|warning): )")
+OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||ruling: |allowed under |record (invalid|warning): |analysis: )")
 
 
 def is_own_comment(text: str) -> bool:

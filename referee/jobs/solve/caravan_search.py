@@ -145,7 +145,11 @@ class WinResult:
     strategy: dict | None = None
 
 
-class _WinSearch:
+class WinSearch:
+    """Can the side to move at ``root`` force a win within a number of its own turns?
+    A memoised AND-OR search through the engine's legal moves (the forced-win question, and
+    annotate --analyse's before/after comparison)."""
+
     def __init__(self, root: cv.State, deadline: Deadline | None) -> None:
         self.mover = root.to_move
         self.deadline = deadline
@@ -237,7 +241,7 @@ def forced_win(state: cv.State, turns: int, deadline: Deadline | None = None,
                want_strategy: bool = True) -> WinResult:
     """Can the side to move win within ``turns`` of its own moves whatever the opponent
     does? Every hand and deck must be known (``cv.Hand.fully_known`` and decks not None)."""
-    search = _WinSearch(state, deadline)
+    search = WinSearch(state, deadline)
     move = search.win(state, turns)
     if move is not None:
         strategy = search.strategy(state, turns) if want_strategy else None
