@@ -95,23 +95,12 @@ def write_annotated_daifugo(record: DaifugoRecord, source: str, comments: Mappin
 
 def _wrap_moves(words: list[str], width: int) -> list[str]:
     """DFN separates moves by two spaces, words of a comment by one."""
-    lines: list[str] = []
-    current = ""
+    seps: list[str] = []
     in_comment = False
     for word in words:
-        if in_comment:
-            sep = " "
-            in_comment = not word.endswith("}")
-        elif word.startswith("{"):
-            sep = " "
+        if in_comment or word.startswith("{"):
+            seps.append(" ")
             in_comment = not word.endswith("}")
         else:
-            sep = "  "
-        if current and len(current) + len(sep) + len(word) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current}{sep}{word}" if current else word
-    if current:
-        lines.append(current)
-    return lines
+            seps.append("  ")
+    return wrap(words, width, seps)

@@ -11,6 +11,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -249,17 +250,19 @@ def located(pattern: re.Pattern[str], text: str, line: int, column: int) -> Iter
         yield m, line, column0 + pos - line_start
 
 
-def wrap(words: Iterable[str], width: int = 80, separator: str = " ") -> list[str]:
+def wrap(words: Iterable[str], width: int = 80, separator: str | Iterable[str] = " ") -> list[str]:
     """Movetext words joined into lines of at most ``width`` characters (a longer word
-    gets a line of its own)."""
+    gets a line of its own). ``separator`` goes between words: one string, or one per word
+    (the one before it)."""
+    seps = repeat(separator) if isinstance(separator, str) else iter(separator)
     lines: list[str] = []
     current = ""
-    for word in words:
-        if current and len(current) + len(separator) + len(word) > width:
+    for word, sep in zip(words, seps):
+        if current and len(current) + len(sep) + len(word) > width:
             lines.append(current)
             current = word
         else:
-            current = f"{current}{separator}{word}" if current else word
+            current = f"{current}{sep}{word}" if current else word
     if current:
         lines.append(current)
     return lines
