@@ -89,6 +89,20 @@ def chess_moves_per_second(games: int, seed: int, max_plies: int, repeat: int) -
     return rate
 
 
+def common_options(parser) -> None:
+    """The options every validation benchmark takes: the yardstick's size, repeats, seed."""
+    parser.add_argument("--chess-games", type=int, default=1_000, help="random chess games for python-chess")
+    parser.add_argument("--chess-plies", type=int, default=300, help="longest random chess game, in plies")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best is reported")
+    parser.add_argument("--seed", type=int, default=2026)
+
+
+def machine() -> str:
+    import platform
+
+    return f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
 def cache_file(name: str) -> Path:
     """Where generated inputs are kept between runs (PITBOSS_BENCH_CACHE, or ~/.cache)."""
     root = Path(os.environ.get("PITBOSS_BENCH_CACHE", Path.home() / ".cache" / "pitboss-bench"))

@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import time
 import tracemalloc
 from itertools import islice
 
-from harness import cache_file, chess_moves_per_second, time_validation
+from harness import cache_file, chess_moves_per_second, common_options, machine, time_validation
 from referee.jobs.caravan_selfplay import caravan_games
 from referee.jobs.validate import validate_file
 
@@ -58,13 +57,10 @@ def peak_memory(path: str, records: int | None) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10_000, help="Caravan self-play games to validate")
-    parser.add_argument("--chess-games", type=int, default=1_000, help="random chess games for python-chess")
-    parser.add_argument("--chess-plies", type=int, default=300, help="longest random chess game, in plies")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best is reported")
-    parser.add_argument("--seed", type=int, default=2026)
+    common_options(parser)
     args = parser.parse_args()
 
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(machine())
     path = str(cache_file(f"caravan-{args.games}-{args.seed}.cvn"))
     if os.path.exists(path):
         print(f"games: {path} (kept from an earlier run; delete it to generate anew)")

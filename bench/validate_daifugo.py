@@ -21,11 +21,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 import time
 
-from harness import cache_file, chess_moves_per_second, time_validation
+from harness import cache_file, chess_moves_per_second, common_options, machine, time_validation
 from referee.engines import daifugo as df
 from referee.jobs.daifugo_selfplay import daifugo_matches
 
@@ -53,13 +52,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=10_000, help="5-player self-play matches to validate")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per match")
-    parser.add_argument("--chess-games", type=int, default=1_000, help="random chess games for python-chess")
-    parser.add_argument("--chess-plies", type=int, default=300, help="longest random chess game, in plies")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best is reported")
-    parser.add_argument("--seed", type=int, default=2026)
+    common_options(parser)
     args = parser.parse_args()
 
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(machine())
     path = str(cache_file(f"daifugo-{args.matches}-{args.rounds}-{args.seed}.dfn"))
     counts_path = path + ".json"
     if os.path.exists(path) and os.path.exists(counts_path):
