@@ -240,7 +240,7 @@ def selfplay_caravan(
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
 ) -> None:
     """Random legal, complete Caravan games as CVN, with both decks (random legal decks)."""
-    from referee.jobs.caravan_selfplay import caravan_games
+    from referee.games.caravan.selfplay import caravan_games
 
     with _output(output) as out:
         for i, game in enumerate(caravan_games(games, seed, rules.value, player.value, draws)):
@@ -266,7 +266,7 @@ def selfplay_daifugo(
 ) -> None:
     """Random legal, complete Daifugo matches as DFN: each round's deal, exchange, every
     move and the finishing order."""
-    from referee.jobs.daifugo_selfplay import daifugo_matches
+    from referee.games.daifugo.selfplay import daifugo_matches
 
     try:
         matches = daifugo_matches(games, seed, players, rules.value, options, rounds)

@@ -38,13 +38,13 @@ import time
 
 import z3
 
-from referee.engines import caravan as cv
-from referee.jobs.caravan_selfplay import caravan_games
+from referee.games.caravan import engine as cv
+from referee.games.caravan.selfplay import caravan_games
 from referee.jobs.solve import Deadline, Timeout
-from referee.jobs.solve.caravan import line_question
-from referee.jobs.solve.caravan_model import ReachModel
-from referee.jobs.solve.caravan_puzzle import Goal, prepare, replay
-from referee.jobs.solve.caravan_search import forced_win, shortest_line
+from referee.games.caravan.solve.questions import line_question
+from referee.games.caravan.solve.model import ReachModel
+from referee.games.caravan.solve.puzzle import Goal, prepare, replay
+from referee.games.caravan.solve.search import forced_win, shortest_line
 from referee.notation.cards import parse_card
 
 

@@ -25,8 +25,8 @@ import sys
 import time
 
 from harness import cache_file, chess_moves_per_second, common_options, machine, time_validation
-from referee.engines import daifugo as df
-from referee.jobs.daifugo_selfplay import daifugo_matches
+from referee.games.daifugo import engine as df
+from referee.games.daifugo.selfplay import daifugo_matches
 
 PRESETS = (("seed", ""), ("uecda", ""))
 

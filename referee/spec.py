@@ -21,7 +21,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 
-from .resources import data_dir
+from referee.resources import data_dir
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,7 @@ def test_round_trip_same_verdicts(path: Path) -> None:
 
 
 def test_round_trip_on_self_play_games(tmp_path: Path) -> None:
-    from referee.jobs.caravan_selfplay import caravan_games
+    from referee.games.caravan.selfplay import caravan_games
 
     for rules in ("holotape", "fnv"):
         text = "\n".join(g.text() for g in caravan_games(6, 11, rules, "mixed", True))
@@ -231,7 +231,7 @@ def test_daifugo_variants() -> None:
 
 
 def test_round_trip_on_daifugo_self_play() -> None:
-    from referee.jobs.daifugo_selfplay import daifugo_matches
+    from referee.games.daifugo.selfplay import daifugo_matches
 
     for preset, players, options in (("seed", 4, "+eight-cut +suit-lock"), ("uecda", 5, "")):
         text = "\n".join(m.text() for m in daifugo_matches(2, 5, players, preset, options, 2))

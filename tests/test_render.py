@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli import app
-from referee.engines import caravan as cv
+from referee.games.caravan import engine as cv
 from referee.jobs.annotate import annotate_text
 from referee.jobs.render.frames import frames_of, select
 from referee.jobs.render.html import replay_page

@@ -40,14 +40,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ..engines import caravan as cv
-from ..engines import daifugo as df
-from ..notation.records import open_text
-from .annotate import Annotated, _record_comments, annotate_lines, support
-from .solve import Deadline, QuestionError, Timeout
-from .solve.caravan import line_question
-from .solve.caravan_search import WinSearch
-from .solve.daifugo import out_question
+from referee.games.caravan import engine as cv
+from referee.games.daifugo import engine as df
+from referee.notation.records import open_text
+from referee.jobs.annotate import Annotated, _record_comments, annotate_lines, support
+from referee.jobs.solve import Deadline, QuestionError, Timeout
+from referee.games.caravan.solve.questions import line_question
+from referee.games.caravan.solve.search import WinSearch
+from referee.games.daifugo.solve.questions import out_question
 
 #: Defaults: own turns for the forced win, own moves for a sale, seconds per query and per move.
 DEPTH = 2

@@ -30,12 +30,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .. import spec
-from ..engines import caravan as cv
-from ..notation import cvn
-from ..notation.comments import Comment, Placed, place_comments, scan_comments
-from ..notation.records import Finding, open_text
-from .timeline import ContestLog, Step, Timeline, timelines
+from referee import spec
+from referee.games.caravan import engine as cv
+from referee.games.caravan.notation import cvn
+from referee.notation.comments import Comment, Placed, place_comments, scan_comments
+from referee.notation.records import Finding, open_text
+from referee.jobs.timeline import ContestLog, Step, Timeline, timelines
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
 OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||ruling: |allowed under |record (invalid|warning): |analysis: )")
@@ -191,7 +191,7 @@ GAMES: dict[str, GameSupport] = {
 def support(game: str | None) -> GameSupport | None:
     """What annotating needs of a game (by its Game tag, lower case), or None."""
     if game == "daifugo" and game not in GAMES:
-        from .daifugo_annotate import SUPPORT
+        from referee.games.daifugo.annotate import SUPPORT
 
         GAMES["daifugo"] = SUPPORT
     return GAMES.get(game or "")

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .. import spec
-from .annotate import Annotated, MoveNote, annotate_timeline
-from .render.frames import Frame, frames_of
-from .render.text import Painter, render
-from .timeline import timelines
+from referee import spec
+from referee.jobs.annotate import Annotated, MoveNote, annotate_timeline
+from referee.jobs.render.frames import Frame, frames_of
+from referee.jobs.render.text import Painter, render
+from referee.jobs.timeline import timelines
 
 
 class ExplainError(LookupError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..notation.records import Finding
+from referee.notation.records import Finding
 
 
 @dataclass

@@ -14,13 +14,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engines import caravan as cv
-from ..engines.base import Violation
-from ..notation.cvn import read_caravan
-from ..notation.records import Chunk, MoveEntry, Record, split_records
-from .caravan_referee import start_state
-from .report import GameReport
-from .validate import judge_chunk, sniff
+from referee.games.caravan import engine as cv
+from referee.engines.base import Violation
+from referee.games.caravan.notation.cvn import read_caravan
+from referee.notation.records import Chunk, MoveEntry, Record, split_records
+from referee.games.caravan.referee import start_state
+from referee.jobs.report import GameReport
+from referee.jobs.validate import judge_chunk, sniff
 
 
 @dataclass
@@ -129,7 +129,7 @@ def _builder(game: str | None):
     if game == "caravan":
         return caravan_timeline
     if game == "daifugo":
-        from .daifugo_timeline import daifugo_timeline
+        from referee.games.daifugo.timeline import daifugo_timeline
 
         return daifugo_timeline
     return None

@@ -15,10 +15,10 @@ from itertools import chain
 from pathlib import Path
 from typing import TextIO
 
-from ..notation.cvn import read_caravan
-from ..notation.records import Chunk, Finding, Record, open_text, split_records
-from .caravan_referee import referee_caravan, rules_applied
-from .report import GameReport
+from referee.games.caravan.notation.cvn import read_caravan
+from referee.notation.records import Chunk, Finding, Record, open_text, split_records
+from referee.games.caravan.referee import referee_caravan, rules_applied
+from referee.jobs.report import GameReport
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ FOREIGN_FORMATS: list[tuple[Callable[[str], bool], Callable[[Iterable[str], str]
 def _register_daifugo() -> None:
     # The Daifugo referee registers its reader and its contest-log format itself (it
     # imports GameKind from here, hence the late import).
-    from . import daifugo_referee
+    from referee.games.daifugo import referee as daifugo_referee
 
     daifugo_referee.register(GAMES, FOREIGN_FORMATS)
 

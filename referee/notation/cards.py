@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engines.base import ALL_CARDS, RANK_NAMES, Card
+from referee.engines.base import ALL_CARDS, RANK_NAMES, Card
 
 _SUIT_ALIASES = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _RANK_TEXT = {**{str(r): r for r in range(2, 11)}, "T": 10, **{v: k for k, v in RANK_NAMES.items()}}

@@ -7,8 +7,8 @@ from functools import cache
 from lark import Lark, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ..resources import data_dir
-from .records import Finding
+from referee.resources import data_dir
+from referee.notation.records import Finding
 
 #: What a terminal is called in a message for a player.
 TERMINAL_NAMES = {

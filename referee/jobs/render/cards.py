@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engines.base import RANK_NAMES, Card
+from referee.engines.base import RANK_NAMES, Card
 
 SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..annotate import Annotated, MoveNote
+from referee.jobs.annotate import Annotated, MoveNote
 
 
 @dataclass
@@ -81,8 +81,8 @@ def frames_of(annotated: Annotated) -> list[Frame]:
 
 def _daifugo_table_start(timeline, segment) -> TablePlay | None:
     """The play on the table at a round's start: a snapshot's ``[Table]`` tag."""
-    from ...engines import daifugo as df
-    from ...notation.dfn import MoveTextError, read_play
+    from referee.games.daifugo import engine as df
+    from referee.games.daifugo.notation.dfn import MoveTextError, read_play
 
     state: df.State = segment.start
     if state.table is None:
@@ -102,7 +102,7 @@ def _daifugo_table_start(timeline, segment) -> TablePlay | None:
 
 def _daifugo_table_after(step, table: TablePlay | None) -> TablePlay | None:
     """The play on the table after a move (the engine keeps only its combination)."""
-    from ...engines import daifugo as df
+    from referee.games.daifugo import engine as df
 
     state: df.State = step.after
     if state.table is None:

@@ -13,8 +13,8 @@ import json
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from .frames import Frame
-from .svg import render as render_svg
+from referee.jobs.render.frames import Frame
+from referee.jobs.render.svg import render as render_svg
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 

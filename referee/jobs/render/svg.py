@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from ...engines import caravan as cv
-from ...engines.base import Card
-from .cards import SUIT_GLYPHS, is_red, rank_text
-from .frames import Frame
-from .text import caravan_status
+from referee.games.caravan import engine as cv
+from referee.engines.base import Card
+from referee.jobs.render.cards import SUIT_GLYPHS, is_red, rank_text
+from referee.jobs.render.frames import Frame
+from referee.jobs.render.text import caravan_status
 
 FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial, sans-serif"
 RED, BLACK, JOKER_COLOR = "#c0392b", "#1d1d1d", "#6c3483"
@@ -161,7 +161,7 @@ def caravan_svg(frame: Frame) -> str:
 
 
 def daifugo_svg(frame: Frame) -> str:
-    from ...engines import daifugo as df
+    from referee.games.daifugo import engine as df
 
     state: df.State = frame.state
     width = 980

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...engines import caravan as cv
-from ...engines.base import Card
-from .cards import SUIT_GLYPHS, SUIT_NAMES, glyph, is_red
-from .frames import Frame
+from referee.games.caravan import engine as cv
+from referee.engines.base import Card
+from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES, glyph, is_red
+from referee.jobs.render.frames import Frame
 
 RESET = "\x1b[0m"
 STYLES = {"red": "\x1b[31m", "bold": "\x1b[1m", "dim": "\x1b[2m", "green": "\x1b[32m",
@@ -188,7 +188,7 @@ def _comment_lines(frame: Frame, paint: Painter) -> list[str]:
 
 
 def daifugo_text(frame: Frame, color: bool = False) -> str:
-    from ...engines import daifugo as df
+    from referee.games.daifugo import engine as df
 
     state: df.State = frame.state
     paint = Painter(color)
@@ -244,7 +244,7 @@ def daifugo_text(frame: Frame, color: bool = False) -> str:
 
 
 def _sorted_hand(hand: Sequence[Card]) -> list[Card]:
-    from ...engines import daifugo as df
+    from referee.games.daifugo import engine as df
 
     return sorted(hand, key=lambda c: (99 if c.is_joker else df.strength(c), "SHDC".find(c.suit)))
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...notation.records import Finding, open_text
-from ..report import GameReport
-from ..timeline import ContestLog, Segment, Timeline, record_chunks, timeline_of
+from referee.notation.records import Finding, open_text
+from referee.jobs.report import GameReport
+from referee.jobs.timeline import ContestLog, Segment, Timeline, record_chunks, timeline_of
 
 
 class PositionError(Exception):

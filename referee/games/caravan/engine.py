@@ -1,0 +1,781 @@
+"""The Caravan engine (Fallout: New Vegas), both rule sets.
+
+State is immutable (named tuples); ``check`` says why a move is illegal with a rule id
+from ``spec/caravan*.toml``; ``apply`` assumes the move passed ``check``; ``legal_moves``
+lists the moves a player with a known hand can make.
+
+Caravans are numbered 0-5 (A-F): 0-2 belong to player 0 (player "1" in records),
+3-5 to player 1. Caravan i faces caravan i + 3. Number cards in a caravan are indexed
+from 0 here (the notation counts from 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import NamedTuple, Union
+
+from referee.engines.base import ALL_CARDS, Card, Violation
+
+JACK, QUEEN, KING = 11, 12, 13
+LANES = ((0, 3), (1, 4), (2, 5))
+LETTERS = "ABCDEF"
+TARGET_LOW, TARGET_HIGH = 21, 26
+OPENING_PLACEMENTS = 3
+OPENING_HAND = 8
+
+
+def is_number(card: Card) -> bool:
+    return 1 <= card.rank <= 10
+
+
+def owner(caravan: int) -> int:
+    return caravan // 3
+
+
+def own_caravans(player: int) -> range:
+    return range(3 * player, 3 * player + 3)
+
+
+def player_name(player: int) -> str:
+    return str(player + 1)
+
+
+# --------------------------------------------------------------------------- state
+
+
+class Slot(NamedTuple):
+    """A number card in a caravan with the face cards attached to it, oldest first."""
+
+    card: Card
+    faces: tuple[Card, ...] = ()
+
+
+Caravan = tuple[Slot, ...]
+
+
+class Hand(NamedTuple):
+    """A hand: the cards known to be in it, plus ``unknown`` unseen cards.
+
+    ``unknown`` is ``None`` when not even the number of unseen cards is known (a record
+    without decks): possession can then not be checked.
+    """
+
+    known: tuple[Card, ...]
+    unknown: int | None = 0
+
+    @property
+    def size(self) -> int | None:
+        return None if self.unknown is None else len(self.known) + self.unknown
+
+    @property
+    def fully_known(self) -> bool:
+        return self.unknown == 0
+
+    def holds(self, card: Card) -> bool:
+        return card in self.known or self.unknown is None or self.unknown > 0
+
+    def without(self, card: Card) -> Hand:
+        if card in self.known:
+            i = self.known.index(card)
+            return Hand(self.known[:i] + self.known[i + 1 :], self.unknown)
+        if self.unknown is None:
+            return self
+        return Hand(self.known, self.unknown - 1)
+
+    def plus(self, card: Card | None) -> Hand:
+        if card is None:
+            return self if self.unknown is None else Hand(self.known, self.unknown + 1)
+        return Hand(self.known + (card,), self.unknown)
+
+
+class State(NamedTuple):
+    rules: RuleSet
+    caravans: tuple[Caravan, ...]
+    hands: tuple[Hand, Hand]
+    #: Each deck's remaining cards, top first; ``None`` when unknown.
+    decks: tuple[tuple[Card, ...] | None, tuple[Card, ...] | None]
+    to_move: int
+    #: Opening placements made by each player (the opening lasts 3 placements each).
+    placed: tuple[int, int]
+    #: Each caravan's value (derived from ``caravans``; kept because every move asks).
+    values: tuple[int, ...] = (0,) * 6
+    winner: int | None = None
+    #: Why the game ended: "lanes", "out" (a player ran out of cards), "no-move".
+    end: str | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    def in_opening(self, player: int | None = None) -> bool:
+        return self.placed[self.to_move if player is None else player] < OPENING_PLACEMENTS
+
+
+# --------------------------------------------------------------------------- moves
+
+
+class PlayNumber(NamedTuple):
+    """Put a card at the end of one of the mover's caravans (``7H>A``)."""
+
+    card: Card
+    caravan: int
+    draw: Card | None = None
+
+
+class Attach(NamedTuple):
+    """Attach a face card to the ``index``-th number card of any caravan (``KS>D2``)."""
+
+    card: Card
+    caravan: int
+    index: int
+    draw: Card | None = None
+
+
+class Discard(NamedTuple):
+    card: Card
+    draw: Card | None = None
+
+
+class Disband(NamedTuple):
+    caravan: int
+    draw: Card | None = None
+
+
+Move = Union[PlayNumber, Attach, Discard, Disband]
+
+
+# --------------------------------------------------------------------------- values
+
+
+def card_value(slot: Slot) -> int:
+    if not slot.faces:
+        return slot.card.rank
+    kings = sum(1 for f in slot.faces if f.rank == KING)
+    return slot.card.rank << kings
+
+
+def caravan_value(caravan: Caravan) -> int:
+    return sum(card_value(s) for s in caravan)
+
+
+def current_suit(caravan: Caravan) -> str | None:
+    """The last number card's suit, or that of the latest Queen attached to it (both sets)."""
+    if not caravan:
+        return None
+    last = caravan[-1]
+    for face in reversed(last.faces):
+        if face.rank == QUEEN:
+            return face.suit
+    return last.card.suit
+
+
+def _queen_parity(faces: Iterable[Card]) -> bool:
+    return sum(1 for f in faces if f.rank == QUEEN) % 2 == 1
+
+
+def _run(first: int, second: int) -> int:
+    # Equal values (left so by a Jack) count as descending (ruling caravan.direction.equal).
+    return 1 if second > first else -1
+
+
+def direction_holotape(caravan: Caravan) -> int:
+    """Set by the first two number cards, reversed by each Queen anywhere in the caravan."""
+    if len(caravan) < 2:
+        return 0
+    d = _run(caravan[0].card.rank, caravan[1].card.rank)
+    return -d if _queen_parity(f for s in caravan for f in s.faces) else d
+
+
+def direction_fnv(caravan: Caravan) -> int:
+    """From the last two number cards, reversed by each Queen on the last one."""
+    if len(caravan) < 2:
+        return 0
+    d = _run(caravan[-2].card.rank, caravan[-1].card.rank)
+    return -d if _queen_parity(caravan[-1].faces) else d
+
+
+def lane_winner(a: int, b: int) -> int | None:
+    """Which side holds a lane: 0 (first caravan), 1 (second) or None (still open)."""
+    a_in = TARGET_LOW <= a <= TARGET_HIGH
+    b_in = TARGET_LOW <= b <= TARGET_HIGH
+    if a_in and b_in:
+        return None if a == b else (0 if a > b else 1)
+    if a_in:
+        return 0
+    if b_in:
+        return 1
+    return None
+
+
+def lane_winners(state: State) -> tuple[int | None, int | None, int | None]:
+    values = state.values
+    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- rule sets
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The points on which Caravan rule sets differ, as data and small functions."""
+
+    name: str
+    description: str
+    direction: Callable[[Caravan], int]
+    queen_last_only: bool
+    max_faces_per_card: int | None
+    max_numbers_per_caravan: int | None
+    opening_first_empty: bool
+    opening_discard: bool
+    discard_with_empty_deck: bool
+    #: May an empty caravan be disbanded (never when all three of the mover's are empty)?
+    disband_empty: bool
+    #: Order in which players are checked for running out, given the mover.
+    out_check_order: Callable[[int], tuple[int, int]]
+    #: The spec ids of this rule set's own rules for direction and running out together.
+    direction_rule: str
+    both_out_rule: str
+    #: The two number cards the direction is read from (for citing the equal-values ruling).
+    direction_pair: Callable[[Caravan], tuple[Slot, Slot]]
+    #: The ruling that a Queen on a lone card reverses the coming direction, where it holds.
+    single_card_queen_rule: str | None
+    deck_min: int
+    deck_max: int | None
+
+    def __repr__(self) -> str:  # keeps State reprs short
+        return f"RuleSet({self.name!r})"
+
+
+RULESETS: dict[str, RuleSet] = {
+    "holotape": RuleSet(
+        name="holotape",
+        description="the rules as written in the game's instruction holotape",
+        direction=direction_holotape,
+        queen_last_only=False,
+        max_faces_per_card=None,
+        max_numbers_per_caravan=None,
+        opening_first_empty=False,
+        opening_discard=False,
+        discard_with_empty_deck=True,
+        disband_empty=False,
+        # Cannot arise in play; for a start position, the mover's own emptiness counts first.
+        out_check_order=lambda mover: (mover, 1 - mover),
+        direction_rule="caravan.direction.first-two",
+        both_out_rule="caravan.end.both-out-mover",
+        direction_pair=lambda caravan: (caravan[0], caravan[1]),
+        single_card_queen_rule="caravan.queen.single-card",
+        deck_min=30,
+        deck_max=None,
+    ),
+    "fnv": RuleSet(
+        name="fnv",
+        description="what Fallout: New Vegas 1.4's own Caravan engine does",
+        direction=direction_fnv,
+        queen_last_only=True,
+        max_faces_per_card=3,
+        max_numbers_per_caravan=7,
+        opening_first_empty=True,
+        opening_discard=True,
+        discard_with_empty_deck=False,
+        disband_empty=True,
+        out_check_order=lambda mover: (0, 1),
+        direction_rule="caravan.direction.last-two",
+        both_out_rule="caravan.end.both-out-first",
+        direction_pair=lambda caravan: (caravan[-2], caravan[-1]),
+        single_card_queen_rule=None,
+        deck_min=30,
+        deck_max=108,
+    ),
+}
+DEFAULT_RULES = "holotape"
+
+
+def ruleset(name: str) -> RuleSet:
+    return RULESETS[name]
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def check_deck(rules: RuleSet, deck: Iterable[tuple[Card, str]], who: str) -> list[Violation]:
+    """Deck building: size bounds and no card twice from one set (a set has two jokers)."""
+    cards = list(deck)
+    found: list[Violation] = []
+    if len(cards) < rules.deck_min:
+        found.append(Violation("caravan.deck.size",
+                               f"{who}'s deck has {_cards(len(cards))}; at least {rules.deck_min} are needed"))
+    if rules.deck_max is not None and len(cards) > rules.deck_max:
+        found.append(Violation("caravan.deck.max",
+                               f"{who}'s deck has {_cards(len(cards))}; {rules.name} allows at most {rules.deck_max}"))
+    seen: dict[tuple[Card, str], int] = {}
+    for card, card_set in cards:
+        seen[card, card_set] = seen.get((card, card_set), 0) + 1
+    for (card, card_set), n in seen.items():
+        allowed = 2 if card.is_joker else 1
+        if n > allowed:
+            where = "the default set" if not card_set else f"set {card_set!r}"
+            found.append(Violation("caravan.deck.duplicate",
+                                   f"{who}'s deck holds {card} {n} times from {where}; a set has "
+                                   f"{'two jokers' if card.is_joker else 'one of each card'}"))
+    return found
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def new_game(rules: RuleSet, decks: tuple[list[Card] | None, list[Card] | None], first: int = 0) -> State:
+    """The start of a game: each player takes the top 8 cards of their deck (unknown decks give
+    hands whose contents are unknown)."""
+    hands: list[Hand] = []
+    rest: list[tuple[Card, ...] | None] = []
+    for deck in decks:
+        if deck is None:
+            hands.append(Hand((), None))
+            rest.append(None)
+        else:
+            hands.append(Hand(tuple(deck[:OPENING_HAND]), 0))
+            rest.append(tuple(deck[OPENING_HAND:]))
+    return State(rules, ((),) * 6, (hands[0], hands[1]), (rest[0], rest[1]), first, (0, 0))
+
+
+def check_position(rules: RuleSet, caravans: tuple[Caravan, ...]) -> list[Violation]:
+    """What no play could have left on the table: a face card standing as a number card, a
+    number card or a Jack attached to one (a Jack leaves with its card), and the rule
+    set's limits on face cards per card and number cards per caravan."""
+    found: list[Violation] = []
+    for c, caravan in enumerate(caravans):
+        name = LETTERS[c]
+        cap = rules.max_numbers_per_caravan
+        if cap is not None and len(caravan) > cap:
+            found.append(_v("caravan.number.max-cards",
+                            f"caravan {name} holds {len(caravan)} number cards; {rules.name} allows at most {cap}"))
+        for i, slot in enumerate(caravan, start=1):
+            if not is_number(slot.card):
+                found.append(_v("caravan.face.target",
+                                f"{slot.card} stands in caravan {name} as a number card; face cards are only "
+                                "ever attached to one"))
+            for face in slot.faces:
+                if is_number(face):
+                    found.append(_v("caravan.number.end",
+                                    f"{face} is attached to {name}{i}; number cards are never attached"))
+                elif face.rank == JACK:
+                    found.append(_v("caravan.jack.remove",
+                                    f"a Jack is attached to {name}{i}; a Jack leaves the table with its card"))
+            faces = rules.max_faces_per_card
+            if faces is not None and len(slot.faces) > faces:
+                found.append(_v("caravan.face.limit",
+                                f"{slot.card} in caravan {name} holds {len(slot.faces)} face cards; "
+                                f"{rules.name} allows at most {faces}"))
+    return found
+
+
+def position(rules: RuleSet, caravans: tuple[Caravan, ...], hands: tuple[Hand, Hand],
+             decks: tuple[tuple[Card, ...] | None, tuple[Card, ...] | None], to_move: int,
+             opening: bool) -> State:
+    """A start position (a puzzle or an excerpt). In the opening, placements already made are
+    counted from the non-empty caravans."""
+    if opening:
+        placed = tuple(min(OPENING_PLACEMENTS, sum(1 for c in own_caravans(p) if caravans[c]))
+                       for p in (0, 1))
+    else:
+        placed = (OPENING_PLACEMENTS, OPENING_PLACEMENTS)
+    values = tuple(caravan_value(c) for c in caravans)
+    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]
+    return _settle(state, 1 - to_move)  # the position is judged as after its last move
+
+
+# --------------------------------------------------------------------------- check
+
+
+def _v(rule: str, message: str) -> Violation:
+    return Violation(rule, message)
+
+
+def check(state: State, move: Move) -> Violation | None:
+    """Why ``move`` is illegal for the player to move, or None if it is legal."""
+    rules = state.rules
+    p = state.to_move
+    who = f"player {player_name(p)}"
+    if state.over:
+        return _v("caravan.end.game-over", "the game is already over")
+    if isinstance(move, Disband):
+        return _check_disband(state, move, who) or _check_draw(state, move, draws=False)
+    card = move.card
+    if not state.hands[p].holds(card):
+        return _v("caravan.hand.possession", f"{who} does not hold {card}")
+    opening = state.in_opening()
+    if isinstance(move, Discard):
+        if opening and not rules.opening_discard:
+            return _v("caravan.opening.discard", "no card may be discarded during the opening")
+        if not rules.discard_with_empty_deck and state.decks[p] == ():
+            return _v("caravan.discard.empty-deck",
+                      f"{who}'s deck is empty; {rules.name} forbids discarding then")
+        return _check_draw(state, move, draws=True)
+    if isinstance(move, Attach) and is_number(card):
+        return _v("caravan.number.end",
+                  f"{card} is a number card: it goes at the end of a caravan ({card}>{LETTERS[move.caravan]})")
+    if isinstance(move, PlayNumber) and not is_number(card):
+        return _v("caravan.face.target",
+                  f"{card} is a face card: it must be attached to a number card, e.g. "
+                  f"{card}>{LETTERS[move.caravan]}1")
+    if opening:
+        return _check_opening(state, move, who) or _check_draw(state, move, draws=False)
+    if isinstance(move, PlayNumber):
+        return _check_number(state, move, who) or _check_draw(state, move, draws=True)
+    return _check_face(state, move) or _check_draw(state, move, draws=True)
+
+
+def _check_opening(state: State, move: Move, who: str) -> Violation | None:
+    if isinstance(move, Attach):
+        return _v("caravan.opening.number-only",
+                  "face cards cannot be played in the opening: each of the first three turns "
+                  "places a number card")
+    assert isinstance(move, PlayNumber)
+    p = state.to_move
+    c = move.caravan
+    if owner(c) != p:
+        return _v("caravan.number.own", f"caravan {LETTERS[c]} is not {who}'s")
+    if state.caravans[c]:
+        return _v("caravan.opening.empty",
+                  f"caravan {LETTERS[c]} already has a card; opening cards go on empty caravans")
+    if state.rules.opening_first_empty:
+        first = next(i for i in own_caravans(p) if not state.caravans[i])
+        if first != c:
+            return _v("caravan.opening.order",
+                      f"under {state.rules.name} the opening card goes on the first empty caravan, "
+                      f"{LETTERS[first]}")
+    return None
+
+
+def _check_number(state: State, move: PlayNumber, who: str) -> Violation | None:
+    rules = state.rules
+    c = move.caravan
+    if owner(c) != state.to_move:
+        return _v("caravan.number.own",
+                  f"caravan {LETTERS[c]} is not {who}'s; number cards go only on one's own caravans")
+    return placement_violation(rules, state.caravans[c], move.card, LETTERS[c])
+
+
+def placement_violation(rules: RuleSet, caravan: Caravan, card: Card, name: str = "") -> Violation | None:
+    """The rules for adding a number card to the end of a caravan (after the opening)."""
+    cap = rules.max_numbers_per_caravan
+    if cap is not None and len(caravan) >= cap:
+        return _v("caravan.number.max-cards",
+                  f"caravan {name} already holds {cap} number cards, the most {rules.name} allows")
+    if not caravan:
+        return None
+    last = caravan[-1].card
+    if card.rank == last.rank:
+        return _v("caravan.number.same-value",
+                  f"{card} cannot follow {last}: a number card never follows one of the same value")
+    d = rules.direction(caravan)
+    if d == 0:
+        return None
+    suit = current_suit(caravan)
+    if card.suit == suit:
+        return None
+    if (d > 0 and card.rank > last.rank) or (d < 0 and card.rank < last.rank):
+        return None
+    way = "ascending" if d > 0 else "descending"
+    return _v("caravan.number.direction",
+              f"caravan {name} is {way} from {last} and its suit is {_suit_name(suit)}; "
+              f"{card} neither continues the direction nor matches the suit")
+
+
+_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def _suit_name(suit: str | None) -> str:
+    return _SUIT_NAMES.get(suit or "", "none")
+
+
+def _check_face(state: State, move: Attach) -> Violation | None:
+    rules = state.rules
+    caravan = state.caravans[move.caravan]
+    name = LETTERS[move.caravan]
+    if not 0 <= move.index < len(caravan):
+        n = len(caravan)
+        has = "no number cards" if n == 0 else f"only {n} number card{'s' if n > 1 else ''}"
+        return _v("caravan.face.target", f"caravan {name} has {has}")
+    slot = caravan[move.index]
+    cap = rules.max_faces_per_card
+    if cap is not None and len(slot.faces) >= cap:
+        return _v("caravan.face.limit",
+                  f"{slot.card} in caravan {name} already holds {cap} face cards, the most "
+                  f"{rules.name} allows")
+    if move.card.rank == QUEEN and rules.queen_last_only and move.index != len(caravan) - 1:
+        return _v("caravan.queen.last",
+                  f"under {rules.name} a Queen goes only on the last number card of a caravan "
+                  f"({name}{len(caravan)})")
+    return None
+
+
+def _check_disband(state: State, move: Disband, who: str) -> Violation | None:
+    rules = state.rules
+    p = state.to_move
+    c = move.caravan
+    if state.in_opening():
+        return _v("caravan.opening.disband", "no caravan may be disbanded during the opening")
+    if owner(c) != p:
+        return _v("caravan.disband.own", f"caravan {LETTERS[c]} is not {who}'s")
+    if not state.caravans[c]:
+        if not rules.disband_empty:
+            return _v("caravan.disband.empty", f"caravan {LETTERS[c]} is empty; there is nothing to disband")
+        if not any(state.caravans[i] for i in own_caravans(p)):
+            return _v("caravan.disband.all-empty",
+                      f"all of {who}'s caravans are empty; {rules.name} allows no disband then")
+    return None
+
+
+def _check_draw(state: State, move: Move, draws: bool) -> Violation | None:
+    """A draw recorded after a move (``+9D``) must be what the deck gives."""
+    recorded = move.draw
+    if recorded is None:
+        return None
+    if not draws:
+        kind = "a disband" if isinstance(move, Disband) else "an opening placement"
+        return _v("caravan.draw.none", f"nothing is drawn after {kind}, but the record shows +{recorded}")
+    deck = state.decks[state.to_move]
+    if deck is None:
+        return None
+    if not deck:
+        return _v("caravan.draw.empty", f"the deck is empty, so nothing is drawn, but the record shows +{recorded}")
+    if deck[0] != recorded:
+        return _v("caravan.draw.mismatch", f"the next card of the deck is {deck[0]}, not {recorded}")
+    return None
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, move: Move) -> State:
+    """The state after a legal move (run ``check`` first)."""
+    p = state.to_move
+    caravans = state.caravans
+    values = state.values
+    hand = state.hands[p]
+    deck = state.decks[p]
+    placed = state.placed
+    next_player = 1 - p
+    kind = type(move)
+    draws = True
+    if kind is Disband:
+        caravans = _put(caravans, move.caravan, ())
+        values = _put(values, move.caravan, 0)
+        draws = False
+    else:
+        hand = hand.without(move.card)
+        if kind is PlayNumber:
+            c = move.caravan
+            caravans = _put(caravans, c, caravans[c] + (Slot(move.card),))
+            values = _put(values, c, values[c] + move.card.rank)
+            if placed[p] < OPENING_PLACEMENTS:
+                placed = (placed[0] + 1, placed[1]) if p == 0 else (placed[0], placed[1] + 1)
+                draws = False
+        elif kind is Attach:
+            caravans, values = _attach(caravans, values, move)
+        elif placed[p] < OPENING_PLACEMENTS:
+            next_player = p  # a discard in the opening (fnv): a replacement, then the same player
+    if draws:
+        if deck is None:
+            hand = hand.plus(move.draw)
+        elif deck:
+            hand = Hand(hand.known + (deck[0],), hand.unknown)
+            deck = deck[1:]
+    if p == 0:
+        hands = (hand, state.hands[1])
+        decks = (deck, state.decks[1])
+    else:
+        hands = (state.hands[0], hand)
+        decks = (state.decks[0], deck)
+    after = State(state.rules, caravans, hands, decks, next_player, placed, values)  # type: ignore[arg-type]
+    return _settle(after, p)
+
+
+def _put(items: tuple, i: int, item) -> tuple:
+    return items[:i] + (item,) + items[i + 1 :]
+
+
+def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...],
+            move: Attach) -> tuple[tuple[Caravan, ...], tuple[int, ...]]:
+    c, i = move.caravan, move.index
+    caravan = caravans[c]
+    slot = caravan[i]
+    rank = move.card.rank
+    if rank == JACK:
+        rest = caravan[:i] + caravan[i + 1 :]
+        return _put(caravans, c, rest), _put(values, c, values[c] - card_value(slot))
+    target = Slot(slot.card, slot.faces + (move.card,))
+    caravans = _put(caravans, c, caravan[:i] + (target,) + caravan[i + 1 :])
+    if rank == KING:
+        return caravans, _put(values, c, values[c] + card_value(slot))
+    if rank != 0:
+        return caravans, values
+    # Joker: on an Ace, every other number card of the Ace's suit goes; on 2-10, every
+    # other number card of that value, any suit, both sides. The Joker's own card stays.
+    if slot.card.rank == 1:
+        doomed: Callable[[Card], bool] = lambda card: card.suit == slot.card.suit
+    else:
+        doomed = lambda card: card.rank == slot.card.rank
+    out = list(caravans)
+    for ci, cv in enumerate(caravans):
+        kept = tuple(s for si, s in enumerate(cv) if (ci == c and si == i) or not doomed(s.card))
+        if len(kept) != len(cv):
+            out[ci] = kept
+    new_values = tuple(v if out[k] is caravans[k] else caravan_value(out[k]) for k, v in enumerate(values))
+    return tuple(out), new_values
+
+
+def _settle(state: State, mover: int) -> State:
+    """Decide whether the game has ended after a move by ``mover``."""
+    values = state.values
+    lanes = []
+    for a, b in LANES:
+        w = lane_winner(values[a], values[b])
+        if w is None:
+            break
+        lanes.append(w)
+    else:
+        wins_first = lanes.count(0)
+        return state._replace(winner=0 if wins_first >= 2 else 1, end="lanes")
+    for p in state.rules.out_check_order(mover):
+        if state.decks[p] == () and state.hands[p].size == 0:
+            return state._replace(winner=1 - p, end="out")
+    p = state.to_move
+    if state.hands[p].unknown == 0 and state.decks[p] is not None and not _has_move(state):
+        return state._replace(winner=1 - p, end="no-move")
+    return state
+
+
+def _has_move(state: State) -> bool:
+    p = state.to_move
+    rules = state.rules
+    if not state.in_opening():
+        if state.hands[p].known and (rules.discard_with_empty_deck or state.decks[p]):
+            return True
+        if any(state.caravans[c] for c in own_caravans(p)):
+            return True  # a disband is always possible then
+    return next(iter(legal_moves(state)), None) is not None
+
+
+# --------------------------------------------------------------------------- explain
+
+
+def explain(state: State, move: Move) -> list[str]:
+    """The ids of the rules that decide a legal move and its effects, in the order they
+    apply (what an annotator cites as "allowed by")."""
+    rules = state.rules
+    ids: list[str] = []
+    opening = state.in_opening()
+    if opening:
+        ids.append("caravan.opening.deal")
+    else:
+        ids.append("caravan.turn.structure")
+    if not isinstance(move, Disband):
+        ids.append("caravan.hand.possession")
+    if isinstance(move, PlayNumber):
+        ids.append("caravan.number.own")
+        if opening:
+            ids.append("caravan.opening.empty")
+            if rules.opening_first_empty:
+                ids.append("caravan.opening.order")
+        else:
+            ids.append("caravan.number.end")
+            if rules.max_numbers_per_caravan is not None:
+                ids.append("caravan.number.max-cards")
+            caravan = state.caravans[move.caravan]
+            if caravan:
+                ids.append("caravan.number.same-value")
+            if (len(caravan) == 1 and rules.single_card_queen_rule
+                    and any(f.rank == QUEEN for f in caravan[0].faces)):
+                ids.append(rules.single_card_queen_rule)
+            if rules.direction(caravan):
+                ids += ["caravan.number.direction", rules.direction_rule, "caravan.suit.current"]
+                first, second = rules.direction_pair(caravan)
+                if first.card.rank == second.card.rank:
+                    ids.append("caravan.direction.equal")
+    elif isinstance(move, Attach):
+        ids.append("caravan.face.target")
+        if rules.max_faces_per_card is not None:
+            ids.append("caravan.face.limit")
+        rank = move.card.rank
+        slot = state.caravans[move.caravan][move.index]
+        if rank == QUEEN:
+            if rules.queen_last_only:
+                ids.append("caravan.queen.last")
+            ids += [rules.direction_rule, "caravan.suit.current"]
+        elif rank == JACK:
+            ids.append("caravan.jack.remove")
+        elif rank == KING:
+            ids.append("caravan.value.king")
+        else:
+            ids.append("caravan.joker.ace" if slot.card.rank == 1 else "caravan.joker.number")
+    elif isinstance(move, Discard):
+        if opening:
+            ids.append("caravan.opening.discard-redraw")
+        elif not rules.discard_with_empty_deck:
+            ids.append("caravan.discard.empty-deck")
+    else:
+        ids.append("caravan.disband.own")
+        ids.append("caravan.disband.all-empty" if rules.disband_empty else "caravan.disband.empty")
+    if move.draw is not None:
+        ids.append("caravan.draw.mismatch")
+    after = apply(state, move)
+    ids += end_rules(after)
+    if not after.over and lane_winners(after) != lane_winners(state):
+        ids.append("caravan.lane.decided")
+    return ids
+
+
+def end_rules(state: State) -> list[str]:
+    """The ids of the rules that ended a game (none while it goes on)."""
+    if not state.over:
+        return []
+    if state.end == "lanes":
+        return ["caravan.lane.decided", "caravan.end.lanes"]
+    if state.end == "no-move":
+        return ["caravan.end.no-move"]
+    ids = ["caravan.end.out"]
+    if all(state.hands[q].size == 0 and state.decks[q] == () for q in (0, 1)):
+        ids.append(state.rules.both_out_rule)
+    return ids
+
+
+# --------------------------------------------------------------------------- legal moves
+
+
+def legal_moves(state: State) -> Iterator[Move]:
+    """Every legal move of the player to move, made from the cards known to be in hand
+    (each distinct card once; draws are left to ``apply``)."""
+    if state.over:
+        return
+    p = state.to_move
+    hand = sorted(set(state.hands[p].known))
+    caravans = state.caravans
+    for card in hand:
+        if is_number(card):
+            for c in own_caravans(p):
+                m = PlayNumber(card, c)
+                if check(state, m) is None:
+                    yield m
+        elif not state.in_opening():
+            for c, caravan in enumerate(caravans):
+                for i in range(len(caravan)):
+                    m = Attach(card, c, i)
+                    if check(state, m) is None:
+                        yield m
+    for card in hand:
+        m = Discard(card)
+        if check(state, m) is None:
+            yield m
+    for c in own_caravans(p):
+        m = Disband(c)
+        if check(state, m) is None:
+            yield m
+
+
+def standard_deck() -> list[Card]:
+    """One 54-card set: 52 cards and two jokers."""
+    return list(ALL_CARDS) + [ALL_CARDS[-1]]

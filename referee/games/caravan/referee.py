@@ -1,0 +1,202 @@
+"""The Caravan referee: a read record replayed against the engine, every finding reported.
+
+Tag checks first (rule set, who moves first, decks or the start position), then each move
+through ``engine.check``; the first illegal move ends the replay. Last, the declared result
+against the computed one.
+"""
+
+from __future__ import annotations
+
+from referee.games.caravan import engine as cv
+from referee.games.caravan.notation.cvn import RESULTS, CaravanRecord, parse_card_list, read_table
+from referee.notation.records import Finding, Tag
+from referee.jobs.report import GameReport
+
+
+def _tag_error(report: GameReport, tag: Tag, message: str, rule: str = "notation.tag.value") -> None:
+    report.errors.append(Finding(rule, message, tag.line, tag.column))
+
+
+def start_state(record: CaravanRecord, report: GameReport) -> cv.State | None:
+    """The state the record's moves start from, or None (with errors) if it cannot be set up."""
+    rules_tag = record.tags.get("Rules")
+    name = (rules_tag.value.strip().lower() if rules_tag else cv.DEFAULT_RULES)
+    if name not in cv.RULESETS:
+        _tag_error(report, rules_tag, f"unknown Caravan rule set {rules_tag.value!r}; "  # type: ignore[arg-type]
+                   f"choose one of {', '.join(cv.RULESETS)}", "notation.tag.rules")
+        return None
+    rules = cv.ruleset(name)
+    report.rules = name
+    first = _player_tag(record, report, "First", "1")
+    for tag_name in ("Result",):
+        tag = record.tags.get(tag_name)
+        if tag and tag.value not in RESULTS:
+            _tag_error(report, tag, f"Result must be one of {', '.join(RESULTS)}, not {tag.value!r}")
+    if first is None:
+        return None
+    if "Table" in record.tags:
+        return _position(record, report, rules)
+    for tag_name in ("Hand1", "Hand2", "ToMove", "Phase"):
+        if tag_name in record.tags:
+            tag = record.tags[tag_name]
+            _tag_error(report, tag, f"{tag_name} describes a start position and needs a Table tag")
+    decks: list[list | None] = [None, None]
+    for p, deck in enumerate(record.decks):
+        if deck is None:
+            if f"Deck{p + 1}" in record.tags:
+                return None  # a malformed deck was already reported by the reader
+            continue
+        tag = record.tags[f"Deck{p + 1}"]
+        for v in cv.check_deck(rules, ((d.card, d.set) for d in deck), f"player {p + 1}"):
+            report.errors.append(Finding(v.rule, v.message, tag.line, tag.column, player=str(p + 1)))
+        decks[p] = [d.card for d in deck]
+    if report.errors:
+        return None
+    return cv.new_game(rules, (decks[0], decks[1]), first)
+
+
+def _player_tag(record: CaravanRecord, report: GameReport, name: str, default: str) -> int | None:
+    tag = record.tags.get(name)
+    value = tag.value.strip() if tag else default
+    if value not in ("1", "2"):
+        _tag_error(report, tag, f"{name} must be 1 or 2, not {value!r}")  # type: ignore[arg-type]
+        return None
+    return int(value) - 1
+
+
+def _position(record: CaravanRecord, report: GameReport, rules: cv.RuleSet) -> cv.State | None:
+    caravans = read_table(record, record.tags["Table"])
+    hands: list[cv.Hand] = []
+    for p in (0, 1):
+        tag = record.tags.get(f"Hand{p + 1}")
+        if tag is None or tag.value.strip() == "?":
+            hands.append(cv.Hand((), None))
+            continue
+        cards = parse_card_list(record, tag, allow_unknown=True)
+        if cards is None:
+            continue
+        hands.append(cv.Hand(tuple(c for c in cards if c is not None), sum(1 for c in cards if c is None)))
+    decks: list[tuple | None] = []
+    for p, deck in enumerate(record.decks):
+        decks.append(None if deck is None else tuple(d.card for d in deck))
+    to_move = _player_tag(record, report, "ToMove", "1")
+    phase_tag = record.tags.get("Phase")
+    phase = phase_tag.value.strip().lower() if phase_tag else "main"
+    if phase not in ("main", "opening"):
+        _tag_error(report, phase_tag, f'Phase must be "main" or "opening", not {phase_tag.value!r}')  # type: ignore[union-attr]
+    if caravans is not None:
+        table = record.tags["Table"]
+        for v in cv.check_position(rules, caravans):
+            report.errors.append(Finding(v.rule, f"Table: {v.message}", table.line, table.column))
+    if caravans is None or len(hands) < 2 or to_move is None or report.errors or record.errors:
+        return None
+    return cv.position(rules, caravans, (hands[0], hands[1]), (decks[0], decks[1]), to_move,
+                       opening=phase == "opening")
+
+
+def knowledge(state: cv.State) -> str:
+    known = sum(1 for p in (0, 1) if state.hands[p].unknown is not None and state.decks[p] is not None)
+    return ("moves", "partial", "full")[known]
+
+
+def referee_caravan(record: CaravanRecord) -> GameReport:
+    report = GameReport(record.file, record.index, "caravan", None, line=record.line)
+    report.errors.extend(record.errors)
+    report.warnings.extend(record.warnings)
+    read_errors = len(record.errors)
+    state = start_state(record, report)
+    report.errors.extend(record.errors[read_errors:])  # bad cards in position tags
+    if state is None or read_errors or report.errors:
+        if state is not None:
+            report.knowledge = knowledge(state)
+        return report
+    report.knowledge = knowledge(state)
+    ply = 0
+    for entry in record.moves:
+        ply += 1
+        player = str(state.to_move + 1)
+        violation = cv.check(state, entry.move)
+        if violation is not None:
+            report.errors.append(Finding(violation.rule, violation.message, entry.line, entry.column,
+                                         ply=ply, player=player, move=entry.text))
+            report.plies = ply - 1
+            return report
+        state = cv.apply(state, entry.move)
+    report.plies = ply
+    report.details["outcome"] = outcome(state)
+    _check_result(record, report, state)
+    return report
+
+
+def outcome(state: cv.State) -> dict:
+    values = [cv.caravan_value(c) for c in state.caravans]
+    return {
+        "over": state.over,
+        "winner": None if state.winner is None else str(state.winner + 1),
+        "end": state.end,
+        "values": dict(zip(cv.LETTERS, values)),
+        "to_move": str(state.to_move + 1),
+    }
+
+
+def _describe_end(state: cv.State) -> str:
+    winner = f"player {state.winner + 1}"  # type: ignore[operator]
+    loser = f"player {2 - state.winner}"  # type: ignore[operator]
+    if state.end == "lanes":
+        values = [cv.caravan_value(c) for c in state.caravans]
+        lanes = ", ".join(f"{cv.LETTERS[a]}/{cv.LETTERS[b]} {values[a]}-{values[b]}" for a, b in cv.LANES)
+        return f"{winner} won: all three lanes are decided ({lanes})"
+    if state.end == "out":
+        return f"{winner} won: {loser} ran out of cards"
+    return f"{winner} won: {loser} had no legal move"
+
+
+def _check_result(record: CaravanRecord, report: GameReport, state: cv.State) -> None:
+    tag = record.tags.get("Result")
+    token = record.result_token
+    if tag and token and token[0] != tag.value and tag.value in RESULTS:
+        report.errors.append(Finding("notation.result.mismatch",
+                                     f"the movetext ends with {token[0]} but the Result tag says {tag.value}",
+                                     token[1], token[2]))
+        return
+    declared = tag.value if tag else (token[0] if token else "*")
+    if declared not in RESULTS:
+        return
+    line, column = (tag.line, tag.column) if tag else ((token[1], token[2]) if token else (record.line, 1))
+    forfeit = (record.tag("Termination") or "").strip().lower() == "forfeit"
+    if state.over:
+        expected = "1-0" if state.winner == 0 else "0-1"
+        if declared != expected:
+            report.errors.append(Finding("caravan.result.wrong",
+                                         f"the result is {declared}, but {_describe_end(state)}, so it is {expected}",
+                                         line, column))
+        return
+    if declared == "*" or forfeit:
+        return
+    if any(state.hands[p].size is None or state.decks[p] is None for p in (0, 1)):
+        report.warnings.append(Finding("caravan.result.unverified",
+                                       f"the result {declared} cannot be confirmed: the lanes are not all "
+                                       "decided and without both decks nobody can tell whether a player ran out",
+                                       line, column))
+        return
+    report.errors.append(Finding("caravan.result.unfinished",
+                                 f"the result is {declared}, but the game has not ended (not every lane is "
+                                 f"decided and nobody ran out); only [Termination \"forfeit\"] allows that",
+                                 line, column))
+
+
+def rules_applied(record: CaravanRecord) -> set[str]:
+    """The ids of every rule that decided the record's legal moves (``engine.explain``),
+    replayed up to its first illegal move."""
+    report = GameReport(record.file, record.index, "caravan", None)
+    state = start_state(record, report)
+    cited: set[str] = set()
+    if state is None:
+        return cited
+    cited.update(cv.end_rules(state))  # a start position can already be over
+    for entry in record.moves:
+        if cv.check(state, entry.move) is not None:
+            break
+        cited.update(cv.explain(state, entry.move))
+        state = cv.apply(state, entry.move)
+    return cited

@@ -1,0 +1,117 @@
+"""Self-play: random legal, complete games, for tests, benchmarks and users' own tools.
+
+Everything goes through the engines (``legal_moves`` and ``apply``); the generator holds
+no rule of its own. The same seed gives the same games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from referee.games.caravan import engine as cv
+from referee.engines.base import Card
+from referee.games.caravan.notation.cvn import DeckCard, write_caravan
+
+MAX_PLIES = 3000
+
+
+@dataclass
+class CaravanGame:
+    tags: dict[str, str]
+    moves: list[cv.Move]
+    final: cv.State
+
+    def text(self) -> str:
+        return write_caravan(self.tags, self.moves)
+
+
+def random_deck(rng: random.Random, rules: cv.RuleSet) -> list[DeckCard]:
+    """A legal deck: one to two 54-card sets (set tags on the second), size within the rule
+    set's bounds, in a random order."""
+    sets = rng.choice((1, 1, 1, 2))
+    pool = [DeckCard(c) for c in cv.standard_deck()]
+    if sets == 2:
+        pool += [DeckCard(c, "2") for c in cv.standard_deck()]
+    high = min(len(pool), rules.deck_max or len(pool))
+    size = rng.randint(rules.deck_min, high)
+    deck = rng.sample(pool, size)
+    rng.shuffle(deck)
+    return deck
+
+
+def _greedy_score(state: cv.State, me: int) -> float:
+    if state.over:
+        return 1000.0 if state.winner == me else -1000.0
+    score = 0.0
+    values = [cv.caravan_value(c) for c in state.caravans]
+    for lane, (a, b) in enumerate(cv.LANES):
+        w = cv.lane_winner(values[a], values[b])
+        mine, theirs = (a, b) if me == 0 else (b, a)
+        if w is not None:
+            score += 10.0 if (w == 0) == (me == 0) else -10.0
+        v = values[mine]
+        score -= abs(23.5 - v) / 10 if v <= 26 else (v - 26) / 2
+    return score
+
+
+def choose(rng: random.Random, state: cv.State, moves: list[cv.Move], style: str) -> cv.Move:
+    if style == "greedy" and rng.random() < 0.9:
+        me = state.to_move
+        best = max(_greedy_score(cv.apply(state, m), me) for m in moves)
+        moves = [m for m in moves if _greedy_score(cv.apply(state, m), me) == best]
+    return rng.choice(moves)
+
+
+def play_caravan(rng: random.Random, rules: cv.RuleSet, styles: tuple[str, str] = ("random", "random"),
+                 draws: bool = False, first: int | None = None) -> CaravanGame | None:
+    """One complete game, or None if it did not end within MAX_PLIES."""
+    decks = [random_deck(rng, rules), random_deck(rng, rules)]
+    first = rng.randint(0, 1) if first is None else first
+    state = cv.new_game(rules, ([d.card for d in decks[0]], [d.card for d in decks[1]]), first)
+    moves: list[cv.Move] = []
+    while not state.over:
+        if len(moves) >= MAX_PLIES:
+            return None
+        legal = list(cv.legal_moves(state))
+        move = choose(rng, state, legal, styles[state.to_move])
+        after = cv.apply(state, move)
+        if draws:
+            move = move._replace(draw=_drawn(state, after))
+        moves.append(move)
+        state = after
+    tags = {
+        "Game": "Caravan",
+        "Rules": rules.name,
+        "Player1": f"{styles[0]}-1",
+        "Player2": f"{styles[1]}-2",
+        "First": str(first + 1),
+        "Deck1": " ".join(map(str, decks[0])),
+        "Deck2": " ".join(map(str, decks[1])),
+        "Result": "1-0" if state.winner == 0 else "0-1",
+    }
+    return CaravanGame(tags, moves, state)
+
+
+def _drawn(before: cv.State, after: cv.State) -> Card | None:
+    p = before.to_move
+    deck = before.decks[p]
+    if deck and after.decks[p] != deck:
+        return deck[0]
+    return None
+
+
+def caravan_games(count: int, seed: int, rules: str = cv.DEFAULT_RULES, player: str = "random",
+                  draws: bool = False) -> Iterator[CaravanGame]:
+    """``count`` complete games from ``seed``; ``player`` is random, greedy or mixed."""
+    rng = random.Random(seed)
+    rule_set = cv.ruleset(rules)
+    made = 0
+    while made < count:
+        styles = {"random": ("random", "random"), "greedy": ("greedy", "greedy")}.get(
+            player, (rng.choice(("random", "greedy")), rng.choice(("random", "greedy"))))
+        game = play_caravan(rng, rule_set, styles, draws)  # type: ignore[arg-type]
+        if game is not None:
+            made += 1
+            yield game

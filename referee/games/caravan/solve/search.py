@@ -1,0 +1,327 @@
+"""Exhaustive search through the Caravan engine.
+
+``shortest_line``: breadth-first over the question's moves (``caravan_puzzle.moves``, each
+checked and applied by the engine), one level per move, each position met once (a
+transposition table keyed on the caravans, the hand and the deck). The first level that
+meets the goal gives a shortest line. A branch is cut only where a sound bound shows the
+goal out of reach in the moves left (``_may_reach``).
+
+``forced_win``: AND-OR search over every legal move of both players (perfect information),
+depth-first with a transposition table, the mover's moves that end the game tried first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from referee.games.caravan import engine as cv
+from referee.engines.base import Card
+from referee.jobs.solve import Deadline
+from referee.games.caravan.solve.puzzle import Puzzle, advance, moves
+
+# --------------------------------------------------------------------------- reach / fewest
+
+
+@dataclass
+class LineResult:
+    line: list[cv.Move] | None
+    nodes: int
+    #: Positions met at each depth (how the search ruled lines out).
+    levels: list[int] = field(default_factory=list)
+    #: Branches cut by the value bound.
+    cut: int = 0
+
+
+def _key(state: cv.State, p: int) -> tuple:
+    return (state.caravans, tuple(sorted(state.hands[p].known)), state.hands[p].unknown,
+            state.decks[p], state.placed)
+
+
+def shortest_line(puzzle: Puzzle, deadline: Deadline | None = None) -> LineResult:
+    """A shortest line of at most ``puzzle.within`` moves that meets the goal, or None."""
+    p = puzzle.player
+    goal = puzzle.goal
+    start = puzzle.start
+    if goal.met(start):
+        return LineResult([], 0, [1])
+    parents: dict[tuple, tuple[tuple, cv.Move] | None] = {_key(start, p): None}
+    frontier = [start]
+    nodes = 0
+    cut = 0
+    levels = [1]
+    for depth in range(1, puzzle.within + 1):
+        left = puzzle.within - depth + 1  # moves left, this one included
+        last = left == 1
+        following: list[cv.State] = []
+        for state in frontier:
+            if not _may_reach(puzzle, state, left):
+                cut += 1
+                continue
+            skey = _key(state, p)
+            for move in moves(state, puzzle, last):
+                if deadline is not None:
+                    deadline.check()
+                after = advance(state, move, p)
+                nodes += 1
+                akey = _key(after, p)
+                if akey in parents:
+                    continue
+                parents[akey] = (skey, move)
+                if goal.met(after):
+                    return LineResult(_line(parents, akey), nodes, levels + [len(following) + 1], cut)
+                if not after.over and not last:
+                    following.append(after)
+        levels.append(len(following))
+        frontier = following
+        if not frontier:
+            break
+    return LineResult(None, nodes, levels, cut)
+
+
+def _line(parents: dict, key: tuple) -> list[cv.Move]:
+    line = []
+    while parents[key] is not None:
+        key, move = parents[key]
+        line.append(move)
+    line.reverse()
+    return line
+
+
+def _may_reach(puzzle: Puzzle, state: cv.State, left: int) -> bool:
+    """False only when the goal cannot hold after ``left`` more moves: for a caravan below
+    21, even the best cards (every number card adds at most its value, every King at most
+    doubles the biggest card) cannot add enough; above 26 with no Jack, Joker or disband
+    to take value away."""
+    if puzzle.goal.kind != "reach" or state.in_opening():
+        return True
+    p = puzzle.player
+    x = puzzle.goal.caravan
+    v = state.values[x]
+    if cv.TARGET_LOW <= v <= cv.TARGET_HIGH:
+        return True
+    cards = list(state.hands[p].known)
+    deck = state.decks[p]
+    if deck:
+        cards += list(deck[: max(0, left - 1)])
+    if v > cv.TARGET_HIGH:
+        if any(c.rank in (0, cv.JACK) for c in cards):
+            return True
+        # Only a disband lowers it: then the caravan is rebuilt from nothing.
+        return left >= 2 and _gain_bound(cards, 0, left - 1) >= cv.TARGET_LOW
+    biggest = max((cv.card_value(s) for s in state.caravans[x]), default=0)
+    if v + _gain_bound(cards, biggest, left) >= cv.TARGET_LOW:
+        return True
+    # A Jack or Joker only lowers the value; a disband starts again from 0 (never better).
+    return False
+
+
+def _gain_bound(cards: list[Card], biggest: int, moves_left: int) -> int:
+    """An upper bound on what ``moves_left`` moves with ``cards`` can add to a caravan whose
+    biggest card counts ``biggest``: the best split between number cards (their values) and
+    Kings (each at most doubles the biggest card, itself at most a 10 or ``biggest``)."""
+    numbers = sorted((c.rank for c in cards if cv.is_number(c)), reverse=True)
+    kings = sum(1 for c in cards if c.rank == cv.KING)
+    base = max([biggest] + numbers[:moves_left])
+    best = 0
+    for k in range(0, min(kings, moves_left) + 1):
+        gain = sum(numbers[: moves_left - k]) + (base * ((1 << k) - 1) if k else 0)
+        best = max(best, gain)
+    return best
+
+
+# --------------------------------------------------------------------------- forced win
+
+
+@dataclass
+class WinResult:
+    #: The first move of a winning strategy, or None.
+    move: cv.Move | None
+    #: For a "no": each of the mover's tries with a refuting reply (None when the try loses
+    #: at once or leaves the game over without a win).
+    refutation: list[tuple[cv.Move, cv.Move | None, str]]
+    nodes: int
+    #: The winning strategy: {move: {reply: strategy}} (for replay), when ``move`` is set.
+    strategy: dict | None = None
+
+
+class WinSearch:
+    """Can the side to move at ``root`` force a win within a number of its own turns?
+    A memoised AND-OR search through the engine's legal moves (the forced-win question, and
+    annotate --analyse's before/after comparison)."""
+
+    def __init__(self, root: cv.State, deadline: Deadline | None) -> None:
+        self.mover = root.to_move
+        self.deadline = deadline
+        self.nodes = 0
+        self.memo: dict[tuple, cv.Move | None] = {}
+
+    def key(self, state: cv.State, turns: int) -> tuple:
+        return (state.caravans, tuple(sorted(state.hands[0].known)), tuple(sorted(state.hands[1].known)),
+                state.decks, state.to_move, state.placed, turns)
+
+    def children(self, state: cv.State) -> list[tuple[cv.Move, cv.State]]:
+        out = []
+        for m in cv.legal_moves(state):
+            if self.deadline is not None:
+                self.deadline.check(64)
+            self.nodes += 1
+            out.append((m, cv.apply(state, m)))
+        return out
+
+    def win(self, state: cv.State, turns: int) -> cv.Move | None:
+        """The mover (to move in ``state``) wins within ``turns`` own moves: a first move."""
+        key = self.key(state, turns)
+        if key in self.memo:
+            return self.memo[key]
+        kids = self.children(state)
+        # Moves that end the game in the mover's favour first, then by a quick score.
+        kids.sort(key=lambda mc: -_score(mc[1], self.mover))
+        found = None
+        for move, after in kids:
+            if after.over:
+                if after.winner == self.mover:
+                    found = move
+                    break
+                continue
+            if self.holds(after, turns - 1):
+                found = move
+                break
+        self.memo[key] = found
+        return found
+
+    def holds(self, state: cv.State, turns: int) -> bool:
+        """After a mover's move (``turns`` own moves left): the mover still wins whatever
+        the opponent does."""
+        if state.to_move == self.mover:  # an fnv opening discard: the mover moves again
+            return turns > 0 and self.win(state, turns) is not None
+        if turns <= 0:
+            return False
+        return self.refute(state, turns) is None
+
+    def refute(self, state: cv.State, turns: int) -> tuple[cv.Move, str] | None:
+        """An opponent reply (opponent to move) after which the mover cannot win within
+        ``turns`` own moves, or None when every reply loses."""
+        kids = self.children(state)
+        kids.sort(key=lambda mc: _score(mc[1], self.mover))
+        for move, after in kids:
+            if after.over:
+                if after.winner != self.mover:
+                    return move, "the opponent wins at once"
+                continue
+            if after.to_move != self.mover:  # the opponent moves again (fnv opening discard)
+                if self.refute(after, turns) is not None:
+                    return move, "the opponent keeps the move"
+                continue
+            if self.win(after, turns) is None:
+                return move, f"no win within {turns} more turn{'s' if turns != 1 else ''}"
+        return None
+
+    def strategy(self, state: cv.State, turns: int) -> dict:
+        """The winning strategy from a mover-to-move state: {move: {reply: subtree}}."""
+        move = self.win(state, turns)
+        assert move is not None
+        after = cv.apply(state, move)
+        return {move: self.replies(after, turns - 1)}
+
+    def replies(self, state: cv.State, turns: int) -> dict:
+        if state.over:
+            return {}
+        if state.to_move == self.mover:
+            return self.strategy(state, turns)
+        out: dict = {}
+        for reply in cv.legal_moves(state):
+            after = cv.apply(state, reply)
+            out[reply] = {} if after.over else self.strategy(after, turns) if after.to_move == self.mover \
+                else self.replies(after, turns)
+        return out
+
+
+def forced_win(state: cv.State, turns: int, deadline: Deadline | None = None,
+               want_strategy: bool = True) -> WinResult:
+    """Can the side to move win within ``turns`` of its own moves whatever the opponent
+    does? Every hand and deck must be known (``cv.Hand.fully_known`` and decks not None)."""
+    search = WinSearch(state, deadline)
+    move = search.win(state, turns)
+    if move is not None:
+        strategy = search.strategy(state, turns) if want_strategy else None
+        return WinResult(move, [], search.nodes, strategy)
+    refutation: list[tuple[cv.Move, cv.Move | None, str]] = []
+    for m in cv.legal_moves(state):
+        after = cv.apply(state, m)
+        if after.over:
+            refutation.append((m, None, "the game ends and the mover does not win"))
+            continue
+        if after.to_move == search.mover:
+            refutation.append((m, None, f"no win within {turns - 1} more turns"))
+            continue
+        if turns <= 1:
+            refutation.append((m, None, f"the move does not end the game, and that was the last of {turns} turn"
+                               f"{'s' if turns != 1 else ''}"))
+            continue
+        found = search.refute(after, turns - 1)
+        assert found is not None
+        refutation.append((m, found[0], found[1]))
+    return WinResult(None, refutation, search.nodes)
+
+
+def _score(state: cv.State, me: int) -> float:
+    """A quick static score of ``state`` for player ``me`` (move ordering only)."""
+    if state.over:
+        return 1000.0 if state.winner == me else -1000.0
+    score = 0.0
+    values = state.values
+    for a, b in cv.LANES:
+        mine, theirs = (a, b) if me == 0 else (b, a)
+        w = cv.lane_winner(values[a], values[b])
+        if w is not None:
+            score += 10.0 if (w == 0) == (me == 0) else -10.0
+        score -= _distance(values[mine]) - _distance(values[theirs])
+    return score
+
+
+def _distance(v: int) -> float:
+    return (21 - v) / 10 if v < 21 else 0.0 if v <= 26 else (v - 26) / 2
+
+
+def verify_strategy(state: cv.State, turns: int, strategy: dict,
+                    on_node: Callable[[], None] | None = None) -> tuple[bool, str]:
+    """Replay a strategy tree through the engine: every move legal (``check``), every
+    opponent reply answered, every branch a win for the mover within ``turns`` own moves."""
+    mover = state.to_move
+
+    def mover_node(s: cv.State, t: int, tree: dict, path: str) -> tuple[bool, str]:
+        if len(tree) != 1:
+            return False, f"{path}: the strategy gives {len(tree)} moves, not one"
+        (move, sub), = tree.items()
+        v = cv.check(s, move)
+        if v is not None:
+            return False, f"{path}: {move} is illegal: [{v.rule}] {v.message}"
+        after = cv.apply(s, move)
+        if after.over:
+            return (True, "") if after.winner == mover else (False, f"{path}: the game ends without a win")
+        if after.to_move == mover:
+            return mover_node(after, t - 1, sub, path) if t > 1 else (False, f"{path}: out of turns")
+        if t <= 1:
+            return False, f"{path}: out of turns without a win"
+        return opponent_node(after, t - 1, sub, path)
+
+    def opponent_node(s: cv.State, t: int, tree: dict, path: str) -> tuple[bool, str]:
+        legal = set(cv.legal_moves(s))
+        if set(tree) != legal:
+            return False, f"{path}: {len(legal - set(tree))} legal replies are not answered"
+        for reply, sub in tree.items():
+            if on_node is not None:
+                on_node()
+            after = cv.apply(s, reply)
+            if after.over:
+                if after.winner != mover:
+                    return False, f"{path}: the reply {reply} wins for the opponent"
+                continue
+            ok, why = (mover_node(after, t, sub, f"{path} {reply}") if after.to_move == mover
+                       else opponent_node(after, t, sub, f"{path} {reply}"))
+            if not ok:
+                return ok, why
+        return True, ""
+
+    return mover_node(state, turns, strategy, "")

@@ -1,0 +1,407 @@
+"""The UEC contest server's game logs (shared/fixtures/uecda-server.md), read as data.
+
+``read_log(lines)`` yields one :class:`LogGame` per game, in file order, streamed: the
+header it belongs to, the title digits (``mibun``), the seats, the hands as dealt, every
+entry of the ``play`` line decoded into an engine move, and the ``result`` line, each with
+its line and column. Each line is parsed with grammar/uecda.lark; a line that does not
+parse, a line out of the server's order, or a value that cannot be (a seat line that is no
+permutation, a card that does not exist) becomes a finding on its game. Nothing raises.
+
+Card codes: suit letter ``S H D C`` and rank ``3-9 T J Q K A 2``; the joker is ``K L M N``
+(standing in the spade, heart, diamond, club row) or ``J`` (its own row, the 5-card group),
+at the column its rank names; ``x`` is column 0 (below the 3) when printed before the other
+cards of its row, column 14 (above the 2) after them. In a hand the joker is ``J3``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from lark import Tree
+from lark.exceptions import UnexpectedInput
+
+from referee.games.daifugo import engine as df
+from referee.engines.base import JOKER, Card
+from referee.notation import grammar
+from referee.games.daifugo.notation.dfn import over_dealt
+from referee.notation.records import Finding, Record, small_int
+
+HEADER_PREFIX = "%-----%"
+#: The order of a game's lines.
+LINE_KINDS = ("mibun", "seat", "cards", "play", "result")
+LINE_KEYS = {"mibun": "mibun", "seat": "seat", "cards": "palyer_cards", "play": "play", "result": "result"}
+
+_WORD = re.compile(r"\S+")
+_RANKS = {"3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13,
+          "A": 1, "2": 2}
+_COLUMN = {r: df.strength(Card(rank, "S")) for r, rank in _RANKS.items()}
+_JOKER_ROWS = {"K": "S", "L": "H", "M": "D", "N": "C", "J": ""}
+_ROW_OF = {"S": "S", "H": "H", "D": "D", "C": "C", "K": "S", "L": "H", "M": "D", "N": "C", "J": ""}
+
+TERMINAL_NAMES = {
+    "HEADER_TAG": "%-----%",
+    "GAME_TAG": "a game number such as %00000%",
+    "HEADER_KEY": "a header key such as RULE_KAKUMEI",
+    "DIGITS": "five digits",
+    "HAND": "a hand of card codes such as S3H4J3",
+    "ENTRIES": "an entry such as 2S6S7S8EE or 1EE",
+    "WORD": "a value",
+}
+
+
+def is_contest_log(first_line: str) -> bool:
+    """Is this the first line of a contest-server log?"""
+    return first_line.lstrip("\ufeff").startswith(HEADER_PREFIX)
+
+
+@dataclass
+class Value:
+    """A line's value with its place: digits of mibun, seat, result."""
+
+    value: str
+    line: int
+    column: int
+
+
+@dataclass
+class LogHeader:
+    names: tuple[str, ...] = ()
+    flags: dict[str, str] = field(default_factory=dict)
+    line: int = 1
+
+    def flag(self, name: str, default: bool) -> bool:
+        value = self.flags.get(name)
+        return default if value is None else value.upper() == "YES"
+
+    def number(self, name: str, default: int) -> int:
+        value = small_int(self.flags.get(name, ""))
+        return default if value is None else value
+
+
+@dataclass
+class LogEntry:
+    """One entry of a play line: the submitting player id, the move it decodes to (None when
+    it holds a cell the server's table cannot hold as a card: always rejected), its text."""
+
+    player: int
+    move: df.Move | None
+    text: str
+    line: int
+    column: int
+
+
+@dataclass
+class LogResult:
+    order: tuple[int, ...]
+    line: int
+    column: int
+
+
+@dataclass
+class LogGame(Record):
+    #: The game's 0-based number in the log (``%00000%`` is 0); ``index`` is number + 1.
+    number: int = 0
+    header: LogHeader | None = None
+    mibun: Value = field(default_factory=lambda: Value("22222", 0, 0))
+    seats: tuple[int, ...] = ()
+    hands: list[tuple[Card, ...]] = field(default_factory=list)
+    #: Where each card of each hand stands: (line, column) per card, hands in player order.
+    hand_places: list[list[tuple[int, int]]] = field(default_factory=list)
+    cards_line: int = 0
+    cards_column: int = 0
+    entries: list[LogEntry] = field(default_factory=list)
+    result: LogResult = field(default_factory=lambda: LogResult((), 0, 0))
+    #: The kinds of line read so far, in order.
+    seen: list[str] = field(default_factory=list)
+
+    def duplicate_places(self, jokers: int) -> list[tuple[int, int]]:
+        """Where each over-dealt card first exceeds the deck, in the engine's order (first
+        appearance, hands in player order): the places of ``check_deal``'s duplicates."""
+        return over_dealt(((card, place) for hand, places in zip(self.hands, self.hand_places)
+                           for card, place in zip(hand, places)), jokers)
+
+
+# ------------------------------------------------------------------ card codes
+
+_DECODED: dict[str, tuple[tuple[Card, ...], tuple[df.Stand, ...]] | None] = {}
+
+
+def decode_submission(body: str) -> tuple[tuple[Card, ...], tuple[df.Stand, ...]] | None:
+    """The cards of an entry (without player id and ``EE``) and each joker's reading; None
+    when a code is a real card at column x, which the server's table cannot hold."""
+    if body in _DECODED:
+        return _DECODED[body]
+    codes = [body[i:i + 2] for i in range(0, len(body), 2)]
+    cards: list[Card] = []
+    stands: list[df.Stand] = []
+    decoded: tuple[tuple[Card, ...], tuple[df.Stand, ...]] | None
+    for i, (s, r) in enumerate(codes):
+        if s in "SHDC":
+            if r == "x":
+                decoded = None
+                break
+            cards.append(Card(_RANKS[r], s))
+            continue
+        row = _JOKER_ROWS[s]
+        if r == "x":
+            # Printed before the other cards of its row: column 0; after them: column 14.
+            later = any(_ROW_OF[c[0]] == row for c in codes[i + 1:])
+            column = df.BELOW_3 if later else df.ABOVE_2
+        else:
+            column = _COLUMN[r]
+        cards.append(JOKER)
+        stands.append(df.Stand(row, column))
+    else:
+        decoded = tuple(cards), tuple(stands)
+    if len(_DECODED) < 20_000:
+        _DECODED[body] = decoded
+    return decoded
+
+
+def decode_entry(text: str, line: int, column: int) -> LogEntry:
+    player = int(text[0])
+    decoded = decode_submission(text[1:-2])
+    if decoded is None:
+        move: df.Move | None = None
+    elif not decoded[0]:
+        move = df.Pass(player)
+    else:
+        move = df.Play(player, decoded[0], decoded[1])
+    return LogEntry(player, move, text, line, column)
+
+
+def decode_hand(text: str) -> tuple[Card, ...] | None:
+    """A hand as logged (``S3H4J3``); None if a code is no card (a real card at x)."""
+    out = []
+    for i in range(0, len(text), 2):
+        s, r = text[i], text[i + 1]
+        if s in "SHDC":
+            if r == "x":
+                return None
+            out.append(Card(_RANKS[r], s))
+        else:
+            out.append(JOKER)
+    return tuple(out)
+
+
+# ------------------------------------------------------------------ writing card codes
+
+_RANK_CHAR = {rank: r for r, rank in _RANKS.items()}
+_ROW_INDEX = {"S": 0, "H": 1, "D": 2, "C": 3, "": 4}
+_JOKER_LETTER = {"S": "K", "H": "L", "D": "M", "C": "N", "": "J"}
+
+
+def card_code(card: Card) -> str:
+    """A card as the server logs it in a hand (the joker is J3)."""
+    return "J3" if card.is_joker else card.suit + _RANK_CHAR[card.rank]
+
+
+def hand_code(hand: Iterable[Card]) -> str:
+    """A hand in the server's order: spades, hearts, diamonds, clubs, then the joker, each
+    suit from the 3 up to the 2."""
+    def key(c: Card) -> tuple[int, int]:
+        return (4, 0) if c.is_joker else (_ROW_INDEX[c.suit], df.strength(c))
+    return "".join(card_code(c) for c in sorted(hand, key=key))
+
+
+def entry_code(move: df.Move) -> str:
+    """A submission as the server logs it: player id, the cells row by row in ascending
+    column (a joker at the row and column of its reading; a lone joker as Kx), then EE."""
+    if isinstance(move, df.Pass):
+        return f"{move.player}EE"
+    assert isinstance(move, df.Play)
+    if len(move.cards) == 1 and move.cards[0].is_joker:
+        return f"{move.player}KxEE"
+    readings = iter(move.joker_as)
+    cells = []
+    for c in move.cards:
+        if c.is_joker:
+            stand = next(readings, None)
+            if stand is None:
+                raise ValueError("a joker in a combination needs its reading to be logged")
+            rank = "x" if stand.strength in (df.BELOW_3, df.ABOVE_2) else _RANK_CHAR[df.rank_of(stand.strength)]
+            cells.append((_ROW_INDEX[stand.suit], stand.strength, _JOKER_LETTER[stand.suit] + rank))
+        else:
+            cells.append((_ROW_INDEX[c.suit], df.strength(c), card_code(c)))
+    return f"{move.player}{''.join(code for _, _, code in sorted(cells))}EE"
+
+
+# ------------------------------------------------------------------ reading
+
+
+class _Reader:
+    def __init__(self, file: str):
+        self.file = file
+        self.header = LogHeader()
+        self.header_errors: list[Finding] = []
+        self.game: LogGame | None = None
+        self.last_number: int | None = None
+        self.parser = grammar.load("uecda")
+
+    def error(self, message: str, line: int, column: int, rule: str = "notation.syntax",
+              source: str | None = None) -> None:
+        finding = Finding(rule, message, line, column, source=source)
+        if self.game is not None:
+            finding.round = self.game.index
+            self.game.errors.append(finding)
+        else:
+            self.header_errors.append(finding)
+
+    def feed(self, raw: str, lineno: int) -> LogGame | None:
+        """Read one line; returns a game once it is complete (its next game started)."""
+        text = raw.rstrip("\r\n")
+        if lineno == 1:
+            text = text.lstrip("\ufeff")
+        if not text.strip() or text.lstrip().startswith(";"):
+            return None
+        try:
+            tree = self.parser.parse(text)
+        except UnexpectedInput as err:
+            finding = grammar.syntax_finding(err, text, lineno - 1, TERMINAL_NAMES)
+            if self.game is None and self.last_number is None:
+                self.header_errors.append(finding)
+            elif self.game is not None:
+                finding.round = self.game.index
+                self.game.errors.append(finding)
+            return None
+        node: Tree = tree.children[0]  # type: ignore[assignment]
+        kind = str(node.data)
+        if kind == "header":
+            self._header(node, lineno, text)
+            return None
+        tag = node.children[0]
+        number = int(str(tag)[1:-1])
+        done = None
+        if self.game is None or number != self.game.number:
+            done = self._close()
+            self._open(number, lineno, tag.column)
+        assert self.game is not None
+        self._line(kind, node, lineno, text)
+        return done
+
+    def _header(self, node: Tree, lineno: int, text: str) -> None:
+        if self.game is not None or self.last_number is not None:
+            self.error("a header line among the games: the header comes before the first game", lineno, 1,
+                       source=text)
+            return
+        key, *values = node.children[1:]
+        if str(key) == "palyer_name":
+            self.header.names = tuple(str(v) for v in values)
+            self.header.line = lineno
+            if len(values) != 5:
+                self.header_errors.append(Finding("notation.syntax", f"palyer_name lists {len(values)} names; the "
+                                                  "server's games have 5 players", lineno, key.end_column + 1,
+                                                  source=text))
+        else:
+            self.header.flags[str(key)] = " ".join(str(v) for v in values)
+
+    def _open(self, number: int, lineno: int, column: int) -> None:
+        game = LogGame(file=self.file, index=number + 1, line=lineno, game="daifugo", number=number,
+                       header=self.header)
+        if self.last_number is None:
+            game.errors.extend(self.header_errors)
+            if not self.header.names:
+                game.errors.append(Finding("notation.syntax", "the log has no %-----%palyer_name% header line",
+                                           lineno, 1))
+        elif number != self.last_number + 1:
+            game.errors.append(Finding("notation.syntax", f"game {number + 1} follows game {self.last_number + 1}; "
+                                       "the server numbers games one after another", lineno, column))
+        if self.last_number is not None and self.header.names and len(self.header.names) != 5:
+            game.errors.append(Finding("notation.syntax", f"the header's palyer_name line (line {self.header.line}) "
+                                       f"lists {len(self.header.names)} names, so no game can be judged",
+                                       lineno, 1))
+        self.header_errors = []
+        self.last_number = number
+        self.game = game
+
+    def _line(self, kind: str, node: Tree, lineno: int, text: str) -> None:
+        game = self.game
+        assert game is not None
+        expected = LINE_KINDS[len(game.seen)] if len(game.seen) < len(LINE_KINDS) else None
+        if kind != expected:
+            if expected is None:
+                what = f"game {game.index} already ended with its result line"
+            else:
+                what = f"the {LINE_KEYS[expected]} line of game {game.index} was expected here"
+            self.error(f"a {LINE_KEYS[kind]} line out of place: {what}", lineno, 1, source=text)
+            return
+        game.seen.append(kind)
+        values = node.children[1:]
+        if kind == "cards":
+            self._cards(values, lineno, text)
+        elif kind == "play":
+            if values:
+                run = values[0]
+                game.entries = [decode_entry(m.group(), lineno, run.column + m.start())
+                                for m in _WORD.finditer(str(run))]
+        else:
+            digits = values[0]
+            value = Value(str(digits), lineno, digits.column)
+            if not self._digits(kind, value, text):
+                return
+            if kind == "mibun":
+                game.mibun = value
+            elif kind == "seat":
+                game.seats = tuple(int(c) for c in value.value)
+            else:
+                game.result = LogResult(tuple(int(c) for c in value.value), lineno, digits.column)
+
+    def _digits(self, kind: str, value: Value, text: str) -> bool:
+        digits = value.value
+        ok = len(digits) == 5 and (sorted(digits) == list("01234") or
+                                   (kind == "mibun" and (digits == "22222" or set(digits) <= set("01234"))))
+        if not ok:
+            what = {"mibun": "five title digits 0-4 (or 22222)", "seat": "the five player ids 0-4, each once",
+                    "result": "the five player ids 0-4, each once"}[kind]
+            self.error(f"{LINE_KEYS[kind]} {digits} is not {what}", value.line, value.column, source=text)
+        return ok
+
+    def _cards(self, values: list, lineno: int, text: str) -> None:
+        game = self.game
+        assert game is not None
+        game.cards_line = lineno
+        game.cards_column = values[0].column if values else len(text)
+        if len(values) != 5:
+            self.error(f"palyer_cards holds {len(values)} hands, not 5", lineno, game.cards_column, source=text)
+            return
+        for token in values:
+            hand = decode_hand(str(token))
+            if hand is None:
+                self.error(f"{token} holds a code that is no card (x is no rank of a real card)", lineno,
+                           token.column, source=text)
+                return
+            game.hands.append(hand)
+            game.hand_places.append([(lineno, token.column + 2 * i) for i in range(len(hand))])
+
+    def _close(self) -> LogGame | None:
+        game, self.game = self.game, None
+        if game is None:
+            return None
+        if len(game.seen) < len(LINE_KINDS):
+            missing = [LINE_KEYS[k] for k in LINE_KINDS[len(game.seen):]]
+            what = " and ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
+            game.errors.append(Finding("notation.syntax", f"game {game.index} has no {what} line"
+                                       f"{'s' if len(missing) > 1 else ''}", game.line, 1, round=game.index))
+        return game
+
+    def finish(self) -> LogGame | None:
+        game = self._close()
+        if game is None and self.last_number is None and self.header_errors:
+            # A log with no game: its header's problems still need a record to stand on.
+            game = LogGame(file=self.file, index=1, line=1, game="daifugo", header=self.header)
+            game.errors.extend(self.header_errors)
+        return game
+
+
+def read_log(lines: Iterable[str], file: str = "") -> Iterator[LogGame]:
+    """The games of a contest log, one at a time."""
+    reader = _Reader(file)
+    for lineno, raw in enumerate(lines, start=1):
+        done = reader.feed(raw, lineno)
+        if done is not None:
+            yield done
+    last = reader.finish()
+    if last is not None:
+        yield last

@@ -1,0 +1,365 @@
+"""``pitboss solve`` for Caravan: golden puzzles, z3 against the exhaustive search, witnesses
+replayed through the engine, forced wins, the command line.
+
+The agreement runs take ``PITBOSS_EXAMPLES`` random positions from self-play (default 120,
+a few seconds); ``pytest -m slow`` runs the long version (3,000 positions).
+On any disagreement the test prints the position as a CVN record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from referee.games.caravan import engine as cv
+from referee.games.caravan.selfplay import caravan_games
+from referee.jobs.solve import Deadline
+from referee.jobs.solve.ask import Options, ask
+from referee.games.caravan.solve.questions import forced_win_question, line_question, position_text
+from referee.games.caravan.solve.model import ReachModel
+from referee.games.caravan.solve.puzzle import Goal, advance, prepare, replay
+from referee.games.caravan.solve.search import forced_win, shortest_line, verify_strategy
+from referee.jobs.solve.positions import load_position
+from referee.notation.cards import parse_card
+
+ROOT = Path(__file__).resolve().parents[3]
+PUZZLES = ROOT / "tests" / "golden" / "puzzles"
+EXAMPLES = int(os.environ.get("PITBOSS_EXAMPLES", "120"))
+runner = CliRunner()
+
+
+# --------------------------------------------------------------------------- golden puzzles
+
+
+def puzzle_records(suffix: str) -> list[tuple[Path, int, str, str]]:
+    """(file, record index, solve arguments, expected answer) of every golden puzzle."""
+    out = []
+    for path in sorted(PUZZLES.glob(f"*{suffix}")):
+        index = 0
+        current: dict[str, str] = {}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if re.match(r"\s*\[Game\s", line):
+                index += 1
+                current = {}
+            m = re.match(r";\s*(solve|answer):\s*(.*)", line)
+            if m and index:
+                current[m.group(1)] = m.group(2).strip()
+                if "solve" in current and "answer" in current:
+                    out.append((path, index, current["solve"], current["answer"]))
+                    current = {}
+    return out
+
+
+CARAVAN_PUZZLES = puzzle_records(".cvn")
+
+
+def test_there_are_enough_caravan_puzzles() -> None:
+    assert len(CARAVAN_PUZZLES) >= 15
+    rules = {load_position(str(p), i).rules for p, i, _, _ in CARAVAN_PUZZLES}
+    assert rules == {"holotape", "fnv"}
+
+
+def _options(args: str) -> tuple[str, Options]:
+    words = shlex.split(args)
+    question = ""
+    opts = Options(timeout=60)
+    it = iter(words)
+    for w in it:
+        value = next(it)
+        key = w.lstrip("-").replace("-", "_")
+        if key in ("q", "question"):
+            question = value
+        elif key in ("within", "depth"):
+            setattr(opts, key, int(value))
+        else:
+            setattr(opts, key, value)
+    return question, opts
+
+
+@pytest.mark.parametrize("path,index,args,expected", CARAVAN_PUZZLES,
+                         ids=[f"{p.stem}-{i}" for p, i, _, _ in CARAVAN_PUZZLES])
+def test_caravan_puzzle(path: Path, index: int, args: str, expected: str) -> None:
+    position = load_position(str(path), index)
+    question, opts = _options(args)
+    methods = ["auto"] if question == "forced-win" else ["auto", "search", "z3"]
+    if position.state.in_opening():
+        methods = ["auto", "search"]
+    for method in methods:
+        opts.method = method
+        answer = ask(position, question, opts)
+        got = answer.answer + (f" {answer.extra['moves']}" if answer.answer == "yes" and "moves" in answer.extra else "")
+        assert got == expected, f"{path.name} record {index}, {method}: {got} ({answer.reason}), expected {expected}"
+        if answer.answer == "yes":
+            assert answer.extra.get("confirmed") is True
+        else:
+            assert answer.reason
+
+
+# --------------------------------------------------------------------------- random positions
+
+
+def selfplay_positions(count: int, seed: int, opening: bool = False, endgame: bool = False) -> Iterator[cv.State]:
+    """``count`` positions of random self-play games (both rule sets), after the opening
+    unless ``opening``; with ``endgame``, among the last 4 moves of each game."""
+    rng = random.Random(seed)
+    made = 0
+    game_seed = seed
+    while True:
+        for rules in ("holotape", "fnv"):
+            for g in caravan_games(4, seed=game_seed, rules=rules, player=rng.choice(["random", "greedy"])):
+                decks = [[parse_card(w.split("/")[0]) for w in g.tags[f"Deck{i}"].split()] for i in (1, 2)]
+                state = cv.new_game(cv.ruleset(rules), (decks[0], decks[1]), int(g.tags["First"]) - 1)
+                states = [state]
+                for move in g.moves:
+                    state = cv.apply(state, move)
+                    states.append(state)
+                pool = [s for s in states if not s.over and (opening or not s.in_opening())]
+                if endgame:
+                    pool = pool[-4:]
+                for s in rng.sample(pool, min(3, len(pool))):
+                    yield s
+                    made += 1
+                    if made >= count:
+                        return
+            game_seed += 1
+
+
+def random_puzzle(rng: random.Random, state: cv.State, max_within: int = 4):
+    p = state.to_move
+    x = rng.choice(list(cv.own_caravans(p)))
+    if rng.random() < 0.3:
+        goal = Goal("lane", p, x, x + 3 if p == 0 else x - 3)
+    else:
+        goal = Goal("reach", p, x)
+    return prepare(state, goal, rng.randint(1, max_within), rng.choice(["hand", "hand+deck"]))
+
+
+def _describe(state: cv.State, puzzle, why: str) -> str:
+    g = puzzle.goal
+    if g.kind == "reach":
+        ask_ = f"-q reach --caravan {cv.LETTERS[g.caravan]}"
+    else:
+        a, b = sorted(g.caravans)
+        ask_ = f"-q fewest --lane {cv.LETTERS[a]}/{cv.LETTERS[b]}"
+    return position_text(state, f"{why}\npitboss solve FILE {ask_} --within {puzzle.within} --cards {puzzle.cards}")
+
+
+def check_agreement(count: int, seed: int) -> None:
+    rng = random.Random(seed)
+    problems = []
+    yes = no = 0
+    for state in selfplay_positions(count, seed):
+        puzzle = random_puzzle(rng, state)
+        found = shortest_line(puzzle)
+        model = ReachModel(puzzle).solve()
+        a = None if found.line is None else len(found.line)
+        b = None if model.line is None else len(model.line)
+        if a != b:
+            problems.append(_describe(state, puzzle, f"search: {a} moves, z3: {b} moves (core {model.core})"))
+            continue
+        for who, line in (("search", found.line), ("z3", model.line)):
+            if line is not None:
+                ok, why = replay(puzzle, line)
+                if not ok:
+                    problems.append(_describe(state, puzzle, f"the {who} line does not replay: {why}"))
+        if a is None:
+            no += 1
+            assert model.answer == "no"
+        else:
+            yes += 1
+    assert not problems, "z3 and the search disagree on:\n\n" + "\n".join(problems)
+    assert yes and no, f"the sample should hold both answers ({yes} yes, {no} no)"
+
+
+def test_z3_agrees_with_search() -> None:
+    check_agreement(EXAMPLES, seed=2024)
+
+
+@pytest.mark.slow
+def test_z3_agrees_with_search_thousands() -> None:
+    check_agreement(3000, seed=77)
+
+
+def _unrestricted(puzzle) -> int | None:
+    """Breadth-first over *every* legal move of the engine (no reduction at all)."""
+    p = puzzle.player
+    if puzzle.goal.met(puzzle.start):
+        return 0
+    frontier, seen = [puzzle.start], set()
+    for depth in range(1, puzzle.within + 1):
+        following = []
+        for s in frontier:
+            for m in cv.legal_moves(s):
+                t = advance(s, m, p)
+                if puzzle.goal.met(t):
+                    return depth
+                key = (t.caravans, tuple(sorted(t.hands[p].known)), t.decks[p], t.placed)
+                if key not in seen and not t.over:
+                    seen.add(key)
+                    following.append(t)
+        frontier = following
+    return None
+
+
+def test_question_moves_lose_nothing_against_every_legal_move() -> None:
+    """The question's move set (caravan_puzzle.moves) finds lines exactly as short as a
+    search over every legal move, the opening included (lines of up to 3 moves)."""
+    rng = random.Random(5)
+    problems = []
+    for state in selfplay_positions(max(40, EXAMPLES // 3), seed=5, opening=True):
+        puzzle = random_puzzle(rng, state, max_within=3)
+        found = shortest_line(puzzle)
+        a = None if found.line is None else len(found.line)
+        b = _unrestricted(puzzle)
+        if a != b:
+            problems.append(_describe(state, puzzle, f"question moves: {a}, every legal move: {b}"))
+    assert not problems, "\n".join(problems)
+
+
+def test_value_bound_cuts_only_hopeless_branches() -> None:
+    """A line found with the bound is as short as one found without it."""
+    from referee.games.caravan.solve import search as caravan_search
+
+    rng = random.Random(9)
+    original = caravan_search._may_reach
+    for state in selfplay_positions(40, seed=9):
+        puzzle = random_puzzle(rng, state)
+        with_bound = shortest_line(puzzle)
+        caravan_search._may_reach = lambda *_: True
+        try:
+            without = shortest_line(puzzle)
+        finally:
+            caravan_search._may_reach = original
+        assert (with_bound.line is None) == (without.line is None)
+        if with_bound.line is not None:
+            assert len(with_bound.line) == len(without.line)  # type: ignore[arg-type]
+
+
+def test_no_answers_carry_a_reason_from_the_core() -> None:
+    rng = random.Random(11)
+    seen = 0
+    for state in selfplay_positions(60, seed=11):
+        puzzle = random_puzzle(rng, state)
+        if shortest_line(puzzle).line is not None:
+            continue
+        g = puzzle.goal
+        args = dict(caravan=cv.LETTERS[g.caravan]) if g.kind == "reach" else dict(
+            lane="/".join(cv.LETTERS[c] for c in sorted(g.caravans)))
+        answer = line_question(state, "reach" if g.kind == "reach" else "fewest", within=puzzle.within,
+                               cards=puzzle.cards, method="auto", **args)
+        assert answer.answer == "no"
+        if answer.method == "search+z3":
+            assert answer.extra["core"]
+            assert answer.reason.startswith("with the ")
+        seen += 1
+    assert seen
+
+
+# --------------------------------------------------------------------------- forced win
+
+
+def test_forced_win_strategies_replay_and_deepen() -> None:
+    """Every "yes" strategy replays through the engine; a win within d turns is one within
+    d + 1; a "no" has a legal reply for every try (checked inside the question)."""
+    seen = {"yes": 0, "no": 0}
+    for state in selfplay_positions(24, seed=3, endgame=True):
+        for depth in (1, 2):
+            result = forced_win(state, depth)
+            if result.move is not None:
+                ok, why = verify_strategy(state, depth, result.strategy)  # type: ignore[arg-type]
+                assert ok, position_text(state, why)
+                assert forced_win(state, depth + 1, want_strategy=False).move is not None
+                seen["yes"] += 1
+            else:
+                answer = forced_win_question(state, depth=depth)
+                assert answer.answer == "no"
+                assert len(answer.witness) == len(list(cv.legal_moves(state)))
+                seen["no"] += 1
+    assert seen["yes"] and seen["no"], seen
+
+
+def test_forced_win_needs_perfect_information() -> None:
+    position = load_position(str(PUZZLES / "caravan-direction.cvn"), 1)
+    from referee.jobs.solve import QuestionError
+
+    with pytest.raises(QuestionError, match="perfect information"):
+        ask(position, "forced-win", Options())
+
+
+def test_timeout_answers_unknown() -> None:
+    state = next(selfplay_positions(1, seed=4))
+    answer = forced_win_question(state, depth=6, deadline=Deadline(0.05))
+    assert answer.answer == "unknown"
+    assert answer.reason == "unknown after 0.05 s"
+    assert answer.stats.time < 2
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def test_cli_reach_text_and_json() -> None:
+    path = str(PUZZLES / "caravan-faces.cvn")
+    result = runner.invoke(app, ["solve", path, "--game", "4", "-q", "reach", "--caravan", "A", "--within", "2",
+                                 "--cards", "hand"])
+    assert result.exit_code == 0, result.output
+    assert "yes, in 2 moves" in result.output and "confirmed" in result.output
+    result = runner.invoke(app, ["solve", path, "--game", "7", "-q", "reach", "-c", "A", "-k", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert {"question", "answer", "witness", "reason", "stats"} <= set(doc)
+    assert set(doc["stats"]) == {"time", "solver_calls", "nodes"}
+    assert doc["question"] == "reach" and doc["answer"] == "no" and doc["witness"] is None
+    assert doc["stats"]["solver_calls"] >= 1 and "below 21" in doc["reason"]
+
+
+def test_cli_forced_win_json_has_the_strategy() -> None:
+    path = str(PUZZLES / "caravan-forced-win.cvn")
+    result = runner.invoke(app, ["solve", path, "--game", "3", "-q", "forced-win", "--depth", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["answer"] == "yes" and doc["witness"] == ["4S>C"]
+    assert doc["strategy"]["move"] == "4S>C" and doc["strategy"]["replies"]
+    assert all(r["then"]["move"] == "3H>C" for r in doc["strategy"]["replies"])
+
+
+def test_cli_exit_codes(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.cvn"
+    bad.write_text('[Game "Caravan"]\n[Table "A: 5H; B: ; C: ; D: ; E: ; F: "]\n[Hand1 "9C"]\n[ToMove "1"]\n\n'
+                   '1. 9C>D *\n', encoding="utf-8")
+    result = runner.invoke(app, ["solve", str(bad), "-q", "reach", "-c", "A"])
+    assert result.exit_code == 1
+    assert "caravan.number.own" in result.output and "invalid position" in result.output
+    result = runner.invoke(app, ["solve", str(bad), "--ply", "0", "-q", "reach", "-c", "A", "-k", "1"])
+    assert result.exit_code == 0, result.output
+    for args in (["-q", "reach"], ["-q", "reach", "-c", "Z"], ["-q", "out"], ["-q", "reach", "-c", "A", "--ply", "9"],
+                 ["-q", "reach", "-c", "A", "--depth", "2"], ["-q", "nonsense"]):
+        result = runner.invoke(app, ["solve", str(bad), "--ply", "0", *args])
+        assert result.exit_code == 2, (args, result.output)
+    assert runner.invoke(app, ["solve", "no-such.cvn", "-q", "reach", "-c", "A"]).exit_code == 2
+
+
+def test_cli_timeout_is_an_answer(tmp_path: Path) -> None:
+    state = next(selfplay_positions(1, seed=4))
+    path = tmp_path / "p.cvn"
+    path.write_text(position_text(state), encoding="utf-8")
+    result = runner.invoke(app, ["solve", str(path), "-q", "forced-win", "--depth", "6", "--timeout", "0.05"])
+    assert result.exit_code == 0, result.output
+    assert "unknown after 0.05 s" in result.output
+
+
+def test_help_lists_every_question_with_an_example() -> None:
+    result = runner.invoke(app, ["solve", "--help"])
+    assert result.exit_code == 0
+    text = result.output
+    for q in ("reach", "fewest", "forced-win", "out", "unbeatable", "forced-out"):
+        assert re.search(rf"^\s+{q}\s", text, re.MULTILINE), q
+        assert f"-q {q}" in text, q
