@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from referee import spec
-from referee.jobs.validate import GAMES, validate_file
+from referee.jobs import registry
+from referee.jobs.validate import validate_file
 from referee.notation.records import split_records
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -106,7 +107,7 @@ def _check_covers(path: Path, wanted: list[Expectation]) -> None:
     for index, (chunk, want) in enumerate(zip(chunks, wanted), start=1):
         if not want.covers:
             continue
-        kind = GAMES[chunk.game or ""]
+        kind = registry.game(chunk.game or "")
         cited = kind.cite(kind.read(chunk, str(path), index))
         expected = {r for r, _, _ in want.errors + want.warnings}
         missing = sorted(set(want.covers) - cited - expected)

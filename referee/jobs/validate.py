@@ -15,39 +15,9 @@ from itertools import chain
 from pathlib import Path
 from typing import TextIO
 
-from referee.games.caravan.notation.cvn import read_caravan
-from referee.notation.records import Chunk, Finding, Record, open_text, split_records
-from referee.games.caravan.referee import referee_caravan, rules_applied
+from referee.jobs import registry
 from referee.jobs.report import GameReport
-
-
-@dataclass(frozen=True)
-class GameKind:
-    read: Callable[[Chunk, str, int], Record]
-    judge: Callable[[Record], GameReport]
-    #: The ids of the rules that decided a record's legal moves (for citing and for tests).
-    cite: Callable[[Record], set[str]]
-
-
-#: Each game's reader and referee, by the value of its ``Game`` tag (lower case).
-GAMES: dict[str, GameKind] = {
-    "caravan": GameKind(read_caravan, referee_caravan, rules_applied),  # type: ignore[arg-type]
-}
-
-#: Readers for whole files in a foreign format, tried on the first line of a file: a test
-#: on that line and a function from (lines, file name) to reports.
-FOREIGN_FORMATS: list[tuple[Callable[[str], bool], Callable[[Iterable[str], str], Iterator[GameReport]]]] = []
-
-
-def _register_daifugo() -> None:
-    # The Daifugo referee registers its reader and its contest-log format itself (it
-    # imports GameKind from here, hence the late import).
-    from referee.games.daifugo import referee as daifugo_referee
-
-    daifugo_referee.register(GAMES, FOREIGN_FORMATS)
-
-
-_register_daifugo()
+from referee.notation.records import Chunk, Finding, open_text, split_records
 
 
 @dataclass
@@ -70,12 +40,13 @@ class Summary:
 
 
 def judge_chunk(chunk: Chunk, file: str, index: int) -> GameReport:
-    kind = GAMES.get(chunk.game or "")
+    kind = registry.find(chunk.game)
     if kind is None:
         if chunk.game is None:
-            message = 'the record has no [Game "..."] tag; say which game it is ("Caravan" or "Daifugo")'
+            message = ('the record has no [Game "..."] tag; say which game it is ('
+                       + " or ".join(f'"{g.title}"' for g in registry.games()) + ")")
         else:
-            message = f"unknown game {chunk.game!r}; pitboss knows {', '.join(g.title() for g in GAMES)}"
+            message = f"unknown game {chunk.game!r}; pitboss knows {', '.join(g.title for g in registry.games())}"
         line, column = _game_tag_place(chunk)
         finding = Finding("notation.tag.game", message, line, column)
         report = GameReport(file, index, chunk.game, None, errors=[finding], line=chunk.line)
@@ -121,7 +92,7 @@ def sniff(lines: Iterable[str]) -> tuple[Iterator[str], Callable[[Iterable[str],
         if line.strip():
             break
     first = head[-1].lstrip("\ufeff") if head else ""
-    reader = next((reader for matches, reader in FOREIGN_FORMATS if matches(first)), None)
+    reader = next((f.validate for g in registry.games() for f in g.foreign if f.sniff(first)), None)
     return chain(head, iterator), reader
 
 

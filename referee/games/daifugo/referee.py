@@ -690,12 +690,3 @@ def validate_log(lines: Iterable[str], file: str) -> Iterator[GameReport]:
     referee = LogReferee(file)
     for game in ul.read_log(lines, file):
         yield referee.judge(game)
-
-
-def register(games: dict, foreign: list) -> None:
-    """Add Daifugo to ``validate``: DFN records by their Game tag, contest logs by their
-    first line."""
-    from referee.jobs.validate import GameKind
-
-    games["daifugo"] = GameKind(read_daifugo, referee_daifugo, rules_applied)  # type: ignore[arg-type]
-    foreign.append((ul.is_contest_log, validate_log))

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from cli import app
 from referee import spec
 from referee.games.daifugo.selfplay import daifugo_matches
-from referee.jobs.validate import GAMES, validate_text
+from referee.jobs import registry
+from referee.jobs.validate import validate_text
 from referee.games.daifugo.notation.dfn import read_daifugo
 from referee.notation.records import split_records
 
@@ -182,7 +183,7 @@ def test_uecda_rejections_are_warnings_and_the_replay_goes_on():
 def test_cite_lists_the_rules_the_moves_set_off():
     text = match_text(seed=8, players=4, options="+eight-cut", rounds=2)
     (chunk,) = split_records(text.splitlines(keepends=True))
-    kind = GAMES["daifugo"]
+    kind = registry.game("daifugo")
     cited = kind.cite(kind.read(chunk, "t.dfn", 1))
     assert {"daifugo.round.end", "daifugo.lead.first-round", "daifugo.lead.later-rounds"} <= cited
     assert cited <= spec.ids("daifugo.")

@@ -1,0 +1,76 @@
+"""What a game tells the generic jobs: the one interface every job works through.
+
+Each game's folder (``referee/games/<name>/``) builds one :class:`Game` in its ``game``
+module; :mod:`referee.jobs.registry` lists those modules, one line per game. validate,
+annotate, explain, analyse, show, solve, selfplay, the service and the CLI's choices
+know a game only through this object and never name one.
+
+Fields that are heavy to import (the solver, the renderer pieces, the live referee) are
+given as module paths and loaded on first use, so that ``pitboss --help`` and a plain
+``validate`` never import z3.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Foreign:
+    """A whole-file format of a game other than its own notation (a UEC contest-server
+    log): recognised by the file's first non-blank line, read as a series of records."""
+
+    name: str
+    #: Does this first line (BOM removed) start such a file?
+    sniff: Callable[[str], bool]
+    #: The file's lines (and its name) to reports, one per record of the format.
+    validate: Callable[[Iterable[str], str], Iterator[Any]]
+
+
+@dataclass(frozen=True)
+class Game:
+    #: The ``Game`` tag's value, lower case (``caravan``); also the CLI's and the API's name.
+    name: str
+    #: As players write it (``Caravan``).
+    title: str
+    #: The record notation (``CVN``) and the file endings it is written with.
+    notation: str
+    extensions: tuple[str, ...]
+    #: Rule-set (preset) names, the default first.
+    rule_sets: tuple[str, ...]
+    #: The engine: a module (or object) with ``check``, ``apply``, ``legal_moves`` and the
+    #: functions :mod:`referee.jobs.replay` names.
+    engine: Any
+    #: Chunk, file name, index -> the game's record (errors as values, never raises).
+    read: Callable[..., Any]
+    #: The referee: a record -> its report (what ``validate`` prints).
+    judge: Callable[[Any], Any]
+    #: The ids of the rules that decided a record's legal moves.
+    cite: Callable[[Any], set[str]]
+    #: Formats read whole-file (contest logs).
+    foreign: tuple[Foreign, ...] = ()
+    #: Tag names that open a new tag section inside a record (Daifugo's ``Round``).
+    section_tags: frozenset[str] = frozenset()
+    #: Spec files (under spec/) that hold this game's rules.
+    spec_files: tuple[str, ...] = ()
+    #: Lazily loaded parts: attribute name -> module path.
+    parts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def default_rules(self) -> str:
+        return self.rule_sets[0]
+
+    def part(self, name: str) -> ModuleType:
+        """A lazily imported part of the game (``solve``, ``render``, ``selfplay``,
+        ``live``, ...). Raises LookupError when the game has no such part."""
+        path = self.parts.get(name)
+        if path is None:
+            raise LookupError(f"{self.title} has no {name}")
+        return importlib.import_module(path)
+
+    def has(self, name: str) -> bool:
+        return name in self.parts
