@@ -400,7 +400,8 @@ def explain(
     Exit status: 0 the move is legal under the record's rules, 1 it is not, 2 could not run
     (no such file, record or move).
     """
-    from referee.jobs.explain import ExplainError, explain as explain_move, explanation_text
+    from referee.jobs.explain import ExplainError, explanation_text
+    from referee.jobs.explain import explain as explain_move
     from referee.jobs.timeline import ContestLog
     from referee.notation.records import open_text
 

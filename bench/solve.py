@@ -40,11 +40,11 @@ import z3
 
 from referee.games.caravan import engine as cv
 from referee.games.caravan.selfplay import caravan_games
-from referee.jobs.solve import Deadline, Timeout
-from referee.games.caravan.solve.questions import line_question
 from referee.games.caravan.solve.model import ReachModel
 from referee.games.caravan.solve.puzzle import Goal, prepare, replay
+from referee.games.caravan.solve.questions import line_question
 from referee.games.caravan.solve.search import forced_win, shortest_line
+from referee.jobs.solve import Deadline, Timeout
 from referee.notation.cards import parse_card
 
 

@@ -27,7 +27,14 @@ import time
 import tracemalloc
 from itertools import islice
 
-from harness import cache_file, chess_moves_per_second, common_options, machine, time_validation
+from harness import (
+    cache_file,
+    chess_moves_per_second,
+    common_options,
+    machine,
+    time_validation,
+)
+
 from referee.games.caravan.selfplay import caravan_games
 from referee.jobs.validate import validate_file
 

@@ -24,7 +24,14 @@ import os
 import sys
 import time
 
-from harness import cache_file, chess_moves_per_second, common_options, machine, time_validation
+from harness import (
+    cache_file,
+    chess_moves_per_second,
+    common_options,
+    machine,
+    time_validation,
+)
+
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.selfplay import daifugo_matches
 

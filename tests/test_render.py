@@ -23,7 +23,8 @@ from referee.games.caravan import engine as cv
 from referee.jobs.annotate import annotate_text
 from referee.jobs.render.frames import frames_of, select
 from referee.jobs.render.html import replay_page
-from referee.jobs.render.svg import render as render_svg, shown_cards
+from referee.jobs.render.svg import render as render_svg
+from referee.jobs.render.svg import shown_cards
 from referee.jobs.render.text import render as render_text
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -41,13 +41,13 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from referee.games.caravan import engine as cv
-from referee.games.daifugo import engine as df
-from referee.notation.records import open_text
-from referee.jobs.annotate import Annotated, _record_comments, annotate_lines, support
-from referee.jobs.solve import Deadline, QuestionError, Timeout
 from referee.games.caravan.solve.questions import line_question
 from referee.games.caravan.solve.search import WinSearch
+from referee.games.daifugo import engine as df
 from referee.games.daifugo.solve.questions import out_question
+from referee.jobs.annotate import Annotated, _record_comments, annotate_lines, support
+from referee.jobs.solve import Deadline, QuestionError, Timeout
+from referee.notation.records import open_text
 
 #: Defaults: own turns for the forced win, own moves for a sale, seconds per query and per move.
 DEPTH = 2

@@ -33,9 +33,9 @@ from typing import Any, TextIO
 from referee import spec
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation import cvn
+from referee.jobs.timeline import ContestLog, Step, Timeline, timelines
 from referee.notation.comments import Comment, Placed, place_comments, scan_comments
 from referee.notation.records import Finding, open_text
-from referee.jobs.timeline import ContestLog, Step, Timeline, timelines
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
 OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||ruling: |allowed under |record (invalid|warning): |analysis: )")

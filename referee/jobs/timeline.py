@@ -14,13 +14,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.games.caravan import engine as cv
 from referee.engines.base import Violation
+from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import read_caravan
-from referee.notation.records import Chunk, MoveEntry, Record, split_records
 from referee.games.caravan.referee import start_state
 from referee.jobs.report import GameReport
 from referee.jobs.validate import judge_chunk, sniff
+from referee.notation.records import Chunk, MoveEntry, Record, split_records
 
 
 @dataclass

@@ -5,10 +5,15 @@ from __future__ import annotations
 from functools import cache
 
 from lark import Lark, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
 
-from referee.resources import data_dir
 from referee.notation.records import Finding
+from referee.resources import data_dir
 
 #: What a terminal is called in a message for a player.
 TERMINAL_NAMES = {

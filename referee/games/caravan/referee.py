@@ -8,9 +8,14 @@ against the computed one.
 from __future__ import annotations
 
 from referee.games.caravan import engine as cv
-from referee.games.caravan.notation.cvn import RESULTS, CaravanRecord, parse_card_list, read_table
-from referee.notation.records import Finding, Tag
+from referee.games.caravan.notation.cvn import (
+    RESULTS,
+    CaravanRecord,
+    parse_card_list,
+    read_table,
+)
 from referee.jobs.report import GameReport
+from referee.notation.records import Finding, Tag
 
 
 def _tag_error(report: GameReport, tag: Tag, message: str, rule: str = "notation.tag.value") -> None:

@@ -10,8 +10,8 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from referee.games.caravan import engine as cv
 from referee.engines.base import Card
+from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import DeckCard, write_caravan
 
 MAX_PLIES = 3000

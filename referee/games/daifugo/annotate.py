@@ -15,9 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.games.daifugo import engine as df
 from referee.engines.base import JOKER
-from referee.games.daifugo.notation.dfn import DaifugoRecord, options_text, toggle, words
+from referee.games.daifugo import engine as df
+from referee.games.daifugo.notation.dfn import (
+    DaifugoRecord,
+    options_text,
+    toggle,
+    words,
+)
 from referee.games.daifugo.notation.dfn_annotated import write_annotated_daifugo
 from referee.jobs.annotate import GameSupport, Variant, Verdict, is_own_comment
 from referee.jobs.timeline import Timeline

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from referee.games.daifugo import engine
+from referee.games.daifugo.log_referee import validate_log
 from referee.games.daifugo.notation import uecda_log
 from referee.games.daifugo.notation.dfn import read_daifugo
-from referee.games.daifugo.referee import referee_daifugo, rules_applied, validate_log
+from referee.games.daifugo.referee import referee_daifugo, rules_applied
 from referee.jobs.game import Foreign, Game
 
 GAME = Game(

@@ -9,20 +9,32 @@ submission that is not out of turn is what the contest server rejects and counts
 it is reported as a warning (with the rule it broke) and the replay goes on via
 ``engine.reject``, as the server did.
 
-A contest log: see :func:`validate_log` (each game one report).
+Contest logs have their own referee (``log_referee``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from itertools import combinations, product
+from collections.abc import Iterable
 
-from referee.games.daifugo import engine as df
 from referee.engines.base import Card, Violation
-from referee.games.daifugo.notation import uecda_log as ul
-from referee.games.daifugo.notation.dfn import (HAND_PREFIX, TRUE_WORDS, DaifugoMove, DaifugoRecord, DaifugoRound, MoveTextError, card_columns, over_dealt, read_daifugo, read_names, read_play, read_suits, toggle, words)
-from referee.notation.records import Finding, Tag
+from referee.games.daifugo import engine as df
+from referee.games.daifugo.notation.dfn import (
+    HAND_PREFIX,
+    TRUE_WORDS,
+    DaifugoMove,
+    DaifugoRecord,
+    DaifugoRound,
+    MoveTextError,
+    card_columns,
+    over_dealt,
+    read_names,
+    read_play,
+    read_suits,
+    toggle,
+    words,
+)
 from referee.jobs.report import GameReport
+from referee.notation.records import Finding, Tag
 
 # ------------------------------------------------------------------ rules
 
@@ -394,299 +406,3 @@ def rules_applied(record: DaifugoRecord) -> set[str]:
     if not record.errors:
         Replay(record, report, citations).run()
     return citations.ids
-
-
-# ------------------------------------------------------------------ contest logs
-
-#: The preset a contest-server log is judged under (its header's flags toggle options).
-CONTEST_PRESET = "uecda"
-
-
-def _log_rules(header: ul.LogHeader) -> df.RuleSet:
-    """The uecda preset with the header's flags: RULE_11BACK, RULE_6REVERS, and the flags
-    that switch off what the preset has on (RULE_8GIRI, RULE_SHIBARI, RULE_KAKUMEI,
-    RULE_CHANGE)."""
-    toggles: dict[str, object] = {
-        "eleven-back": header.flag("RULE_11BACK", False),
-        "six-reverse": header.flag("RULE_6REVERS", False),
-    }
-    if not header.flag("RULE_8GIRI", True):
-        toggles["eight-cut"] = False
-    if not header.flag("RULE_SHIBARI", True):
-        toggles["suit-lock"] = False
-    if not header.flag("RULE_KAKUMEI", True):
-        toggles["revolution"] = False
-        toggles["stairs-revolution"] = None
-    if not header.flag("RULE_CHANGE", True):
-        toggles["exchange"] = "none"
-    return df.ruleset(CONTEST_PRESET, toggles)
-
-
-class _LogGameReplay:
-    """One contest game judged as the server played it."""
-
-    def __init__(self, game: ul.LogGame):
-        self.game = game
-        self.names = game.header.names  # type: ignore[union-attr]
-
-    def finding(self, v: Violation, entry: ul.LogEntry, ply: int) -> Finding:
-        return Finding(v.rule, v.message, entry.line, entry.column, ply=ply, round=self.game.index,
-                       player=self.names[entry.player] if 0 <= entry.player < len(self.names) else str(entry.player),
-                       move=entry.text)
-
-    def replay(self, start: df.State) -> Outcome:
-        """(final state, errors, warnings, entries replayed): the replay stops at the first
-        entry that contradicts the server."""
-        state = start
-        warnings: list[Finding] = []
-        check, apply = df.check, df.apply
-        ply = 0
-        for entry in self.game.entries:
-            ply += 1
-            move = entry.move
-            violation = check(state, move) if move is not None else _bad_cell(state, entry)
-            if violation is None:
-                state = apply(state, move)
-                continue
-            if violation.rule in df.TURN_RULES or state.phase != "play":
-                return state, [self.finding(violation, entry, ply)], warnings, ply - 1
-            f = self.finding(violation, entry, ply)
-            f.message = f"rejected, counted as a pass: {f.message}"
-            warnings.append(f)
-            state = df.reject(state, df.Pass(entry.player))
-        return state, [], warnings, ply
-
-
-def _bad_cell(state: df.State, entry: ul.LogEntry) -> Violation:
-    """An entry with a card the server's table cannot hold (a real card in column 0 or 14):
-    the server's possession check fails, unless it is not that player's turn at all."""
-    turn = df.check(state, df.Pass(entry.player))
-    if turn is not None and turn.rule in df.TURN_RULES:
-        return turn
-    return Violation("daifugo.hand.possession", f"{entry.text[1:-2]} holds a card outside the server's "
-                                                f"table (a real card below the 3 or above the 2)")
-
-
-def _titles_of(mibun: str) -> tuple[str, ...]:
-    return tuple(df.UECDA_TITLES[int(c)] for c in mibun)
-
-
-class LogReferee:
-    """Judges the games of one contest log in order, carrying what one game tells the next
-    (the result that fixes the next game's titles)."""
-
-    def __init__(self, file: str):
-        self.file = file
-        self.previous_result: tuple[int, ...] | None = None
-        self.previous_number: int | None = None
-
-    def judge(self, game: ul.LogGame) -> GameReport:
-        report = GameReport(self.file, game.index, "daifugo", CONTEST_PRESET, line=game.line, knowledge="full")
-        report.errors.extend(game.errors)
-        report.warnings.extend(game.warnings)
-        previous_result, self.previous_result = self.previous_result, None
-        follows = self.previous_number is not None and game.number == self.previous_number + 1
-        self.previous_number = game.number
-        if game.errors or game.header is None:  # nothing to replay on a game that does not read
-            return report
-        rules = _log_rules(game.header)
-        names = game.header.names
-        report.details["options"] = " ".join(
-            w for w, on in (("+eleven-back", rules.eleven_back), ("+six-reverse", rules.six_reverse)) if on)
-        # Titles going into this game.
-        flash = game.header.number("FLASH_MIBUN_NUMBER", 0)
-        fresh = flash > 0 and game.number % flash == 0
-        mibun = game.mibun
-        previous: tuple[int, ...] | None = None
-        if fresh or game.number == 0:
-            if mibun.value != "22222":
-                report.errors.append(Finding(
-                    "daifugo.result.titles", f"game {game.index} starts a block of "
-                    f"{flash or 'the'} games: nobody holds a title yet, so mibun is 22222, not {mibun.value}",
-                    mibun.line, mibun.column, round=game.index))
-                return report
-        elif mibun.value != "22222":
-            classes = [int(c) for c in mibun.value]
-            if sorted(classes) != [0, 1, 2, 3, 4]:
-                report.errors.append(Finding("daifugo.result.titles", f"mibun {mibun.value} does not give the five "
-                                             "titles 0-4 once each", mibun.line, mibun.column, round=game.index))
-                return report
-            if previous_result is not None and follows:
-                v = df.check_titles(previous_result, _titles_of(mibun.value), names)
-                if v is not None:
-                    report.errors.append(Finding(v.rule, f"{v.message} (after game {game.index - 1}'s result "
-                                                 f"{''.join(map(str, previous_result))})", mibun.line, mibun.column,
-                                                 round=game.index))
-                    return report
-            previous = tuple(sorted(range(5), key=classes.__getitem__))
-        elif previous_result is not None and follows:
-            report.errors.append(Finding(
-                "daifugo.result.titles", f"mibun 22222 (no titles) in game {game.index}, but game "
-                f"{game.index - 1} gave titles and this game does not start a new block", mibun.line, mibun.column,
-                round=game.index))
-            return report
-        # The deal.
-        hands = [tuple(h) for h in game.hands]
-        seats = game.seats
-        violations = df.check_deal(rules, hands, seats)
-        if violations:
-            places = iter(game.duplicate_places(rules.jokers(5)))
-            for v in violations:
-                where = (game.cards_line, game.cards_column)
-                if v.rule == "daifugo.deal.duplicate":
-                    where = next(places, where)
-                report.errors.append(Finding(v.rule, v.message, *where, round=game.index))
-            return report
-        start = df.new_round(rules, hands, seats, previous, game.index, names)
-        replay = _LogGameReplay(game)
-        if start.phase == "exchange":
-            outcome = _infer_exchange(replay, start)
-        else:
-            outcome = replay.replay(start)
-        state, errors, warnings, plies = outcome
-        report.errors.extend(errors)
-        report.warnings.extend(warnings)
-        report.plies = plies
-        if errors:
-            return report
-        result = game.result
-        v = df.check_finish(state, result.order)
-        if v is not None:
-            report.errors.append(Finding(v.rule, v.message, result.line, result.column, round=game.index))
-            return report
-        self.previous_result = result.order
-        return report
-
-
-def _infer_exchange(replay: _LogGameReplay, start: df.State) -> Outcome:
-    """The unlogged exchange, inferred (uecda-server.md, Exchange).
-
-    The server moves the lower titles' strongest cards itself: no choice there. The upper
-    titles' gifts are their clients' choice. The first guess is what the default client
-    gives, its lowest cards (never the joker); it stands if the game then replays cleanly:
-    no contradiction and no submission rejected for a card its player lacks. Otherwise
-    (a rejection for a lacking card, or the first entry not by the diamond 3 holder) every
-    choice is tried that leaves each exchanging player holding the cards it later submits
-    (and the first player the diamond 3), closest to the first guess first; the first clean
-    replay wins, else the one that gets furthest. When no choice at all does that, and the
-    first guess fails on it, the log contradicts the server: an exchange no legal choice
-    could explain (daifugo.exchange.choice).
-    """
-    state = start
-    while any(d.server for d in state.pending):
-        duty = next(d for d in state.pending if d.server)
-        gift = df.strongest_cards(state.hands[duty.giver], duty.count)
-        state = df.apply(state, df.Give(duty.giver, duty.receiver, gift))
-    after_server = state
-    duties = list(after_server.pending)
-
-    def run(gifts: tuple[tuple[Card, ...], ...]) -> Outcome:
-        s = after_server
-        for duty, cards in zip(duties, gifts):
-            s = df.apply(s, df.Give(duty.giver, duty.receiver, cards))
-        return replay.replay(s)
-
-    first_guess = tuple(df.weakest_cards([c for c in after_server.hands[d.giver] if not c.is_joker], d.count)
-                        for d in duties)
-    first = run(first_guess)
-    if _clean(first):
-        return first
-    failure = next((f for f in sorted(first[1] + first[2], key=lambda f: f.ply or 0)
-                    if _exchange_could_fix(f, replay.game, duties, after_server)), None)
-    if failure is None:
-        return first  # nothing the exchange could change
-    options = _choices(after_server, duties, replay.game)
-    if not all(options):
-        state, _, warnings, _ = first
-        givers = " and ".join(f"{replay.names[d.giver]} ({d.count} to {replay.names[d.receiver]})" for d in duties)
-        error = Finding("daifugo.exchange.choice",
-                        f"an exchange no legal choice could explain: no gift by {givers} leaves every player "
-                        f"holding the cards they later play ({failure.message.removeprefix('rejected, counted as a pass: ')})",
-                        failure.line, failure.column, ply=failure.ply, round=failure.round,
-                        player=failure.player, move=failure.move)
-        earlier = [w for w in warnings if w.ply is not None and w.ply < failure.ply]  # type: ignore[operator]
-        return state, [error], earlier, failure.ply - 1  # type: ignore[operator]
-    best, best_score = first, _score(first)
-    for gifts in _product(options):
-        if gifts == first_guess:
-            continue
-        candidate = run(gifts)
-        if _clean(candidate):
-            return candidate
-        s = _score(candidate)
-        if s > best_score:
-            best, best_score = candidate, s
-    return best
-
-
-Outcome = tuple[df.State, list[Finding], list[Finding], int]
-
-
-def _exchange_could_fix(f: Finding, game: ul.LogGame, duties: list[df.Duty], state: df.State) -> bool:
-    """Could another gift choice change this finding of the first guess? A submission
-    rejected for a lacking card, by a receiver whose giver held one of its cards or by a
-    giver that held one itself; or a first entry not by the diamond 3 holder, where the
-    diamond 3 is one a gift could move."""
-    if f.ply is None or not (f.rule == "daifugo.hand.possession" or f.ply == 1):
-        return False
-    entry = game.entries[f.ply - 1]
-    cards = entry.move.cards if isinstance(entry.move, df.Play) else ()
-    if f.rule != "daifugo.hand.possession":
-        cards = (df.DIAMOND_3,)
-    for duty in duties:
-        pool = state.hands[duty.giver]
-        if entry.player in (duty.giver, duty.receiver) and any(c in pool for c in cards):
-            return True
-    return False
-
-
-def _clean(outcome: Outcome) -> bool:
-    return not outcome[1] and not any(w.rule == "daifugo.hand.possession" for w in outcome[2])
-
-
-def _score(outcome: Outcome) -> tuple[int, int]:
-    """Better explanations replay further, then lack fewer cards."""
-    _, errors, warnings, plies = outcome
-    lacking = sum(1 for w in warnings if w.rule == "daifugo.hand.possession")
-    return (plies if errors else 1 << 30, -lacking)
-
-
-def _choices(state: df.State, duties: list[df.Duty], game: ul.LogGame) -> list[list[tuple[Card, ...]]]:
-    """For each duty, every gift consistent with the cards the exchanging players later
-    submit (a receiver must get what it plays of its giver's cards, a giver must keep what
-    it plays; the first player must hold the diamond 3), closest to the lowest cards first."""
-    submitted: dict[int, set[Card]] = {}
-    for entry in game.entries:
-        if isinstance(entry.move, df.Play):
-            submitted.setdefault(entry.player, set()).update(entry.move.cards)
-    if game.entries:
-        submitted.setdefault(game.entries[0].player, set()).add(df.DIAMOND_3)
-    options: list[list[tuple[Card, ...]]] = []
-    for duty in duties:
-        hand = state.hands[duty.giver]
-        must = {c for c in submitted.get(duty.receiver, ()) if c in hand and c not in state.hands[duty.receiver]}
-        keep = submitted.get(duty.giver, set())
-        ranked = sorted(hand, key=_weak_key)
-        found = [combo for combo in combinations(ranked, duty.count)
-                 if must <= set(combo) and not keep & set(combo)]
-        options.append(found)
-    return options
-
-
-def _product(options: list[list[tuple[Card, ...]]]) -> Iterator[tuple[tuple[Card, ...], ...]]:
-    """Every combination of one option per duty, those with the fewest cards off the lowest
-    first (each list is already in that order)."""
-    ranked = sorted(product(*(range(len(o)) for o in options)), key=lambda ix: (sum(ix), ix))
-    for ix in ranked:
-        yield tuple(o[i] for o, i in zip(options, ix))
-
-
-def _weak_key(card: Card) -> tuple[int, int]:
-    return (99 if card.is_joker else df.strength(card), "SHDC".find(card.suit))
-
-
-def validate_log(lines: Iterable[str], file: str) -> Iterator[GameReport]:
-    """Each game of a contest log as a report (``index`` = the game's number from 1)."""
-    referee = LogReferee(file)
-    for game in ul.read_log(lines, file):
-        yield referee.judge(game)

@@ -16,9 +16,14 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from referee.games.daifugo import engine as df
 from referee.engines.base import Card
-from referee.games.daifugo.notation.dfn import hand_text, options_text, ruleset_of, write_daifugo
+from referee.games.daifugo import engine as df
+from referee.games.daifugo.notation.dfn import (
+    hand_text,
+    options_text,
+    ruleset_of,
+    write_daifugo,
+)
 
 NAMES = ("Aki", "Ben", "Chie", "Dai", "Eri", "Fumi", "Gen", "Hana")
 #: How often a player who may pass does, when they could also play.

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import read_daifugo
-from referee.notation.records import Chunk
 from referee.games.daifugo.referee import Observer, Replay
 from referee.jobs.report import GameReport
 from referee.jobs.timeline import Segment, Step, Timeline
+from referee.notation.records import Chunk
 
 
 class _Positions(Observer):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from referee.games.caravan import engine as cv
 from referee.engines.base import Card
+from referee.games.caravan import engine as cv
 from referee.jobs.render.cards import SUIT_GLYPHS, is_red, rank_text
 from referee.jobs.render.frames import Frame
 from referee.jobs.render.text import caravan_status

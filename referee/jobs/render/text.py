@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.games.caravan import engine as cv
 from referee.engines.base import Card
+from referee.games.caravan import engine as cv
 from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES, glyph, is_red
 from referee.jobs.render.frames import Frame
 

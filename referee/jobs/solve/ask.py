@@ -51,7 +51,10 @@ def ask(position: Position, question: str, options: Options) -> Answer:
     if extra:
         raise QuestionError(f"--question {question} does not take {', '.join('--' + e for e in extra)}")
     if position.game == "caravan":
-        from referee.games.caravan.solve.questions import forced_win_question, line_question
+        from referee.games.caravan.solve.questions import (
+            forced_win_question,
+            line_question,
+        )
 
         deadline = Deadline(options.timeout)  # after the imports: they are not the question's time
         if question == "forced-win":
@@ -59,7 +62,11 @@ def ask(position: Position, question: str, options: Options) -> Answer:
         return line_question(position.state, question, caravan=options.caravan, lane=options.lane,
                              within=options.within, cards=options.cards or "hand+deck",
                              method=options.method, deadline=deadline)
-    from referee.games.daifugo.solve.questions import forced_out_question, out_question, unbeatable_question
+    from referee.games.daifugo.solve.questions import (
+        forced_out_question,
+        out_question,
+        unbeatable_question,
+    )
 
     deadline = Deadline(options.timeout)
     names = position.names

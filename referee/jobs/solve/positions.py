@@ -13,9 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.notation.records import Finding, open_text
 from referee.jobs.report import GameReport
-from referee.jobs.timeline import ContestLog, Segment, Timeline, record_chunks, timeline_of
+from referee.jobs.timeline import (
+    ContestLog,
+    Segment,
+    Timeline,
+    record_chunks,
+    timeline_of,
+)
+from referee.notation.records import Finding, open_text
 
 
 class PositionError(Exception):

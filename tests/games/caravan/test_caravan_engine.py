@@ -19,8 +19,8 @@ import re
 import pytest
 
 from referee import spec
-from referee.games.caravan import engine as cv
 from referee.engines.base import Card
+from referee.games.caravan import engine as cv
 from referee.games.caravan.selfplay import random_deck
 from referee.jobs.validate import validate_text
 from referee.notation.cards import parse_card

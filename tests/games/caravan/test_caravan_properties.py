@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from referee import spec
 from referee.games.caravan import engine as cv
+from referee.games.caravan.notation.cvn import read_caravan, write_caravan
 from referee.games.caravan.selfplay import caravan_games
 from referee.jobs.validate import validate_text
-from referee.games.caravan.notation.cvn import read_caravan, write_caravan
 from referee.notation.records import split_records
 
 EXAMPLES = int(os.environ.get("PITBOSS_EXAMPLES", "300"))

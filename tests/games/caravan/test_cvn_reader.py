@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from referee.games.caravan import engine as cv
+from referee.games.caravan.notation.cvn import read_caravan, write_caravan
 from referee.jobs.validate import validate_text
 from referee.notation.cards import parse_card
-from referee.games.caravan.notation.cvn import read_caravan, write_caravan
 from referee.notation.records import split_records
 
 

@@ -22,12 +22,20 @@ from typer.testing import CliRunner
 from cli import app
 from referee.games.caravan import engine as cv
 from referee.games.caravan.selfplay import caravan_games
-from referee.jobs.solve import Deadline
-from referee.jobs.solve.ask import Options, ask
-from referee.games.caravan.solve.questions import forced_win_question, line_question, position_text
 from referee.games.caravan.solve.model import ReachModel
 from referee.games.caravan.solve.puzzle import Goal, advance, prepare, replay
-from referee.games.caravan.solve.search import forced_win, shortest_line, verify_strategy
+from referee.games.caravan.solve.questions import (
+    forced_win_question,
+    line_question,
+    position_text,
+)
+from referee.games.caravan.solve.search import (
+    forced_win,
+    shortest_line,
+    verify_strategy,
+)
+from referee.jobs.solve import Deadline
+from referee.jobs.solve.ask import Options, ask
 from referee.jobs.solve.positions import load_position
 from referee.notation.cards import parse_card
 

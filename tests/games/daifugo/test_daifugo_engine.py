@@ -5,14 +5,13 @@ random play to the end of rounds; and a replay of the real contest-server logs."
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from conftest import fixtures_dir
 
 from referee import spec
-from referee.games.daifugo import engine as D
 from referee.engines.base import JOKER, Card
+from referee.games.daifugo import engine as D
 from referee.notation.cards import parse_card
 
 SEED = D.ruleset("seed")

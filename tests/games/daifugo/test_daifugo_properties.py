@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from referee import spec
 from referee.games.daifugo import engine as D
+from referee.games.daifugo.notation.dfn import read_daifugo, record_text, ruleset_of
 from referee.games.daifugo.selfplay import NAMES, daifugo_matches
 from referee.jobs.validate import validate_text
-from referee.games.daifugo.notation.dfn import read_daifugo, record_text, ruleset_of
 from referee.notation.records import split_records
 
 EXAMPLES = int(os.environ.get("PITBOSS_EXAMPLES", "300"))

@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from cli import app
 from referee import spec
+from referee.games.daifugo.notation.dfn import read_daifugo
 from referee.games.daifugo.selfplay import daifugo_matches
 from referee.jobs import registry
 from referee.jobs.validate import validate_text
-from referee.games.daifugo.notation.dfn import read_daifugo
 from referee.notation.records import split_records
 
 runner = CliRunner()

@@ -3,9 +3,18 @@ with their places), its findings on bad input, and the canonical writer."""
 
 from __future__ import annotations
 
-from referee.games.daifugo import engine as D
 from referee.engines.base import JOKER, Card
-from referee.games.daifugo.notation.dfn import (DaifugoRecord, decode_cards, move_text, read_daifugo, record_text, ruleset_of, options_text, write_daifugo)
+from referee.games.daifugo import engine as D
+from referee.games.daifugo.notation.dfn import (
+    DaifugoRecord,
+    decode_cards,
+    move_text,
+    options_text,
+    read_daifugo,
+    record_text,
+    ruleset_of,
+    write_daifugo,
+)
 from referee.notation.records import split_records
 
 RECORD = """\

@@ -22,14 +22,30 @@ from typer.testing import CliRunner
 
 from cli import app
 from referee.games.daifugo import engine as df
+from referee.games.daifugo.notation.dfn import (
+    decode_cards,
+    hand_text,
+    options_text,
+    ruleset_of,
+)
 from referee.games.daifugo.selfplay import daifugo_matches
+from referee.games.daifugo.solve.model import SplitModel
+from referee.games.daifugo.solve.questions import (
+    forced_out_question,
+    out_question,
+    unbeatable_question,
+)
+from referee.games.daifugo.solve.search import (
+    Partition,
+    beaters,
+    forced_out,
+    lead_state,
+    replay_out,
+    verify_out_strategy,
+)
 from referee.jobs.solve import Deadline, QuestionError
 from referee.jobs.solve.ask import Options, ask
-from referee.games.daifugo.solve.questions import forced_out_question, out_question, unbeatable_question
-from referee.games.daifugo.solve.model import SplitModel
-from referee.games.daifugo.solve.search import (Partition, beaters, forced_out, lead_state, replay_out, verify_out_strategy)
 from referee.jobs.solve.positions import load_position
-from referee.games.daifugo.notation.dfn import decode_cards, hand_text, options_text, ruleset_of
 
 ROOT = Path(__file__).resolve().parents[3]
 PUZZLES = ROOT / "tests" / "golden" / "puzzles"

@@ -9,16 +9,15 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 from typer.testing import CliRunner
 
 from cli import app
 from referee import spec
-from referee.games.daifugo import engine as D
 from referee.engines.base import JOKER, Card
-from referee.jobs.validate import validate_file, validate_text
+from referee.games.daifugo import engine as D
 from referee.games.daifugo.notation import uecda_log as ul
-
-from conftest import FIXTURES
+from referee.jobs.validate import validate_file, validate_text
 
 SAMPLE = FIXTURES / "uecda-sample.log"
 ELEVEN_BACK = FIXTURES / "uecda-11back-6revers-sample.log"

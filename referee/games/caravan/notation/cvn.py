@@ -14,12 +14,23 @@ from dataclasses import dataclass, field
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
 
-from referee.games.caravan import engine as cv
 from referee.engines.base import Card
+from referee.games.caravan import engine as cv
 from referee.notation import grammar
 from referee.notation.cards import CardError, parse_card
 from referee.notation.comments import comment_words
-from referee.notation.records import (Chunk, Finding, MoveEntry, Record, Tag, located, salvage_tags, tag_line, unescape, wrap)
+from referee.notation.records import (
+    Chunk,
+    Finding,
+    MoveEntry,
+    Record,
+    Tag,
+    located,
+    salvage_tags,
+    tag_line,
+    unescape,
+    wrap,
+)
 
 TAG_ORDER = ("Game", "Rules", "Player1", "Player2", "First", "Deck1", "Deck2", "Table", "Hand1",
              "Hand2", "ToMove", "Phase", "Result", "Termination")

@@ -39,11 +39,31 @@ from dataclasses import dataclass, field
 
 import z3
 
-from referee.games.caravan import engine as cv
 from referee.engines.base import Card
-from referee.jobs.solve import Deadline, Timeout
+from referee.games.caravan import engine as cv
 from referee.games.caravan.solve.puzzle import Puzzle
-from referee.jobs.solve.smt import (FALSE, TRUE, Script, add, and_, at_most_one, count, double, eq, ge, gt, implies, int_literal, ite, le, lt, not_, num, or_)
+from referee.jobs.solve import Deadline, Timeout
+from referee.jobs.solve.smt import (
+    FALSE,
+    TRUE,
+    Script,
+    add,
+    and_,
+    at_most_one,
+    count,
+    double,
+    eq,
+    ge,
+    gt,
+    implies,
+    int_literal,
+    ite,
+    le,
+    lt,
+    not_,
+    num,
+    or_,
+)
 
 SUIT_CODE = {"S": 0, "H": 1, "D": 2, "C": 3}
 #: The Queen-suit field of a card with no Queen on it (not a suit code).

@@ -17,10 +17,21 @@ from __future__ import annotations
 
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import move_text, table_text, write_caravan
-from referee.jobs.solve import Answer, Deadline, QuestionError, Timeout
 from referee.games.caravan.solve.model import ReachModel, reason_words
-from referee.games.caravan.solve.puzzle import Goal, Puzzle, final_state, prepare, replay
-from referee.games.caravan.solve.search import (LineResult, forced_win as search_forced_win, shortest_line, verify_strategy)
+from referee.games.caravan.solve.puzzle import (
+    Goal,
+    Puzzle,
+    final_state,
+    prepare,
+    replay,
+)
+from referee.games.caravan.solve.search import (
+    LineResult,
+    shortest_line,
+    verify_strategy,
+)
+from referee.games.caravan.solve.search import forced_win as search_forced_win
+from referee.jobs.solve import Answer, Deadline, QuestionError, Timeout
 
 DEFAULT_WITHIN = {"reach": 3, "fewest": 6}
 

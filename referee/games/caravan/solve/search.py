@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from referee.games.caravan import engine as cv
 from referee.engines.base import Card
-from referee.jobs.solve import Deadline
+from referee.games.caravan import engine as cv
 from referee.games.caravan.solve.puzzle import Puzzle, advance, moves
+from referee.jobs.solve import Deadline
 
 # --------------------------------------------------------------------------- reach / fewest
 

@@ -22,11 +22,23 @@ from dataclasses import dataclass, field
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from referee.games.daifugo import engine as df
 from referee.engines.base import JOKER, Card
+from referee.games.daifugo import engine as df
 from referee.notation import grammar
 from referee.notation.cards import CardError, parse_card
-from referee.notation.records import (Chunk, Finding, MoveEntry, Record, Tag, located, salvage_tags, small_int, tag_line, unescape, wrap)
+from referee.notation.records import (
+    Chunk,
+    Finding,
+    MoveEntry,
+    Record,
+    Tag,
+    located,
+    salvage_tags,
+    small_int,
+    tag_line,
+    unescape,
+    wrap,
+)
 
 GAME_TAGS = ("Game", "Rules", "Options", "Players")
 ROUND_TAGS = ("Round", "Order", "Finish")

@@ -13,8 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from referee.games.daifugo.notation.dfn import (
+    GAME_TAGS,
+    HAND_PREFIX,
+    ROUND_TAGS,
+    DaifugoRecord,
+    hand_text,
+    tag_lines,
+)
 from referee.notation.comments import Comment, comment_words, scan_comments
-from referee.games.daifugo.notation.dfn import (GAME_TAGS, HAND_PREFIX, ROUND_TAGS, DaifugoRecord, hand_text, tag_lines)
 from referee.notation.records import wrap
 
 

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from lark import Tree
 from lark.exceptions import UnexpectedInput
 
-from referee.games.daifugo import engine as df
 from referee.engines.base import JOKER, Card
-from referee.notation import grammar
+from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import over_dealt
+from referee.notation import grammar
 from referee.notation.records import Finding, Record, small_int
 
 HEADER_PREFIX = "%-----%"

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import z3
 
-from referee.jobs.solve import Deadline, Timeout
 from referee.games.daifugo.solve.search import Partition, Piece, forbidden
+from referee.jobs.solve import Deadline, Timeout
 
 
 @dataclass

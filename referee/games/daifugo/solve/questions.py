@@ -17,11 +17,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.games.daifugo import engine as df
-from referee.notation.cards import CardError
 from referee.games.daifugo.notation.dfn import cards_text, decode_cards, move_text
-from referee.jobs.solve import Answer, Deadline, QuestionError, Timeout
 from referee.games.daifugo.solve.model import SplitModel
-from referee.games.daifugo.solve.search import (Partition, beaters, forced_out, forbidden, replay_out, revolts, verify_out_strategy)
+from referee.games.daifugo.solve.search import (
+    Partition,
+    beaters,
+    forbidden,
+    forced_out,
+    replay_out,
+    revolts,
+    verify_out_strategy,
+)
+from referee.jobs.solve import Answer, Deadline, QuestionError, Timeout
+from referee.notation.cards import CardError
 
 
 def _names(state: df.State, names: Sequence[str] | None) -> tuple[str, ...]:

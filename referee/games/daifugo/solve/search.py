@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from referee.games.daifugo import engine as df
 from referee.engines.base import JOKER, Card
+from referee.games.daifugo import engine as df
 from referee.jobs.solve import Deadline
 
 INF = 10 ** 6

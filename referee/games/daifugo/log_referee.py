@@ -1,0 +1,181 @@
+"""The Daifugo referee of UEC contest-server logs: each game of a log judged as the server
+played it (uecda-server.md), carrying what one game tells the next (its result fixes the
+next game's titles). A submission the server rejected is a warning, counted as a pass; the
+unlogged exchange is inferred (``exchange_inference``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from referee.engines.base import Violation
+from referee.games.daifugo import engine as df
+from referee.games.daifugo.exchange_inference import Outcome, infer_exchange
+from referee.games.daifugo.notation import uecda_log as ul
+from referee.jobs.report import GameReport
+from referee.notation.records import Finding
+
+#: The preset a contest-server log is judged under (its header's flags toggle options).
+CONTEST_PRESET = "uecda"
+
+
+def _log_rules(header: ul.LogHeader) -> df.RuleSet:
+    """The uecda preset with the header's flags: RULE_11BACK, RULE_6REVERS, and the flags
+    that switch off what the preset has on (RULE_8GIRI, RULE_SHIBARI, RULE_KAKUMEI,
+    RULE_CHANGE)."""
+    toggles: dict[str, object] = {
+        "eleven-back": header.flag("RULE_11BACK", False),
+        "six-reverse": header.flag("RULE_6REVERS", False),
+    }
+    if not header.flag("RULE_8GIRI", True):
+        toggles["eight-cut"] = False
+    if not header.flag("RULE_SHIBARI", True):
+        toggles["suit-lock"] = False
+    if not header.flag("RULE_KAKUMEI", True):
+        toggles["revolution"] = False
+        toggles["stairs-revolution"] = None
+    if not header.flag("RULE_CHANGE", True):
+        toggles["exchange"] = "none"
+    return df.ruleset(CONTEST_PRESET, toggles)
+
+
+class _LogGameReplay:
+    """One contest game judged as the server played it."""
+
+    def __init__(self, game: ul.LogGame):
+        self.game = game
+        self.names = game.header.names  # type: ignore[union-attr]
+
+    def finding(self, v: Violation, entry: ul.LogEntry, ply: int) -> Finding:
+        return Finding(v.rule, v.message, entry.line, entry.column, ply=ply, round=self.game.index,
+                       player=self.names[entry.player] if 0 <= entry.player < len(self.names) else str(entry.player),
+                       move=entry.text)
+
+    def replay(self, start: df.State) -> Outcome:
+        """(final state, errors, warnings, entries replayed): the replay stops at the first
+        entry that contradicts the server."""
+        state = start
+        warnings: list[Finding] = []
+        check, apply = df.check, df.apply
+        ply = 0
+        for entry in self.game.entries:
+            ply += 1
+            move = entry.move
+            violation = check(state, move) if move is not None else _bad_cell(state, entry)
+            if violation is None:
+                state = apply(state, move)
+                continue
+            if violation.rule in df.TURN_RULES or state.phase != "play":
+                return state, [self.finding(violation, entry, ply)], warnings, ply - 1
+            f = self.finding(violation, entry, ply)
+            f.message = f"rejected, counted as a pass: {f.message}"
+            warnings.append(f)
+            state = df.reject(state, df.Pass(entry.player))
+        return state, [], warnings, ply
+
+
+def _bad_cell(state: df.State, entry: ul.LogEntry) -> Violation:
+    """An entry with a card the server's table cannot hold (a real card in column 0 or 14):
+    the server's possession check fails, unless it is not that player's turn at all."""
+    turn = df.check(state, df.Pass(entry.player))
+    if turn is not None and turn.rule in df.TURN_RULES:
+        return turn
+    return Violation("daifugo.hand.possession", f"{entry.text[1:-2]} holds a card outside the server's "
+                                                f"table (a real card below the 3 or above the 2)")
+
+
+def _titles_of(mibun: str) -> tuple[str, ...]:
+    return tuple(df.UECDA_TITLES[int(c)] for c in mibun)
+
+
+class LogReferee:
+    """Judges the games of one contest log in order, carrying what one game tells the next
+    (the result that fixes the next game's titles)."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.previous_result: tuple[int, ...] | None = None
+        self.previous_number: int | None = None
+
+    def judge(self, game: ul.LogGame) -> GameReport:
+        report = GameReport(self.file, game.index, "daifugo", CONTEST_PRESET, line=game.line, knowledge="full")
+        report.errors.extend(game.errors)
+        report.warnings.extend(game.warnings)
+        previous_result, self.previous_result = self.previous_result, None
+        follows = self.previous_number is not None and game.number == self.previous_number + 1
+        self.previous_number = game.number
+        if game.errors or game.header is None:  # nothing to replay on a game that does not read
+            return report
+        rules = _log_rules(game.header)
+        names = game.header.names
+        report.details["options"] = " ".join(
+            w for w, on in (("+eleven-back", rules.eleven_back), ("+six-reverse", rules.six_reverse)) if on)
+        # Titles going into this game.
+        flash = game.header.number("FLASH_MIBUN_NUMBER", 0)
+        fresh = flash > 0 and game.number % flash == 0
+        mibun = game.mibun
+        previous: tuple[int, ...] | None = None
+        if fresh or game.number == 0:
+            if mibun.value != "22222":
+                report.errors.append(Finding(
+                    "daifugo.result.titles", f"game {game.index} starts a block of "
+                    f"{flash or 'the'} games: nobody holds a title yet, so mibun is 22222, not {mibun.value}",
+                    mibun.line, mibun.column, round=game.index))
+                return report
+        elif mibun.value != "22222":
+            classes = [int(c) for c in mibun.value]
+            if sorted(classes) != [0, 1, 2, 3, 4]:
+                report.errors.append(Finding("daifugo.result.titles", f"mibun {mibun.value} does not give the five "
+                                             "titles 0-4 once each", mibun.line, mibun.column, round=game.index))
+                return report
+            if previous_result is not None and follows:
+                v = df.check_titles(previous_result, _titles_of(mibun.value), names)
+                if v is not None:
+                    report.errors.append(Finding(v.rule, f"{v.message} (after game {game.index - 1}'s result "
+                                                 f"{''.join(map(str, previous_result))})", mibun.line, mibun.column,
+                                                 round=game.index))
+                    return report
+            previous = tuple(sorted(range(5), key=classes.__getitem__))
+        elif previous_result is not None and follows:
+            report.errors.append(Finding(
+                "daifugo.result.titles", f"mibun 22222 (no titles) in game {game.index}, but game "
+                f"{game.index - 1} gave titles and this game does not start a new block", mibun.line, mibun.column,
+                round=game.index))
+            return report
+        # The deal.
+        hands = [tuple(h) for h in game.hands]
+        seats = game.seats
+        violations = df.check_deal(rules, hands, seats)
+        if violations:
+            places = iter(game.duplicate_places(rules.jokers(5)))
+            for v in violations:
+                where = (game.cards_line, game.cards_column)
+                if v.rule == "daifugo.deal.duplicate":
+                    where = next(places, where)
+                report.errors.append(Finding(v.rule, v.message, *where, round=game.index))
+            return report
+        start = df.new_round(rules, hands, seats, previous, game.index, names)
+        replay = _LogGameReplay(game)
+        if start.phase == "exchange":
+            outcome = infer_exchange(replay, start)
+        else:
+            outcome = replay.replay(start)
+        state, errors, warnings, plies = outcome
+        report.errors.extend(errors)
+        report.warnings.extend(warnings)
+        report.plies = plies
+        if errors:
+            return report
+        result = game.result
+        v = df.check_finish(state, result.order)
+        if v is not None:
+            report.errors.append(Finding(v.rule, v.message, result.line, result.column, round=game.index))
+            return report
+        self.previous_result = result.order
+        return report
+
+
+def validate_log(lines: Iterable[str], file: str) -> Iterator[GameReport]:
+    """Each game of a contest log as a report (``index`` = the game's number from 1)."""
+    referee = LogReferee(file)
+    for game in ul.read_log(lines, file):
+        yield referee.judge(game)
