@@ -185,7 +185,7 @@ def validate(
     """
     for path in files:
         if path != "-" and Path(path).is_dir():
-            _fail(f"{path} is a folder; name its files (e.g. {Path(path) / '*.cvn'})")
+            _fail(f"{path} is a folder; name its files (e.g. {Path(path) / ('*' + registry.games()[0].extensions[0])})")
         if path != "-" and not Path(path).is_file():
             _fail(f"no such file: {path}")
     summary = Summary()

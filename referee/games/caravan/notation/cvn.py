@@ -90,6 +90,17 @@ def _decode(m: re.Match) -> cv.Move:
 _DECODED: dict[str, tuple[cv.Move, tuple[str, ...]]] = {}
 
 
+#: What CVN's own terminals are called in a message for a player.
+TERMINAL_NAMES = {
+    "PLACE": "a move such as 7H>A or KS>D2",
+    "DISCARD": "'discard'",
+    "DISBAND": "'disband'",
+    "CARAVAN": "a caravan letter A-F",
+    "DRAW": "a draw such as +9D",
+    "TAG_VALUE": 'a quoted tag value such as "Caravan"',
+}
+
+
 class CaravanMove(MoveEntry):
     """A Caravan move as read; ``text`` is its canonical CVN."""
 
@@ -150,7 +161,7 @@ def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
     try:
         tags, items = _parser().parse(chunk.text)
     except UnexpectedInput as err:
-        record.errors.append(grammar.syntax_finding(err, chunk.text, offset))
+        record.errors.append(grammar.syntax_finding(err, chunk.text, offset, TERMINAL_NAMES))
         for tag in salvage_tags(chunk):
             record.tags.setdefault(tag.name, tag)
         return record
@@ -225,7 +236,7 @@ def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
     try:
         tree = grammar.load("cvn_table").parse(tag.value)
     except UnexpectedInput as err:
-        finding = grammar.syntax_finding(err, tag.value, tag.line - 1, rule="notation.tag.value")
+        finding = grammar.syntax_finding(err, tag.value, tag.line - 1, TERMINAL_NAMES, rule="notation.tag.value")
         finding.column = tag.column + (err.column - 1 if isinstance(err.column, int) and err.column > 0 else 0)
         finding.message = f"Table: {finding.message}"
         record.errors.append(finding)
