@@ -1110,18 +1110,6 @@ def apply(state: State, move: Move) -> State:
     return _apply_play(state, move)
 
 
-def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
-    """The state after an illegal ``move`` (``violation`` is what ``check`` said) when the
-    rules count it, else None (the replay stops there). Under ``rejection_is_pass`` (uecda)
-    a submission during play by the player to move is rejected and counts as a pass, as the
-    contest server does (daifugo.turn.rejected); an entry by the wrong player or at the
-    wrong time (``TURN_RULES``) is an error in the record, never a rejection."""
-    if (not state.rules.rejection_is_pass or violation.rule in TURN_RULES or state.phase != "play"
-            or isinstance(move, Give) or move.player != state.to_move):
-        return None
-    return reject(state, move, violation)
-
-
 def reject(state: State, move: Move, violation: Violation | None = None) -> State:
     """What the contest server does with a submission it rejects: it counts as a pass by the
     player to move (daifugo.turn.rejected). Only for rule sets where ``rejection_is_pass``
@@ -1154,7 +1142,7 @@ def after_illegal(state: State, move: Move, violation: Violation) -> State | Non
     everything else, and every illegal move under the other rule sets, is an error."""
     if (state.rules.rejection_is_pass and violation.rule not in TURN_RULES and state.phase == "play"
             and isinstance(move, (Play, Pass, Unreadable)) and move.player == state.to_move):
-        return reject(state, move)
+        return reject(state, move, violation)
     return None
 
 
