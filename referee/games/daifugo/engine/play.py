@@ -1,0 +1,476 @@
+"""Checking and applying moves: the one statement of each rule of play.
+
+``check`` says why a move is illegal (and, given a list, which rules decided a legal one);
+``apply`` makes a legal move and records in ``State.events`` what it set off;
+``after_illegal`` is the rules' verdict on an illegal move (the uecda reject-as-pass)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.engines.base import Card, Violation
+from referee.games.daifugo.engine.cards import (
+    _SUIT_NAMES,
+    ABOVE_2,
+    BELOW_3,
+    DIAMOND_3,
+    EIGHT,
+    JACK,
+    SIX,
+    SPADE_3,
+    _cards,
+    _strengths,
+    _suit_pos,
+    card_at,
+    strength,
+    strongest_cards,
+    weakest_cards,
+)
+from referee.games.daifugo.engine.combos import (
+    GROUP,
+    SEQUENCE,
+    SINGLE,
+    Combo,
+    _invalid_message,
+    _merge,
+    readings,
+    revolution_rule,
+)
+from referee.games.daifugo.engine.deal import _start_play
+from referee.games.daifugo.engine.results import forbidden_finish
+from referee.games.daifugo.engine.state import (
+    TURN_RULES,
+    Give,
+    Move,
+    Pass,
+    Play,
+    State,
+    Unreadable,
+    _end_round,
+    _leader_after,
+    _next_player,
+    _v,
+    fresh_trick,
+    players_in,
+)
+
+
+def check(state: State, move: Move) -> Violation | None:
+    """Why ``move`` is illegal now, or None if it is legal."""
+    if state.over:
+        return _v("daifugo.end.game-over", "the round is already over")
+    if isinstance(move, Give):
+        return _check_give(state, move)
+    if state.phase == "exchange":
+        return _v("daifugo.exchange.pending", "the card exchange is not complete: " + _owed(state))
+    p = move.player
+    v = _check_turn(state, p)
+    if v is not None:
+        return v
+    if isinstance(move, Unreadable):
+        return _v("daifugo.hand.possession", f"{move.text or 'the submission'} holds a card outside the "
+                                             f"server's table (a real card below the 3 or above the 2)")
+    if isinstance(move, Pass):
+        if state.table is None and not state.rules.leader_may_pass:
+            return _v("daifugo.pass.leader", f"{state.name(p)} leads this trick and must play; "
+                                             f"only followers may pass")
+        return None
+    v = _check_possession(state, p, move.cards)
+    if v is not None:
+        return v
+    return _resolve(state, move)[1]
+
+
+def _check_turn(state: State, p: int) -> Violation | None:
+    if p == state.to_move:
+        return None
+    mover = state.name(state.to_move)  # type: ignore[arg-type]
+    if not 0 <= p < len(state.hands):
+        return _v("daifugo.turn.order", f"there is no player {p + 1}; it is {mover}'s turn")
+    if p in state.passed:
+        return _v("daifugo.pass.sat-out", f"{state.name(p)} passed earlier in this trick and may not play "
+                                          f"again until it ends; it is {mover}'s turn")
+    if not state.is_in(p):
+        return _v("daifugo.turn.finished", f"{state.name(p)} is out of this round; it is {mover}'s turn")
+    return _v("daifugo.turn.order", f"it is {mover}'s turn, not {state.name(p)}'s")
+
+
+def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> Card | None:
+    """The first card of ``cards`` that ``hand`` does not hold (as often), or None."""
+    for c in cards:
+        if c not in hand:
+            return c
+    if len(set(cards)) != len(cards):
+        for c in set(cards):
+            if cards.count(c) > hand.count(c):
+                return c
+    return None
+
+
+def _check_possession(state: State, p: int, cards: Sequence[Card]) -> Violation | None:
+    if not cards:
+        return _v("daifugo.combo.invalid", "a play needs at least one card (or pass)")
+    missing = _holds(state.hands[p], cards)
+    if missing is None:
+        return None
+    times = " that often" if missing in state.hands[p] else ""
+    return _v("daifugo.hand.possession", f"{state.name(p)} does not hold {missing}{times}")
+
+
+#: The last resolution (state, move, result): ``check`` then ``apply`` of one move resolve once.
+_last_resolved: tuple[object, object, tuple[Combo | None, Violation | None]] | None = None
+
+
+def resolved(state: State, move: Play) -> Combo | None:
+    """The combination a play makes on this table as the engine reads it (a bare joker
+    resolved), or None if the play is no legal combination here."""
+    return _resolve(state, move)[0]
+
+
+def _resolve(state: State, move: Play) -> tuple[Combo | None, Violation | None]:
+    """The combination a play makes on this table, or the violation (daifugo.joker.ambiguous
+    when a bare joker leaves several legal readings that differ in kind or strength)."""
+    global _last_resolved
+    last = _last_resolved
+    if last is not None and last[0] is state and last[1] is move:
+        return last[2]
+    result = _resolve_uncached(state, move)
+    _last_resolved = (state, move, result)
+    return result
+
+
+def _resolve_uncached(state: State, move: Play) -> tuple[Combo | None, Violation | None]:
+    found = readings(state.rules, move.cards, move.joker_as)
+    if not found:
+        return None, _v("daifugo.combo.invalid", _invalid_message(state.rules, move.cards, move.joker_as))
+    if len(found) == 1:
+        v = _fits(state, found[0])
+        return (found[0], None) if v is None else (None, v)
+    legal = []
+    first_v = None
+    for c in found:
+        v = _fits(state, c)
+        if v is None:
+            legal.append(c)
+        elif first_v is None:
+            first_v = v
+    if not legal:
+        return None, first_v
+    merged = _merge(legal)
+    if merged is None:
+        options = ", ".join(sorted({str(c) for c in legal}))
+        return None, _v("daifugo.joker.ambiguous",
+                        f"the joker can be read several legal ways here ({options}); write its card, e.g. JK(5D)")
+    return merged, None
+
+
+def _stronger(state: State, combo: Combo, table: Combo) -> bool:
+    """Does ``combo`` (same kind and size) beat ``table`` under the order in force?"""
+    rev = state.reversed
+    if combo.kind == SEQUENCE:
+        if state.rules.sequence_compare == "above":
+            return combo.high < table.low if rev else combo.low > table.high
+        return combo.low < table.low if rev else combo.high > table.high
+    return combo.low < table.low if rev else combo.low > table.low
+
+
+def _waived(state: State, combo: Combo) -> bool:
+    """consecutive-revolution: after a revolution in this trick a revolting group needs no
+    strength (daifugo.option.consecutive-revolution)."""
+    rules = state.rules
+    return (rules.consecutive_revolution and rules.revolution and state.trick_revolted
+            and combo.kind == GROUP and combo.size >= 4)
+
+
+def _fits(state: State, combo: Combo) -> Violation | None:
+    """May ``combo`` be played now: against the table, then (last, as the contest server
+    checks it) whether the rules allow sequences at all (daifugo.option.sequences)."""
+    v = _against_table(state, combo)
+    if v is None and combo.kind == SEQUENCE and not state.rules.sequences:
+        return _v("daifugo.option.sequences", f"{combo}: sequences are not played under these rules (-sequences)")
+    return v
+
+
+def _against_table(state: State, combo: Combo) -> Violation | None:
+    """Kind, size, strength and suit-lock against the play on the table."""
+    table = state.table
+    if table is None:
+        return None
+    rules = state.rules
+    if table.lone_joker:
+        if rules.spade3 and combo.kind == SINGLE and not combo.lone_joker \
+                and combo.low == strength(SPADE_3) and combo.suits == frozenset(SPADE_3.suit):
+            return None
+        tail = "only the spade 3 beats it (spade3)" if rules.spade3 else "nothing beats it"
+        return _v("daifugo.play.lone-joker", f"a lone joker is on the table: {tail}")
+    if combo.lone_joker:
+        if table.kind == SINGLE:
+            return None
+        return _v("daifugo.play.same-kind", f"the table holds {table}: a lone joker can only follow a single")
+    if combo.kind != table.kind or combo.size != table.size:
+        return _v("daifugo.play.same-kind",
+                  f"the table holds {table}; the play must be the same kind with {table.size} "
+                  f"card{'s' if table.size > 1 else ''}, not {combo}")
+    if not _stronger(state, combo, table) and not _waived(state, combo):
+        order = "reversed order" if state.reversed else "normal order"
+        if combo.kind == SEQUENCE:
+            if rules.sequence_compare == "above":
+                return _v("daifugo.play.sequence-above",
+                          f"{combo} does not lie wholly {'below' if state.reversed else 'above'} "
+                          f"{table} ({order})")
+            return _v("daifugo.play.sequence-top",
+                      f"{combo} is not stronger than {table}: sequences compare by their strongest "
+                      f"card ({order})")
+        return _v("daifugo.play.stronger", f"{combo} does not beat {table} ({order})")
+    if state.lock is not None and combo.suits != state.lock:
+        locked = ", ".join(_SUIT_NAMES[x] for x in sorted(state.lock, key=_suit_pos))
+        return _v("daifugo.option.suit-lock",
+                  f"the suits are locked to {locked}; this play must use exactly those suits")
+    return None
+
+
+def _owed(state: State) -> str:
+    return "; ".join(f"{state.name(d.giver)} owes {state.name(d.receiver)} {d.count} "
+                     f"card{'s' if d.count > 1 else ''} ({d.choose})" for d in state.pending)
+
+
+def _check_give(state: State, move: Give) -> Violation | None:
+    rules = state.rules
+    if state.phase != "exchange":
+        return _v("daifugo.exchange.duty", "no exchange is due now (gifts come before the first play "
+                                           "of a round after the first)")
+    g = move.giver
+    duty = next((d for d in state.pending if d.giver == g), None)
+    if duty is None:
+        return _v("daifugo.exchange.duty", f"{state.name(g)} owes no cards now; {_owed(state)}")
+    if move.receiver != duty.receiver or len(move.cards) != duty.count:
+        return _v("daifugo.exchange.duty", f"{state.name(g)} must give {duty.count} card"
+                                           f"{'s' if duty.count > 1 else ''} to {state.name(duty.receiver)}")
+    if rules.exchange_style == "server" and not duty.server and any(d.server for d in state.pending):
+        return _v("daifugo.exchange.order", "the server first moves the lower titles' strongest cards; "
+                                            "the upper titles choose after that")
+    simultaneous = rules.exchange_style == "simultaneous" and state.dealt is not None
+    source = state.dealt[g] if simultaneous else state.hands[g]  # type: ignore[index]
+    missing = _holds(source, move.cards)
+    if missing is not None:
+        if simultaneous and _holds(state.hands[g], move.cards) is None:
+            return _v("daifugo.exchange.simultaneous",
+                      f"{missing} was not dealt to {state.name(g)}: the exchange is simultaneous, so "
+                      f"a card received cannot be passed on")
+        return _v("daifugo.hand.possession", f"{state.name(g)} does not hold {missing}")
+    if duty.choose == "strongest":
+        if duty.server:
+            best = strongest_cards(source, duty.count)
+            ok = sorted(move.cards) == sorted(best)
+        else:
+            best = strongest_cards(source, duty.count)
+            ok = _strengths(move.cards) == _strengths(best)
+        if not ok:
+            return _v("daifugo.exchange.strongest",
+                      f"{state.name(g)} must give the {duty.count} strongest card"
+                      f"{'s' if duty.count > 1 else ''} ({_cards(best)}), not {_cards(move.cards)}")
+    elif duty.choose == "weakest":
+        worst = weakest_cards(source, duty.count)
+        if _strengths(move.cards) != _strengths(worst):
+            return _v("daifugo.exchange.weakest",
+                      f"{state.name(g)} must give the {duty.count} weakest card"
+                      f"{'s' if duty.count > 1 else ''} ({_cards(worst)}), not {_cards(move.cards)} "
+                      f"(exchange=weakest)")
+    return None
+
+
+def apply(state: State, move: Move) -> State:
+    """The state after a legal move (run ``check`` first). ``events`` of the result names
+    the behaviours it set off."""
+    if isinstance(move, Give):
+        return _apply_give(state, move)
+    if isinstance(move, Pass):
+        return _apply_pass(state, move.player)
+    return _apply_play(state, move)
+
+
+def reject(state: State, move: Move, violation: Violation | None = None) -> State:
+    """What the contest server does with a submission it rejects: it counts as a pass by the
+    player to move (daifugo.turn.rejected). Only for rule sets where ``rejection_is_pass``
+    (uecda), and only for violations outside ``TURN_RULES`` (see ``after_illegal``).
+
+    The server updates the suit-lock before it refuses a sequence for want of
+    RULE_KAIDAN (uecda-server.md, checks 4 and 6): a sequence refused only by
+    ``daifugo.option.sequences`` can still switch the lock on."""
+    if not state.rules.rejection_is_pass:
+        raise ValueError(f"under {state.rules.name} an illegal move is an error, not a pass")
+    if state.phase != "play" or state.to_move is None:
+        raise ValueError("only a submission during play can be rejected")
+    events: tuple[str, ...] = ("daifugo.turn.rejected",)
+    if violation is not None and violation.rule == "daifugo.option.sequences" and isinstance(move, Play):
+        fits = [c for c in readings(state.rules, move.cards, move.joker_as)
+                if c.kind == SEQUENCE and _against_table(state, c) is None]
+        lock = _lock_after(state, _merge(fits) if fits else None)
+        if lock != state.lock:
+            state = state._replace(lock=lock)
+            events += ("daifugo.option.suit-lock",)
+    after = _apply_pass(state, state.to_move)
+    return after._replace(events=events + after.events)
+
+
+def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
+    """The rules' verdict on an illegal move: the position after it when they count it,
+    None when the record is wrong there and its replay stops. Under ``rejection_is_pass``
+    (uecda) a submission by the player to move during play that breaks any rule outside
+    ``TURN_RULES`` is what the contest server rejects and counts as a pass (``reject``);
+    everything else, and every illegal move under the other rule sets, is an error."""
+    if (state.rules.rejection_is_pass and violation.rule not in TURN_RULES and state.phase == "play"
+            and isinstance(move, (Play, Pass, Unreadable)) and move.player == state.to_move):
+        return reject(state, move, violation)
+    return None
+
+
+def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return tuple(rest)
+
+
+def _lock_after(state: State, combo: Combo | None) -> frozenset[str] | None:
+    """The suit-lock once ``combo`` is played: it starts when two consecutive plays of a trick
+    use the same suits (daifugo.option.suit-lock); a lone joker ends it
+    (daifugo.lock.lone-joker)."""
+    lock = state.lock
+    if combo is None:
+        return lock
+    if combo.lone_joker:
+        return None
+    table = state.table
+    if (state.rules.suit_lock and lock is None and table is not None and combo.suits is not None
+            and combo.suits == table.suits):
+        return combo.suits
+    return lock
+
+
+def _apply_play(state: State, move: Play) -> State:
+    """A play: the cards leave the hand, the player may go out (forbidden finish,
+    miyako-ochi), then the effects of every play but a lone joker (revolution, six-reverse,
+    eleven-back, eight-cut) and the suit-lock; then ``_after`` moves the turn on."""
+    rules = state.rules
+    p = move.player
+    combo, _ = _resolve(state, move)
+    assert combo is not None, "apply() needs a legal move: run check() first"
+    table = state.table
+    events: list[str] = []
+    hand_before = state.hands[p]
+    hand = _without(hand_before, move.cards)
+    hands = state.hands[:p] + (hand,) + state.hands[p + 1:]
+    if combo.stands:
+        if len(combo.stands) > 1:
+            events.append("daifugo.joker.two-jokers")
+        if any(card_at(*st) in hand_before for st in combo.stands):
+            events.append("daifugo.joker.held-card")
+        if any(st.strength in (BELOW_3, ABOVE_2) for st in combo.stands):
+            events.append("daifugo.joker.out-of-range")
+    if combo.kind == GROUP and combo.size == 5:
+        events.append("daifugo.combo.five-group")
+    if state.opening and DIAMOND_3 in hand_before and DIAMOND_3 not in move.cards and (
+            rules.first_leader == "diamond3" or (rules.diamond3_start and state.previous is None)):
+        events.append("daifugo.lead.diamond3-free")
+    if table is not None and p == state.last_player:
+        events.append("daifugo.trick.own-cards")
+    cut = False
+    if table is not None and table.lone_joker and not combo.lone_joker:
+        events.append("daifugo.option.spade3")
+        cut = True
+    if table is not None and not table.lone_joker and not _stronger(state, combo, table) and _waived(state, combo):
+        events.append("daifugo.option.consecutive-revolution")
+    lock = _lock_after(state, combo)
+    if lock != state.lock:
+        events.append("daifugo.lock.lone-joker" if combo.lone_joker else "daifugo.option.suit-lock")
+    # Going out.
+    finished, fouled, dropped = state.finished, state.fouled, state.dropped
+    if not hand:
+        if forbidden_finish(rules, move.cards, state.reversed):
+            fouled = fouled + (p,)
+            events += ["daifugo.option.forbidden-finish", "daifugo.finish.forbidden-order"]
+        else:
+            finished = finished + (p,)
+            prev = state.previous
+            if (rules.miyako_ochi and prev is not None and len(finished) == 1 and prev[0] != p
+                    and state.is_in(prev[0])):
+                dropped = dropped + (prev[0],)
+                events += ["daifugo.option.miyako-ochi", "daifugo.miyako.first-place"]
+    # Effects of every play but a lone joker.
+    revolution, back, direction, revolted = state.revolution, state.back, state.direction, state.trick_revolted
+    if not combo.lone_joker:
+        revolt = revolution_rule(rules, combo)
+        if revolt is not None:
+            revolution, revolted = not revolution, True
+            events.append(revolt)
+        if rules.six_reverse and combo.includes(SIX):
+            direction = -direction
+            events.append("daifugo.option.six-reverse")
+        if rules.eleven_back and combo.includes(JACK):
+            back = not back
+            events.append("daifugo.option.eleven-back")
+        if rules.eight_cut and combo.includes(EIGHT):
+            cut = True
+            events.append("daifugo.option.eight-cut")
+    after = state._replace(hands=hands, table=combo, last_player=p, lock=lock, finished=finished,
+                           fouled=fouled, dropped=dropped, revolution=revolution, back=back,
+                           direction=direction, trick_revolted=revolted, stall=0, opening=False)
+    return _after(after, p, events, cut)
+
+
+def _apply_pass(state: State, p: int) -> State:
+    events: list[str] = []
+    if state.table is None:
+        events.append("daifugo.pass.empty-stage")
+    after = state._replace(passed=state.passed | {p}, stall=state.stall + 1)
+    limit = state.rules.stall_limit
+    if limit is not None and after.stall >= limit:
+        return _end_round(after._replace(stalled=True), events + ["daifugo.end.stall"])
+    return _after(after, p, events, False)
+
+
+def _after(state: State, actor: int, events: list[str], cut: bool) -> State:
+    """Round end, trick end or the next player, after ``actor``'s move."""
+    ins = players_in(state)
+    if len(ins) <= 1:
+        return _end_round(state, events)
+    if cut:
+        return _clear(state, actor, events)
+    passed = state.passed
+    rule = state.rules.trick_end
+    if rule == "all-but-one":
+        done, why = sum(q in passed for q in ins) >= len(ins) - 1, "daifugo.option.trick-end"
+    elif rule == "others" and state.table is not None:
+        done, why = all(q in passed for q in ins if q != state.last_player), "daifugo.trick.end"
+    else:
+        done = all(q in passed for q in ins)
+        why = "daifugo.trick.end" if rule == "others" else "daifugo.trick.clear"
+    if done:
+        events.append(why)
+        return _clear(state, state.last_player, events)  # type: ignore[arg-type]
+    return state._replace(to_move=_next_player(state, actor, passed), events=tuple(events))
+
+
+def _clear(state: State, last: int, events: list[str]) -> State:
+    """End the trick: the table, the passes, the lock, eleven-back go; ``last`` leads, or the
+    next player still in after them (daifugo.trick.leader)."""
+    leader = _leader_after(state, last)
+    if leader != last:
+        events.append("daifugo.trick.leader")
+    return fresh_trick(state, leader)._replace(events=tuple(events))
+
+
+def _apply_give(state: State, move: Give) -> State:
+    duty = next(d for d in state.pending if d.giver == move.giver)
+    pending = list(state.pending)
+    pending.remove(duty)
+    hands = list(state.hands)
+    hands[move.giver] = _without(hands[move.giver], move.cards)
+    hands[move.receiver] = hands[move.receiver] + tuple(move.cards)
+    events = ("daifugo.exchange.choice",) if duty.choose == "choice" else ()
+    after = state._replace(hands=tuple(hands), pending=tuple(pending), events=events)
+    if pending:
+        return after
+    started = _start_play(after)
+    return started._replace(events=events + started.events)
