@@ -6,16 +6,14 @@ with the same Options; and the record's rule set with each option named in its O
 toggled (``+x`` becomes ``-x``,
 ``stairs-revolution=N`` off, ``exchange=weakest`` ``choice`` and back).
 
-The engine has no ``explain``; :func:`allowed` names the rules a legal move relied on,
-from the public engine API (the combination's readings, the table, the rule set), followed
-by the rules the move set off (the engine's ``State.events``).
+A legal move is "allowed by" the rules the engine consulted to accept it (``check``'s
+``consulted`` list), followed by the rules the move set off (the engine's ``State.events``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.engines.base import JOKER
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import (
     DaifugoRecord,
@@ -87,6 +85,7 @@ def option_differs(a: df.RuleSet, b: df.RuleSet, name: str) -> bool:
 
 
 def judge(state: df.State, move: df.Move, rules: df.RuleSet) -> Verdict:
+    """The move under ``rules`` in ``state``: the rule it breaks, or the rules that allowed it."""
     s = state if state.rules is rules else state._replace(rules=rules)
     v = df.check(s, move)
     if v is not None:
@@ -94,51 +93,13 @@ def judge(state: df.State, move: df.Move, rules: df.RuleSet) -> Verdict:
     return Verdict(True, allowed=tuple(dict.fromkeys(allowed(s, move))))
 
 
-def allowed(state: df.State, move: df.Move) -> list[str]:
-    """The ids of the rules a legal move relied on (turn, possession, combination, the
-    table, the exchange duty), then those of what it set off: the engine's ``events``,
-    which also name the joker rulings, the diamond-3 lead, playing over one's own cards,
-    spade3 and consecutive-revolution when a play relied on them."""
-    rules = state.rules
-    ids: list[str] = []
-    if isinstance(move, df.Give):
-        duty = next(d for d in state.pending if d.giver == move.giver)
-        ids.append("daifugo.exchange.duty")
-        if rules.exchange_style == "server":
-            ids.append("daifugo.exchange.order")
-        elif state.dealt is not None:
-            ids.append("daifugo.exchange.simultaneous")
-        ids.append("daifugo.hand.possession")
-        ids.append({"strongest": "daifugo.exchange.strongest", "weakest": "daifugo.exchange.weakest"}
-                   .get(duty.choose, "daifugo.exchange.choice"))
-    elif isinstance(move, df.Pass):
-        ids.append("daifugo.turn.order")
-        if state.table is None:
-            ids.append("daifugo.pass.empty-stage")
-    else:
-        ids += ["daifugo.turn.order", "daifugo.hand.possession", "daifugo.combo.invalid"]
-        jokers = move.cards.count(JOKER)
-        if jokers and len(move.cards) > 1 and (len(move.joker_as) < jokers or None in move.joker_as):
-            ids.append("daifugo.joker.ambiguous")  # a bare joker, read the one legal way
-        combo = df.resolved(state, move)
-        table = state.table
-        if table is None:
-            ids.append("daifugo.play.same-kind")
-        elif table.lone_joker:
-            ids.append("daifugo.play.lone-joker")
-        elif combo is not None and combo.lone_joker:
-            ids += ["daifugo.play.same-kind", "daifugo.play.lone-joker"]
-        else:
-            ids.append("daifugo.play.same-kind")
-            if combo is not None and combo.kind == df.SEQUENCE:
-                ids.append("daifugo.play.sequence-top" if rules.sequence_compare == "top"
-                           else "daifugo.play.sequence-above")
-            else:
-                ids.append("daifugo.play.stronger")
-        if state.lock is not None and table is not None:
-            ids.append("daifugo.option.suit-lock")
-    ids += df.apply(state, move).events
-    return ids
+def allowed(state: df.State, move: df.Move, after: df.State | None = None) -> list[str]:
+    """The ids of the rules a legal move relied on, as the engine's ``check`` consulted
+    them, then those of what it set off (the ``events`` of ``after``, the state it led to,
+    applied here when not given)."""
+    consulted: list[str] = []
+    df.check(state, move, consulted)
+    return consulted + list((after if after is not None else df.apply(state, move)).events)
 
 
 def write(timeline: Timeline, comments: dict[int, list[str]], record_comments: list[str]) -> str:

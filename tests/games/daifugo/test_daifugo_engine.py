@@ -640,6 +640,35 @@ def test_after_illegal_policy():
     assert D.after_illegal(s, play(0, "5S"), D.check(s, play(0, "5S"))) is None
 
 
+def consulted(state: D.State, move: D.Move) -> list[str]:
+    ids: list[str] = []
+    assert D.check(state, move, ids) is None
+    return ids
+
+
+def test_check_says_what_it_consulted():
+    s = snap(SEED, ["3S 4S 5S JK", "5H 6H 7H 9H", "7S 9S"])
+    assert consulted(s, play(0, "3S 4S 5S")) == [
+        "daifugo.turn.order", "daifugo.hand.possession", "daifugo.combo.invalid", "daifugo.play.same-kind"]
+    t = legal(s, play(0, "3S 4S 5S"))
+    assert consulted(t, play(1, "5H 6H 7H")) == [
+        "daifugo.turn.order", "daifugo.hand.possession", "daifugo.combo.invalid", "daifugo.play.same-kind",
+        "daifugo.play.sequence-top"]
+    assert consulted(t, D.Pass(1)) == ["daifugo.turn.order"]
+    j = snap(SEED, ["4S 6S JK", "9H", "7S 9S"])
+    assert consulted(j, play(0, "4S JK 6S"))[3] == "daifugo.joker.ambiguous"  # a bare joker read one way
+    u = snap(UECDA, UE5)
+    assert consulted(u, D.Pass(0)) == ["daifugo.turn.order", "daifugo.pass.empty-stage"]
+    locked = snap(UECDA, ["3D 5H", "6S 7S", "7C 9S", "10S JS", "QS KS"], to_move=1, table=(0, "4S"),
+                  lock={"S"})
+    assert consulted(locked, play(1, "6S"))[-1] == "daifugo.option.suit-lock"
+    # An illegal move: the list holds what passed before the rule it broke.
+    ids: list[str] = []
+    v = D.check(t, play(1, "9H"), ids)
+    assert v is not None and v.rule == "daifugo.play.same-kind"
+    assert ids == ["daifugo.turn.order", "daifugo.hand.possession"]
+
+
 # ---------------------------------------------------------------- results
 
 

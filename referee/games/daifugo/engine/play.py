@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.engines.base import Card, Violation
+from referee.engines.base import JOKER, Card, Violation
 from referee.games.daifugo.engine.cards import (
     _SUIT_NAMES,
     ABOVE_2,
@@ -55,35 +55,51 @@ from referee.games.daifugo.engine.state import (
 )
 
 
-def check(state: State, move: Move) -> Violation | None:
-    """Why ``move`` is illegal now, or None if it is legal."""
-    if state.over:
+def check(state: State, move: Move, consulted: list[str] | None = None) -> Violation | None:
+    """Why ``move`` is illegal now, or None if it is legal.
+
+    ``consulted``: when given a list, each rule check that passes appends the id of the rule
+    that decided it (turn, possession, combination, joker reading, the table, suit-lock;
+    for a gift the duty, the order or the simultaneous exchange, possession, strongest or
+    weakest), in the order they are checked. The phase preconditions (the round is not
+    over, the exchange is not pending) decide nothing about a move and are not listed.
+    What a legal move sets off is in the ``events`` of ``apply``'s result."""
+    if state.phase == "over":
         return _v("daifugo.end.game-over", "the round is already over")
-    if isinstance(move, Give):
-        return _check_give(state, move)
+    if type(move) is Give:
+        return _check_give(state, move, consulted)
     if state.phase == "exchange":
         return _v("daifugo.exchange.pending", "the card exchange is not complete: " + _owed(state))
     p = move.player
-    v = _check_turn(state, p)
-    if v is not None:
-        return v
-    if isinstance(move, Unreadable):
+    if p != state.to_move:
+        return _check_turn(state, p)
+    if consulted is not None:
+        consulted.append("daifugo.turn.order")
+    kind = type(move)
+    if kind is Pass:
+        if state.table is None:
+            if not state.rules.leader_may_pass:
+                return _v("daifugo.pass.leader", f"{state.name(p)} leads this trick and must play; "
+                                                 f"only followers may pass")
+            if consulted is not None:
+                consulted.append("daifugo.pass.empty-stage")
+        return None
+    if kind is Unreadable:
         return _v("daifugo.hand.possession", f"{move.text or 'the submission'} holds a card outside the "
                                              f"server's table (a real card below the 3 or above the 2)")
-    if isinstance(move, Pass):
-        if state.table is None and not state.rules.leader_may_pass:
-            return _v("daifugo.pass.leader", f"{state.name(p)} leads this trick and must play; "
-                                             f"only followers may pass")
-        return None
     v = _check_possession(state, p, move.cards)
     if v is not None:
         return v
-    return _resolve(state, move)[1]
+    if consulted is not None:
+        consulted.append("daifugo.hand.possession")
+    _, v, ids = _resolve(state, move)
+    if consulted is not None and v is None:
+        consulted.extend(ids)
+    return v
 
 
-def _check_turn(state: State, p: int) -> Violation | None:
-    if p == state.to_move:
-        return None
+def _check_turn(state: State, p: int) -> Violation:
+    """Why ``p``, who is not to move, may not move (daifugo.turn.order and its cases)."""
     mover = state.name(state.to_move)  # type: ignore[arg-type]
     if not 0 <= p < len(state.hands):
         return _v("daifugo.turn.order", f"there is no player {p + 1}; it is {mover}'s turn")
@@ -117,8 +133,13 @@ def _check_possession(state: State, p: int, cards: Sequence[Card]) -> Violation 
     return _v("daifugo.hand.possession", f"{state.name(p)} does not hold {missing}{times}")
 
 
-#: The last resolution (state, move, result): ``check`` then ``apply`` of one move resolve once.
-_last_resolved: tuple[object, object, tuple[Combo | None, Violation | None]] | None = None
+Resolution = tuple[Combo | None, Violation | None, tuple[str, ...]]
+
+#: The last resolution (state, move, result). Bound: one entry. Reason: a replay runs
+#: ``check`` then ``apply`` on the same (state, move), and resolving a play (its readings
+#: against the table) is the costliest part of both; the entry is keyed by identity and
+#: the result is a pure function of the pair, so a stale or raced entry is only a miss.
+_last_resolved: tuple[object, object, Resolution] | None = None
 
 
 def resolved(state: State, move: Play) -> Combo | None:
@@ -127,9 +148,10 @@ def resolved(state: State, move: Play) -> Combo | None:
     return _resolve(state, move)[0]
 
 
-def _resolve(state: State, move: Play) -> tuple[Combo | None, Violation | None]:
+def _resolve(state: State, move: Play) -> Resolution:
     """The combination a play makes on this table, or the violation (daifugo.joker.ambiguous
-    when a bare joker leaves several legal readings that differ in kind or strength)."""
+    when a bare joker leaves several legal readings that differ in kind or strength), and
+    the ids of the rules that decided a legal one."""
     global _last_resolved
     last = _last_resolved
     if last is not None and last[0] is state and last[1] is move:
@@ -139,29 +161,36 @@ def _resolve(state: State, move: Play) -> tuple[Combo | None, Violation | None]:
     return result
 
 
-def _resolve_uncached(state: State, move: Play) -> tuple[Combo | None, Violation | None]:
+def _resolve_uncached(state: State, move: Play) -> Resolution:
     found = readings(state.rules, move.cards, move.joker_as)
     if not found:
-        return None, _v("daifugo.combo.invalid", _invalid_message(state.rules, move.cards, move.joker_as))
+        return None, _v("daifugo.combo.invalid", _invalid_message(state.rules, move.cards, move.joker_as)), ()
+    ids = ["daifugo.combo.invalid"]
+    if len(move.cards) > 1 and JOKER in move.cards and (
+            len(move.joker_as) < move.cards.count(JOKER) or None in move.joker_as):
+        ids.append("daifugo.joker.ambiguous")  # a bare joker, read the one legal way
     if len(found) == 1:
-        v = _fits(state, found[0])
-        return (found[0], None) if v is None else (None, v)
+        v = _fits(state, found[0], ids)
+        return (found[0], None, tuple(ids)) if v is None else (None, v, ())
     legal = []
     first_v = None
+    decided: list[str] | None = None
     for c in found:
-        v = _fits(state, c)
+        why = list(ids)
+        v = _fits(state, c, why)
         if v is None:
             legal.append(c)
+            decided = decided or why
         elif first_v is None:
             first_v = v
     if not legal:
-        return None, first_v
+        return None, first_v, ()
     merged = _merge(legal)
     if merged is None:
         options = ", ".join(sorted({str(c) for c in legal}))
         return None, _v("daifugo.joker.ambiguous",
-                        f"the joker can be read several legal ways here ({options}); write its card, e.g. JK(5D)")
-    return merged, None
+                        f"the joker can be read several legal ways here ({options}); write its card, e.g. JK(5D)"), ()
+    return merged, None, tuple(decided or ids)
 
 
 def _stronger(state: State, combo: Combo, table: Combo) -> bool:
@@ -182,29 +211,36 @@ def _waived(state: State, combo: Combo) -> bool:
             and combo.kind == GROUP and combo.size >= 4)
 
 
-def _fits(state: State, combo: Combo) -> Violation | None:
+def _fits(state: State, combo: Combo, consulted: list[str] | None = None) -> Violation | None:
     """May ``combo`` be played now: against the table, then (last, as the contest server
     checks it) whether the rules allow sequences at all (daifugo.option.sequences)."""
-    v = _against_table(state, combo)
+    v = _against_table(state, combo, consulted)
     if v is None and combo.kind == SEQUENCE and not state.rules.sequences:
         return _v("daifugo.option.sequences", f"{combo}: sequences are not played under these rules (-sequences)")
     return v
 
 
-def _against_table(state: State, combo: Combo) -> Violation | None:
-    """Kind, size, strength and suit-lock against the play on the table."""
+def _against_table(state: State, combo: Combo, consulted: list[str] | None = None) -> Violation | None:
+    """Kind, size, strength and suit-lock against the play on the table; ``consulted`` as
+    for ``check``."""
     table = state.table
     if table is None:
+        if consulted is not None:
+            consulted.append("daifugo.play.same-kind")  # the leader plays any combination
         return None
     rules = state.rules
     if table.lone_joker:
         if rules.spade3 and combo.kind == SINGLE and not combo.lone_joker \
                 and combo.low == strength(SPADE_3) and combo.suits == frozenset(SPADE_3.suit):
+            if consulted is not None:
+                consulted.append("daifugo.play.lone-joker")
             return None
         tail = "only the spade 3 beats it (spade3)" if rules.spade3 else "nothing beats it"
         return _v("daifugo.play.lone-joker", f"a lone joker is on the table: {tail}")
     if combo.lone_joker:
         if table.kind == SINGLE:
+            if consulted is not None:
+                consulted += ("daifugo.play.same-kind", "daifugo.play.lone-joker")
             return None
         return _v("daifugo.play.same-kind", f"the table holds {table}: a lone joker can only follow a single")
     if combo.kind != table.kind or combo.size != table.size:
@@ -222,10 +258,20 @@ def _against_table(state: State, combo: Combo) -> Violation | None:
                       f"{combo} is not stronger than {table}: sequences compare by their strongest "
                       f"card ({order})")
         return _v("daifugo.play.stronger", f"{combo} does not beat {table} ({order})")
-    if state.lock is not None and combo.suits != state.lock:
-        locked = ", ".join(_SUIT_NAMES[x] for x in sorted(state.lock, key=_suit_pos))
-        return _v("daifugo.option.suit-lock",
-                  f"the suits are locked to {locked}; this play must use exactly those suits")
+    if consulted is not None:
+        consulted.append("daifugo.play.same-kind")
+        if combo.kind == SEQUENCE:
+            consulted.append("daifugo.play.sequence-above" if rules.sequence_compare == "above"
+                             else "daifugo.play.sequence-top")
+        else:
+            consulted.append("daifugo.play.stronger")
+    if state.lock is not None:
+        if combo.suits != state.lock:
+            locked = ", ".join(_SUIT_NAMES[x] for x in sorted(state.lock, key=_suit_pos))
+            return _v("daifugo.option.suit-lock",
+                      f"the suits are locked to {locked}; this play must use exactly those suits")
+        if consulted is not None:
+            consulted.append("daifugo.option.suit-lock")
     return None
 
 
@@ -234,7 +280,7 @@ def _owed(state: State) -> str:
                      f"card{'s' if d.count > 1 else ''} ({d.choose})" for d in state.pending)
 
 
-def _check_give(state: State, move: Give) -> Violation | None:
+def _check_give(state: State, move: Give, consulted: list[str] | None = None) -> Violation | None:
     rules = state.rules
     if state.phase != "exchange":
         return _v("daifugo.exchange.duty", "no exchange is due now (gifts come before the first play "
@@ -246,10 +292,15 @@ def _check_give(state: State, move: Give) -> Violation | None:
     if move.receiver != duty.receiver or len(move.cards) != duty.count:
         return _v("daifugo.exchange.duty", f"{state.name(g)} must give {duty.count} card"
                                            f"{'s' if duty.count > 1 else ''} to {state.name(duty.receiver)}")
-    if rules.exchange_style == "server" and not duty.server and any(d.server for d in state.pending):
-        return _v("daifugo.exchange.order", "the server first moves the lower titles' strongest cards; "
-                                            "the upper titles choose after that")
+    why = ["daifugo.exchange.duty"]
+    if rules.exchange_style == "server":
+        if not duty.server and any(d.server for d in state.pending):
+            return _v("daifugo.exchange.order", "the server first moves the lower titles' strongest cards; "
+                                                "the upper titles choose after that")
+        why.append("daifugo.exchange.order")
     simultaneous = rules.exchange_style == "simultaneous" and state.dealt is not None
+    if simultaneous:
+        why.append("daifugo.exchange.simultaneous")
     source = state.dealt[g] if simultaneous else state.hands[g]  # type: ignore[index]
     missing = _holds(source, move.cards)
     if missing is not None:
@@ -258,6 +309,7 @@ def _check_give(state: State, move: Give) -> Violation | None:
                       f"{missing} was not dealt to {state.name(g)}: the exchange is simultaneous, so "
                       f"a card received cannot be passed on")
         return _v("daifugo.hand.possession", f"{state.name(g)} does not hold {missing}")
+    why.append("daifugo.hand.possession")
     if duty.choose == "strongest":
         if duty.server:
             best = strongest_cards(source, duty.count)
@@ -269,6 +321,7 @@ def _check_give(state: State, move: Give) -> Violation | None:
             return _v("daifugo.exchange.strongest",
                       f"{state.name(g)} must give the {duty.count} strongest card"
                       f"{'s' if duty.count > 1 else ''} ({_cards(best)}), not {_cards(move.cards)}")
+        why.append("daifugo.exchange.strongest")
     elif duty.choose == "weakest":
         worst = weakest_cards(source, duty.count)
         if _strengths(move.cards) != _strengths(worst):
@@ -276,6 +329,9 @@ def _check_give(state: State, move: Give) -> Violation | None:
                       f"{state.name(g)} must give the {duty.count} weakest card"
                       f"{'s' if duty.count > 1 else ''} ({_cards(worst)}), not {_cards(move.cards)} "
                       f"(exchange=weakest)")
+        why.append("daifugo.exchange.weakest")
+    if consulted is not None:
+        consulted += why
     return None
 
 
@@ -354,7 +410,7 @@ def _apply_play(state: State, move: Play) -> State:
     eleven-back, eight-cut) and the suit-lock; then ``_after`` moves the turn on."""
     rules = state.rules
     p = move.player
-    combo, _ = _resolve(state, move)
+    combo = _resolve(state, move)[0]
     assert combo is not None, "apply() needs a legal move: run check() first"
     table = state.table
     events: list[str] = []
