@@ -1055,3 +1055,52 @@ def test_every_spec_id_is_shown_and_every_shown_id_exists():
         assert set(r.rulesets) <= {"seed", "uecda"}, rule_id
         assert set(r.options) <= set(D.OPTIONS), rule_id
         assert r.file.startswith("daifugo"), rule_id
+
+
+# ---------------------------------------------------------------- rule ids only from the engine
+
+
+@covers("daifugo.deal.players", "daifugo.lead.first-round", "daifugo.lead.later-rounds")
+def test_player_count_and_seat_order_are_engine_checks():
+    assert D.check_players(SEED, 3) is None and D.check_players(UECDA, 5) is None
+    assert D.check_players(UECDA, 4).rule == "daifugo.deal.players"
+    assert D.check_players(SEED, 9).rule == "daifugo.deal.players"
+    names = ("Aki", "Ben", "Chie")
+    assert D.check_seats(SEED, (0, 1, 2), None, names) is None
+    v = D.check_seats(SEED, (1, 0, 2), None, names)
+    assert v.rule == "daifugo.lead.first-round" and "Aki Ben Chie" in v.message and "Ben Aki Chie" in v.message
+    assert D.check_seats(SEED, (0, 2, 1), (1, 2, 0), names) is None  # the reverse of the finish
+    assert D.check_seats(SEED, (0, 1, 2), (1, 2, 0), names).rule == "daifugo.lead.later-rounds"
+    assert D.check_seats(UECDA, (4, 3, 2, 1, 0), None) is None  # the server's seats: any order
+
+
+@covers("daifugo.round.end")
+def test_a_round_starts_only_after_the_last_one_ended():
+    s = snap(SEED, ["3S 4S", "5S 6S", "7S 9S"])
+    v = D.check_round_over(s, 2)
+    assert v.rule == "daifugo.round.end" and "round 1 is not over" in v.message
+    over = run(snap(SEED, ["3S", "5S 6S", "7S 9S"]), play(0, "3S"), D.Pass(1), D.Pass(2))
+    assert over.over or D.check_round_over(over, 2) is not None
+    done = snap(SEED, ["3S", "", ""], out=[1, 2])
+    assert done.over and D.check_round_over(done, 2) is None
+
+
+@covers("daifugo.result.titles")
+def test_titles_held_going_into_a_game():
+    t5 = D.title_names(5)
+    assert D.check_held_titles(None, 5, new_block=True) is None
+    assert D.check_held_titles(t5, 5, new_block=True).rule == "daifugo.result.titles"
+    assert D.check_held_titles(None, 5, new_block=False) is None
+    assert D.check_held_titles(None, 5, new_block=False, previous=(0, 1, 2, 3, 4)).rule == "daifugo.result.titles"
+    assert D.check_held_titles(("daifugo",) * 5, 5, new_block=False).rule == "daifugo.result.titles"
+    assert D.check_held_titles(t5, 5, new_block=False, previous=(0, 1, 2, 3, 4)) is None
+    v = D.check_held_titles(t5, 5, new_block=False, previous=(1, 0, 2, 3, 4))
+    assert v.rule == "daifugo.result.titles" and "player 1" in v.message
+
+
+@covers("daifugo.exchange.choice")
+def test_an_exchange_no_choice_explains():
+    s = D.new_round(UECDA, deal(UECDA, 5), (0, 1, 2, 3, 4), previous=(0, 1, 2, 3, 4))
+    duties = [d for d in s.pending if not d.server]
+    v = D.unexplained_exchange(s, duties, "player 2 does not hold 3S")
+    assert v.rule == "daifugo.exchange.choice" and "player 1 (2 to player 5)" in v.message

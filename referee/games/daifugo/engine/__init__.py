@@ -34,14 +34,18 @@ Moves: ``Play(player, cards, joker_as=())``, ``Pass(player)``, ``Give(giver, rec
 
 Rules: ``ruleset(preset="seed", toggles=None) -> RuleSet``; ``PRESETS``; ``OPTIONS``.
 
-Set-up: ``deck(rules, n)``, ``check_deal(rules, hands, deal_order=None) -> list[Violation]``,
+Set-up: ``deck(rules, n)``, ``check_players(rules, n)``, ``check_seats(rules, order, previous,
+names=None)``, ``check_deal(rules, hands, deal_order=None) -> list[Violation]``,
 ``default_seats(rules, n, previous)``, ``exchange_duties(rules, previous) -> tuple[Duty, ...]``,
 ``new_round(rules, hands, seats=None, previous=None, round_no=1, names=None) -> State``,
 ``snapshot(rules, hands, seats, to_move, *, table=None, passed=(), out=(), fouled=(),
 revolution=False, lock=None, back=False, direction=1, previous=None, round_no=1, names=None)``
 (raises ``RuleError`` carrying a ``Violation``).
 
-Play: ``check(state, move) -> Violation | None``, ``apply(state, move) -> State``,
+Play: ``check(state, move, consulted=None) -> Violation | None`` (a list given as
+``consulted`` receives the ids of the rules that decided a legal move),
+``apply(state, move) -> State``, ``after_illegal(state, move, violation) -> State | None``
+(the state after an illegal move the rules count, None when the replay stops),
 ``reject(state, move) -> State`` (uecda: what the server does with an illegal submission),
 ``legal_moves(state)``, ``players_in(state)``, ``TURN_RULES`` (violations that are record
 errors even under uecda).
@@ -51,7 +55,8 @@ form a combination), ``combination(rules, cards, joker_as=()) -> Combo | None``.
 
 Results: ``round_over(state)``, ``finishing_order(state)``, ``title_names(n)``,
 ``titles(order)``, ``UECDA_TITLES``, ``check_finish(state, claimed)``,
-``check_titles(order, claimed, names=None)``, ``strongest_cards(hand, n)``,
+``check_titles(order, claimed, names=None)``, ``check_held_titles(held, n, new_block=,
+previous=, names=)``, ``check_round_over(state, next_round)``, ``strongest_cards(hand, n)``,
 ``weakest_cards(hand, n)``.
 """
 
@@ -86,11 +91,14 @@ from referee.games.daifugo.engine.combos import (
 )
 from referee.games.daifugo.engine.deal import (
     check_deal,
+    check_players,
+    check_seats,
     deck,
     default_seats,
     exchange_duties,
     new_round,
     snapshot,
+    unexplained_exchange,
 )
 from referee.games.daifugo.engine.legal import (
     legal_moves,
@@ -105,6 +113,8 @@ from referee.games.daifugo.engine.play import (
 from referee.games.daifugo.engine.results import (
     UECDA_TITLES,
     check_finish,
+    check_held_titles,
+    check_round_over,
     check_titles,
     finishing_order,
     forbidden_finish,
@@ -200,4 +210,9 @@ __all__ = [
     "titles",
     "check_finish",
     "check_titles",
+    "check_round_over",
+    "check_held_titles",
+    "check_players",
+    "check_seats",
+    "unexplained_exchange",
 ]

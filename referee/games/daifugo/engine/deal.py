@@ -26,6 +26,34 @@ def deck(rules: RuleSet, n_players: int) -> tuple[Card, ...]:
     return ALL_CARDS[:-1] + (JOKER,) * rules.jokers(n_players)
 
 
+def check_players(rules: RuleSet, n_players: int) -> Violation | None:
+    """Is ``n_players`` a player count the rules allow (daifugo.deal.players)?"""
+    if rules.min_players <= n_players <= rules.max_players:
+        return None
+    allowed = (f"exactly {rules.min_players}" if rules.min_players == rules.max_players
+               else f"{rules.min_players} to {rules.max_players}")
+    return _v("daifugo.deal.players", f"{n_players} players; {rules.name} is played by {allowed}")
+
+
+def check_seats(rules: RuleSet, order: Sequence[int], previous: Sequence[int] | None,
+                names: Sequence[str] | None = None) -> Violation | None:
+    """Is ``order`` (player ids, as a record's ``Order`` gives them) the turn order the rules
+    fix for this round, where they fix one (``default_seats``)? Round 1: the listed order
+    (daifugo.lead.first-round); later rounds: the reverse of the previous finishing order
+    (daifugo.lead.later-rounds)."""
+    fixed = default_seats(rules, len(order), previous)
+    if fixed is None or tuple(order) == fixed:
+        return None
+
+    def said(seats: Sequence[int]) -> str:
+        return " ".join(names[p] if names is not None and 0 <= p < len(names) else f"player {p + 1}"
+                        for p in seats)
+
+    rule = "daifugo.lead.first-round" if previous is None else "daifugo.lead.later-rounds"
+    why = "the listed order of the players" if previous is None else "the reverse of the previous finishing order"
+    return _v(rule, f"the turn order is {said(fixed)} ({why}), not {said(order)}")
+
+
 def check_deal(rules: RuleSet, hands: Sequence[Sequence[Card]],
                deal_order: Sequence[int] | None = None) -> list[Violation]:
     """Deal checks: the player count, every card of the deck dealt exactly once, the hand
@@ -37,10 +65,9 @@ def check_deal(rules: RuleSet, hands: Sequence[Sequence[Card]],
     """
     n = len(hands)
     found: list[Violation] = []
-    if not rules.min_players <= n <= rules.max_players:
-        allowed = (f"exactly {rules.min_players}" if rules.min_players == rules.max_players
-                   else f"{rules.min_players} to {rules.max_players}")
-        found.append(_v("daifugo.deal.players", f"{n} players; {rules.name} is played by {allowed}"))
+    players = check_players(rules, n)
+    if players is not None:
+        found.append(players)
     jokers = rules.jokers(n)
     counts: dict[Card, int] = {}
     for hand in hands:
@@ -106,6 +133,15 @@ def exchange_duties(rules: RuleSet, previous: Sequence[int] | None) -> tuple[Dut
     lower = tuple(Duty(low, high, k, "strongest", server) for high, low, k in pairs)
     upper = tuple(Duty(high, low, k, rules.exchange) for high, low, k in pairs)
     return lower + upper
+
+
+def unexplained_exchange(state: State, duties: Sequence[Duty], why: str) -> Violation:
+    """An unlogged exchange that no legal choice explains (daifugo.exchange.choice): no gift
+    by the ``duties``' givers, in ``state``, leaves every player holding the cards they later
+    play; ``why`` says what the first try ran into."""
+    givers = " and ".join(f"{state.name(d.giver)} ({d.count} to {state.name(d.receiver)})" for d in duties)
+    return _v("daifugo.exchange.choice", f"an exchange no legal choice could explain: no gift by {givers} leaves "
+                                         f"every player holding the cards they later play ({why})")
 
 
 def _holder(hands: Sequence[Sequence[Card]], card: Card) -> int | None:
@@ -197,9 +233,9 @@ def snapshot(rules: RuleSet, hands: Sequence[Sequence[Card]], seats: Sequence[in
                   lock=frozenset(lock) if lock is not None else None,
                   previous=tuple(previous) if previous is not None else None,
                   round_no=round_no, opening=False, names=nm)
-    if not rules.min_players <= n <= rules.max_players:
-        raise RuleError(_v("daifugo.deal.players", f"{n} players; {rules.name} allows "
-                                                   f"{rules.min_players} to {rules.max_players}"))
+    players = check_players(rules, n)
+    if players is not None:
+        raise RuleError(players)
     seen: dict[Card, int] = {}
     for c in [c for h in hands_t for c in h] + list(table.cards if table else ()):
         seen[c] = seen.get(c, 0) + 1

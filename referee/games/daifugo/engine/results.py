@@ -100,3 +100,41 @@ def check_titles(order: Sequence[int], claimed: Sequence[str],
     got = claimed[p] if p < len(claimed) else "nothing"
     return _v("daifugo.result.titles", f"{who(p)} finished {order.index(p) + 1} of {len(order)} and is "
                                        f"{want[p]}, not {got}")
+
+
+def check_round_over(state: State, next_round: int) -> Violation | None:
+    """May round ``next_round`` start after ``state``, the end of the round before it? Only
+    once that round is over (daifugo.round.end)."""
+    if state.over:
+        return None
+    left = [state.name(p) for p in state.seats if state.is_in(p)]
+    mover = f"{state.name(state.to_move)} is to move, " if state.to_move is not None else ""
+    return _v("daifugo.round.end", f"round {next_round - 1} is not over ({mover}{', '.join(left)} still hold "
+                                   f"cards), yet round {next_round} starts")
+
+
+def check_held_titles(held: Sequence[str] | None, n_players: int, *, new_block: bool,
+                      previous: Sequence[int] | None = None,
+                      names: Sequence[str] | None = None) -> Violation | None:
+    """Do the titles the players hold going into a game follow (daifugo.result.titles)?
+
+    ``held[p]``: player p's title, or None when nobody holds one. ``new_block``: the game
+    starts a block of games (the contest server's FLASH_MIBUN_NUMBER), where titles are
+    reset, so nobody holds one. ``previous``: the finishing order of the game just before,
+    when it is known and this game follows it."""
+    if new_block:
+        if held is not None:
+            return _v("daifugo.result.titles", "the titles are reset at the start of a block of games: nobody "
+                                               "holds one yet")
+        return None
+    if held is None:
+        if previous is not None:
+            return _v("daifugo.result.titles", "nobody holds a title, but the game before gave titles and this "
+                                               "game does not start a new block")
+        return None
+    if sorted(held) != sorted(title_names(n_players)):
+        return _v("daifugo.result.titles", f"the titles held ({', '.join(held)}) are not the {n_players} titles "
+                                           f"({', '.join(title_names(n_players))}) once each")
+    if previous is not None:
+        return check_titles(previous, held, names)
+    return None
