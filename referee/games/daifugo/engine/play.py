@@ -39,6 +39,24 @@ from referee.games.daifugo.engine.combos import (
 from referee.games.daifugo.engine.deal import _start_play
 from referee.games.daifugo.engine.results import forbidden_finish
 from referee.games.daifugo.engine.state import (
+    BACK,
+    DIRECTION,
+    DROPPED,
+    EVENTS,
+    FINISHED,
+    FOULED,
+    HANDS,
+    LAST_PLAYER,
+    LOCK,
+    OPENING,
+    PASSED,
+    REVOLUTION,
+    RULES,
+    STALL,
+    STALLED,
+    TABLE,
+    TO_MOVE,
+    TRICK_REVOLTED,
     TURN_RULES,
     Give,
     Move,
@@ -46,12 +64,12 @@ from referee.games.daifugo.engine.state import (
     Play,
     State,
     Unreadable,
-    _end_round,
-    _leader_after,
-    _next_player,
+    _new,
     _v,
-    fresh_trick,
-    players_in,
+    clear_trick,
+    end_round,
+    in_turn_order,
+    leader_after,
 )
 
 
@@ -338,10 +356,11 @@ def _check_give(state: State, move: Give, consulted: list[str] | None = None) ->
 def apply(state: State, move: Move) -> State:
     """The state after a legal move (run ``check`` first). ``events`` of the result names
     the behaviours it set off."""
-    if isinstance(move, Give):
-        return _apply_give(state, move)
-    if isinstance(move, Pass):
+    kind = type(move)
+    if kind is Pass:
         return _apply_pass(state, move.player)
+    if kind is Give:
+        return _apply_give(state, move)
     return _apply_play(state, move)
 
 
@@ -410,13 +429,17 @@ def _apply_play(state: State, move: Play) -> State:
     eleven-back, eight-cut) and the suit-lock; then ``_after`` moves the turn on."""
     rules = state.rules
     p = move.player
+    cards = move.cards
     combo = _resolve(state, move)[0]
     assert combo is not None, "apply() needs a legal move: run check() first"
     table = state.table
     events: list[str] = []
-    hand_before = state.hands[p]
-    hand = _without(hand_before, move.cards)
-    hands = state.hands[:p] + (hand,) + state.hands[p + 1:]
+    hands = state.hands
+    hand_before = hands[p]
+    hand = _without(hand_before, cards)
+    f = list(state)
+    f[HANDS] = (*hands[:p], hand, *hands[p + 1:])
+    lone = combo.lone_joker
     if combo.stands:
         if len(combo.stands) > 1:
             events.append("daifugo.joker.two-jokers")
@@ -424,97 +447,109 @@ def _apply_play(state: State, move: Play) -> State:
             events.append("daifugo.joker.held-card")
         if any(st.strength in (BELOW_3, ABOVE_2) for st in combo.stands):
             events.append("daifugo.joker.out-of-range")
-    if combo.kind == GROUP and combo.size == 5:
+    if combo.size == 5 and combo.kind == GROUP:
         events.append("daifugo.combo.five-group")
-    if state.opening and DIAMOND_3 in hand_before and DIAMOND_3 not in move.cards and (
-            rules.first_leader == "diamond3" or (rules.diamond3_start and state.previous is None)):
-        events.append("daifugo.lead.diamond3-free")
-    if table is not None and p == state.last_player:
-        events.append("daifugo.trick.own-cards")
+    if state.opening:
+        f[OPENING] = False
+        if DIAMOND_3 in hand_before and DIAMOND_3 not in cards and (
+                rules.first_leader == "diamond3" or (rules.diamond3_start and state.previous is None)):
+            events.append("daifugo.lead.diamond3-free")
     cut = False
-    if table is not None and table.lone_joker and not combo.lone_joker:
-        events.append("daifugo.option.spade3")
-        cut = True
-    if table is not None and not table.lone_joker and not _stronger(state, combo, table) and _waived(state, combo):
-        events.append("daifugo.option.consecutive-revolution")
+    if table is not None:
+        if p == state.last_player:
+            events.append("daifugo.trick.own-cards")
+        if table.lone_joker:
+            if not lone:
+                events.append("daifugo.option.spade3")
+                cut = True
+        elif _waived(state, combo) and not _stronger(state, combo, table):
+            events.append("daifugo.option.consecutive-revolution")
     lock = _lock_after(state, combo)
     if lock != state.lock:
-        events.append("daifugo.lock.lone-joker" if combo.lone_joker else "daifugo.option.suit-lock")
+        f[LOCK] = lock
+        events.append("daifugo.lock.lone-joker" if lone else "daifugo.option.suit-lock")
     # Going out.
-    finished, fouled, dropped = state.finished, state.fouled, state.dropped
     if not hand:
-        if forbidden_finish(rules, move.cards, state.reversed):
-            fouled = fouled + (p,)
-            events += ["daifugo.option.forbidden-finish", "daifugo.finish.forbidden-order"]
+        if forbidden_finish(rules, cards, state.reversed):
+            f[FOULED] = (*state.fouled, p)
+            events += ("daifugo.option.forbidden-finish", "daifugo.finish.forbidden-order")
         else:
-            finished = finished + (p,)
+            finished = f[FINISHED] = (*state.finished, p)
             prev = state.previous
             if (rules.miyako_ochi and prev is not None and len(finished) == 1 and prev[0] != p
                     and state.is_in(prev[0])):
-                dropped = dropped + (prev[0],)
-                events += ["daifugo.option.miyako-ochi", "daifugo.miyako.first-place"]
+                f[DROPPED] = (*state.dropped, prev[0])
+                events += ("daifugo.option.miyako-ochi", "daifugo.miyako.first-place")
     # Effects of every play but a lone joker.
-    revolution, back, direction, revolted = state.revolution, state.back, state.direction, state.trick_revolted
-    if not combo.lone_joker:
+    if not lone:
         revolt = revolution_rule(rules, combo)
         if revolt is not None:
-            revolution, revolted = not revolution, True
+            f[REVOLUTION] = not state.revolution
+            f[TRICK_REVOLTED] = True
             events.append(revolt)
         if rules.six_reverse and combo.includes(SIX):
-            direction = -direction
+            f[DIRECTION] = -state.direction
             events.append("daifugo.option.six-reverse")
         if rules.eleven_back and combo.includes(JACK):
-            back = not back
+            f[BACK] = not state.back
             events.append("daifugo.option.eleven-back")
         if rules.eight_cut and combo.includes(EIGHT):
             cut = True
             events.append("daifugo.option.eight-cut")
-    after = state._replace(hands=hands, table=combo, last_player=p, lock=lock, finished=finished,
-                           fouled=fouled, dropped=dropped, revolution=revolution, back=back,
-                           direction=direction, trick_revolted=revolted, stall=0, opening=False)
-    return _after(after, p, events, cut)
+    f[TABLE] = combo
+    f[LAST_PLAYER] = p
+    f[STALL] = 0
+    return _after(f, p, events, cut, True)
 
 
 def _apply_pass(state: State, p: int) -> State:
-    events: list[str] = []
-    if state.table is None:
-        events.append("daifugo.pass.empty-stage")
-    after = state._replace(passed=state.passed | {p}, stall=state.stall + 1)
+    events: list[str] = [] if state.table is not None else ["daifugo.pass.empty-stage"]
+    f = list(state)
+    f[PASSED] = state.passed | {p}
+    stall = f[STALL] = state.stall + 1
     limit = state.rules.stall_limit
-    if limit is not None and after.stall >= limit:
-        return _end_round(after._replace(stalled=True), events + ["daifugo.end.stall"])
-    return _after(after, p, events, False)
+    if limit is not None and stall >= limit:
+        f[STALLED] = True
+        return end_round(f, (*events, "daifugo.end.stall"))
+    return _after(f, p, events, False, False)
 
 
-def _after(state: State, actor: int, events: list[str], cut: bool) -> State:
-    """Round end, trick end or the next player, after ``actor``'s move."""
-    ins = players_in(state)
-    if len(ins) <= 1:
-        return _end_round(state, events)
+def _after(f: list, actor: int, events: list[str], cut: bool, played: bool) -> State:
+    """Round end, trick end or the next player, after ``actor``'s move, on the new state's
+    fields ``f`` (``played``: the move was a play, so someone may have gone out)."""
+    ins = in_turn_order(f, actor)
+    if played and len(ins) <= 1:
+        return end_round(f, events)
     if cut:
-        return _clear(state, actor, events)
-    passed = state.passed
-    rule = state.rules.trick_end
+        return _clear(f, actor, events)
+    passed = f[PASSED]
+    unpassed = [q for q in ins if q not in passed] if passed else ins
+    rule = f[RULES].trick_end
     if rule == "all-but-one":
-        done, why = sum(q in passed for q in ins) >= len(ins) - 1, "daifugo.option.trick-end"
-    elif rule == "others" and state.table is not None:
-        done, why = all(q in passed for q in ins if q != state.last_player), "daifugo.trick.end"
+        done, why = len(unpassed) <= 1, "daifugo.option.trick-end"
+    elif rule == "others" and f[TABLE] is not None:
+        last = f[LAST_PLAYER]
+        done, why = all(q == last for q in unpassed), "daifugo.trick.end"
     else:
-        done = all(q in passed for q in ins)
+        done = not unpassed
         why = "daifugo.trick.end" if rule == "others" else "daifugo.trick.clear"
     if done:
         events.append(why)
-        return _clear(state, state.last_player, events)  # type: ignore[arg-type]
-    return state._replace(to_move=_next_player(state, actor, passed), events=tuple(events))
+        return _clear(f, f[LAST_PLAYER], events)
+    f[TO_MOVE] = unpassed[0]
+    f[EVENTS] = tuple(events)
+    return _new(State, f)
 
 
-def _clear(state: State, last: int, events: list[str]) -> State:
+def _clear(f: list, last: int, events: list[str]) -> State:
     """End the trick: the table, the passes, the lock, eleven-back go; ``last`` leads, or the
     next player still in after them (daifugo.trick.leader)."""
-    leader = _leader_after(state, last)
+    leader = leader_after(f, last)
     if leader != last:
         events.append("daifugo.trick.leader")
-    return fresh_trick(state, leader)._replace(events=tuple(events))
+    clear_trick(f, leader)
+    f[EVENTS] = tuple(events)
+    return _new(State, f)
 
 
 def _apply_give(state: State, move: Give) -> State:

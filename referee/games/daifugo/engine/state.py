@@ -155,21 +155,47 @@ def _v(rule: str, message: str) -> Violation:
     return Violation(rule, message)
 
 
+# The engine's moves build each new State once, from a list of the old one's fields
+# (``_new(State, fields)``), instead of ``_replace`` twice a move; these are the indices.
+_new = tuple.__new__
+_FIELD = State._fields.index
+RULES, SEATS, HANDS, TO_MOVE, PHASE, TABLE, LAST_PLAYER, PASSED = map(_FIELD, (
+    "rules", "seats", "hands", "to_move", "phase", "table", "last_player", "passed"))
+FINISHED, FOULED, DROPPED, REVOLUTION, BACK, LOCK, DIRECTION, TRICK_REVOLTED = map(_FIELD, (
+    "finished", "fouled", "dropped", "revolution", "back", "lock", "direction", "trick_revolted"))
+PENDING, PREVIOUS, OPENING, STALL, STALLED, EVENTS = map(_FIELD, (
+    "pending", "previous", "opening", "stall", "stalled", "events"))
+_NO_ONE: frozenset[int] = frozenset()
+
+
+def in_turn_order(fields: Sequence[object], after: int) -> list[int]:
+    """The players still in (``State.is_in``) in turn order after ``after`` (current
+    direction; ``after`` itself last, when still in), from a state's ``fields``."""
+    seats: tuple[int, ...] = fields[SEATS]  # type: ignore[assignment]
+    hands: tuple[tuple[object, ...], ...] = fields[HANDS]  # type: ignore[assignment]
+    dropped: tuple[int, ...] = fields[DROPPED]  # type: ignore[assignment]
+    i = seats.index(after)
+    if fields[DIRECTION] > 0:  # type: ignore[operator]
+        order = seats[i + 1:] + seats[:i + 1]
+    elif i:
+        order = seats[i - 1::-1] + seats[:i - 1:-1]
+    else:
+        order = seats[::-1]
+    if dropped:
+        return [q for q in order if hands[q] and q not in dropped]
+    return [q for q in order if hands[q]]
+
+
 def players_in(state: State) -> tuple[int, ...]:
     """The players still in the round, in seat order."""
     return tuple(p for p in state.seats if state.is_in(p))
 
 
-def _next_player(state: State, after: int, skip: frozenset[int] = frozenset()) -> int | None:
+def _next_player(state: State, after: int, skip: frozenset[int] = _NO_ONE) -> int | None:
     """The next player in the current direction after ``after`` who is still in and not in
     ``skip``; ``after`` itself comes last (the uecda own turn)."""
-    seats = state.seats
-    n = len(seats)
-    i = seats.index(after)
-    d = state.direction
-    for k in range(1, n + 1):
-        q = seats[(i + k * d) % n]
-        if q not in skip and state.is_in(q):
+    for q in in_turn_order(state, after):
+        if q not in skip:
             return q
     return None
 
@@ -177,17 +203,44 @@ def _next_player(state: State, after: int, skip: frozenset[int] = frozenset()) -
 def _leader_after(state: State, player: int) -> int | None:
     """Who leads after a trick ends with ``player`` on the table: that player, or if they
     are out, the next player still in after them (daifugo.trick.leader)."""
-    if state.is_in(player):
+    return leader_after(state, player)
+
+
+def leader_after(fields: Sequence[object], player: int) -> int | None:
+    """``_leader_after`` from a state's ``fields``."""
+    hands: tuple[tuple[object, ...], ...] = fields[HANDS]  # type: ignore[assignment]
+    if hands[player] and player not in fields[DROPPED]:  # type: ignore[operator]
         return player
-    return _next_player(state, player)
+    ins = in_turn_order(fields, player)
+    return ins[0] if ins else None
+
+
+def clear_trick(fields: list[object], leader: int | None) -> None:
+    """End the trick in a state's ``fields``: the table, the passes, the lock and
+    eleven-back cleared (what the end of a trick clears); ``leader`` to move."""
+    fields[TABLE] = None
+    fields[PASSED] = _NO_ONE
+    fields[LOCK] = None
+    fields[BACK] = False
+    fields[TRICK_REVOLTED] = False
+    fields[TO_MOVE] = leader
 
 
 def fresh_trick(state: State, leader: int) -> State:
     """``state`` with a new trick led by ``leader``: the table, the passes, the lock and
     eleven-back cleared (what the end of a trick clears)."""
-    return state._replace(table=None, passed=frozenset(), lock=None, back=False, trick_revolted=False,
-                          to_move=leader)
+    fields = list(state)
+    clear_trick(fields, leader)
+    return _new(State, fields)
+
+
+def end_round(fields: list[object], events: Sequence[str]) -> State:
+    """The round over, from a state's ``fields``: nobody to move (daifugo.round.end)."""
+    fields[PHASE] = "over"
+    fields[TO_MOVE] = None
+    fields[EVENTS] = (*events, "daifugo.round.end")
+    return _new(State, fields)
 
 
 def _end_round(state: State, events: Sequence[str]) -> State:
-    return state._replace(phase="over", to_move=None, events=tuple(events) + ("daifugo.round.end",))
+    return end_round(list(state), events)
