@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
-from referee.engines.base import SUITS, Card
+from referee.engines.base import ALL_CARDS, SUITS, Card
 from referee.games.daifugo.engine.cards import (
     _STRENGTH,
     ABOVE_2,
@@ -78,6 +78,8 @@ class Combo(NamedTuple):
 
 
 LONE_JOKER = Combo(SINGLE, 1, LONE_JOKER_STRENGTH, LONE_JOKER_STRENGTH, None, (), True)
+#: A single real card: its strength, its suit (a constant table of the 52 cards).
+_SINGLES = {c: Combo(SINGLE, 1, _STRENGTH[c], _STRENGTH[c], frozenset((c.suit,))) for c in ALL_CARDS if c.rank}
 
 
 def readings(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[Stand | None] = ()) -> list[Combo]:
@@ -87,20 +89,19 @@ def readings(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[Stand | N
     (None) takes every possible reading. No table is considered here. Pure: the solver
     and the puzzle search reuse it.
     """
-    cards = tuple(cards)
     n = len(cards)
+    if n == 1:
+        card = cards[0]
+        if card.rank == 0:  # the joker
+            return [LONE_JOKER] if len(joker_as) <= 1 else []
+        return [] if joker_as else [_SINGLES[card]]
     if n == 0:
         return []
-    reals = tuple(c for c in cards if not c.is_joker)
+    reals = tuple([c for c in cards if c.rank])
     k = n - len(reals)
     if len(joker_as) > k or len(set(reals)) != len(reals):
         return []
-    stated = tuple(joker_as) + (None,) * (k - len(joker_as))
-    if n == 1:
-        if k:
-            return [LONE_JOKER]
-        s = _STRENGTH[reals[0]]
-        return [Combo(SINGLE, 1, s, s, frozenset((reals[0].suit,)))]
+    stated = (*joker_as, *(None,) * (k - len(joker_as)))
     return _group_readings(rules, reals, stated) + _sequence_readings(rules, reals, stated)
 
 
