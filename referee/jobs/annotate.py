@@ -64,7 +64,7 @@ class Verdict:
     #: The rule broken (illegal) and its sentence.
     rule: str | None = None
     message: str | None = None
-    #: The rules that decided a legal move (Caravan: ``engine.explain``; Daifugo: the
+    #: The rules that decided a legal move (Caravan: what ``check`` and ``apply`` consulted; Daifugo: the
     #: rules the play relied on and those it set off).
     allowed: tuple[str, ...] = ()
 
@@ -157,10 +157,12 @@ def _caravan_variants(timeline: Timeline, wanted: Sequence[str]) -> list[Variant
 
 def _caravan_judge(state: cv.State, move: cv.Move, rules: cv.RuleSet) -> Verdict:
     s = state if state.rules is rules else state._replace(rules=rules)
-    v = cv.check(s, move)
+    consulted: list[str] = []
+    v = cv.check(s, move, consulted)
     if v is not None:
         return Verdict(False, v.rule, v.message)
-    return Verdict(True, allowed=tuple(dict.fromkeys(cv.explain(s, move))))
+    cv.apply(s, move, consulted)
+    return Verdict(True, allowed=tuple(dict.fromkeys(consulted)))
 
 
 def _caravan_write(timeline: Timeline, comments: dict[int, list[str]], record_comments: list[str]) -> str:
