@@ -16,7 +16,7 @@ from lark.exceptions import UnexpectedInput
 
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
-from referee.notation import grammar
+from referee.notation import grammar, pieces
 from referee.notation.cards import CardError, parse_card
 from referee.notation.comments import comment_words
 from referee.notation.records import (
@@ -55,53 +55,57 @@ class CaravanRecord(Record):
     decks: list[list[DeckCard] | None] = field(default_factory=lambda: [None, None])
 
 
-# ------------------------------------------------------------------ the grammar's values
+# ------------------------------------------------------------------ the grammar's pieces
 
-
-_CARD_RE = r"(?:10|[2-9atjqk])[shdc\u2660\u2665\u2666\u2663]|jk"
-#: One item of a MOVES run of grammar/cvn.lark: a move number, or a move with its draw
-#: and annotations (the same pieces as the grammar's terminals).
-_ITEM_RE = re.compile(
-    rf"""(?:(?P<number>[0-9]{{1,6}})\.+
-    |(?:(?P<card>{_CARD_RE})>(?P<to>[a-f])(?P<index>[0-9]{{0,2}})
-       |discard[ \t]+(?P<discard>{_CARD_RE})
-       |disband[ \t]+(?P<disband>[a-f]))
-     (?:[ \t]*\+(?P<draw>{_CARD_RE}))?
-     (?P<notes>(?:[ \t]*(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]{{1,4}}))*)
-    )[ \t\r\n]*""",
-    re.IGNORECASE | re.VERBOSE,
-)
+#: One item of a MOVES run (a move with its draw and annotations, or a move number), one
+#: whole-line TAG, and each piece of a move: grammar/cvn.lark's own terminals, compiled with
+#: their named parts captured (referee/notation/pieces.py), never restated here.
+_ITEM = pieces.capturing("cvn", "_ITEM", ("MOVE_NUMBER", "_PLACE", "_DISCARD", "_DISBAND", "_DRAW", "_NOTES"))
+_TAG = pieces.capturing("cvn", "TAG", ("TAG_NAME", "TAG_VALUE"))
+_PLACE = pieces.capturing("cvn", "_PLACE", ("_CARD", "_LETTER", "_INDEX"))
+_DISCARD = pieces.capturing("cvn", "_DISCARD", ("_CARD",))
+_DISBAND = pieces.capturing("cvn", "_DISBAND", ("_LETTER",))
+_DRAW = pieces.capturing("cvn", "_DRAW", ("_CARD",))
+_ANNOTATION = pieces.capturing("cvn", "_ANNOTATION", ())
 _LETTER_INDEX = {**{c: i for i, c in enumerate("abcdef")}, **{c: i for i, c in enumerate("ABCDEF")}}
 
 
-def _decode(m: re.Match) -> cv.Move:
-    draw = parse_card(m["draw"]) if m["draw"] else None
-    if m["card"]:
-        card = parse_card(m["card"])
-        caravan = _LETTER_INDEX[m["to"]]
-        if m["index"]:
-            return cv.Attach(card, caravan, int(m["index"]) - 1, draw)
-        return cv.PlayNumber(card, caravan, draw)
-    if m["discard"]:
-        return cv.Discard(parse_card(m["discard"]), draw)
-    return cv.Disband(_LETTER_INDEX[m["disband"]], draw)
+def _decode(m: re.Match) -> tuple[cv.Move, tuple[str, ...]]:
+    """A move item's engine move and its annotation glyphs."""
+    draw = parse_card(_DRAW.fullmatch(m["DRAW"])["CARD"]) if m["DRAW"] else None  # type: ignore[index]
+    notes = tuple(a.group(0) for a in _ANNOTATION.finditer(m["NOTES"]))
+    if m["PLACE"]:
+        place = _PLACE.fullmatch(m["PLACE"])
+        assert place is not None
+        card = parse_card(place["CARD"])
+        caravan = _LETTER_INDEX[place["LETTER"]]
+        if place["INDEX"]:
+            return cv.Attach(card, caravan, int(place["INDEX"]) - 1, draw), notes
+        return cv.PlayNumber(card, caravan, draw), notes
+    if m["DISCARD"]:
+        return cv.Discard(parse_card(_DISCARD.fullmatch(m["DISCARD"])["CARD"]), draw), notes  # type: ignore[index]
+    return cv.Disband(_LETTER_INDEX[_DISBAND.fullmatch(m["DISBAND"])["LETTER"]], draw), notes  # type: ignore[index]
 
 
+#: Decoded move items by their text (a bounded memo: a file has a few thousand distinct moves).
 _DECODED: dict[str, tuple[cv.Move, tuple[str, ...]]] = {}
+_DECODED_MAX = 100_000
 
 
 def split_moves(run: Token) -> Iterator[MoveEntry | tuple[int, int, int]]:
     """The items of a MOVES token: MoveEntry for a move, (number, line, column) for a move
     number, each at its place in the file."""
-    for m, line, column in located(_ITEM_RE, str(run), run.line, run.column):
-        if m["number"]:
-            yield int(m["number"]), line, column
+    decoded_get = _DECODED.get
+    for m, line, column in located(_ITEM, str(run), run.line, run.column):
+        number = m["MOVE_NUMBER"]
+        if number is not None:
+            yield int(number.rstrip().rstrip(".")), line, column
             continue
-        key = m.group(0)
-        decoded = _DECODED.get(key)
+        key = m.group(0).rstrip()
+        decoded = decoded_get(key)
         if decoded is None:
-            decoded = _decode(m), tuple(m["notes"].split()) if m["notes"] else ()
-            if len(_DECODED) < 100_000:
+            decoded = _decode(m)
+            if len(_DECODED) < _DECODED_MAX:
                 _DECODED[key] = decoded
         yield MoveEntry(decoded[0], line, column, decoded[1])
 
@@ -123,7 +127,15 @@ class _Build(Transformer):
         return items
 
     def start(self, children: list) -> tuple[list[Tag], list]:
-        return children[:-1], children[-1]
+        tags = []
+        for item in children[:-1]:
+            if isinstance(item, Token):  # a TAG lexed whole
+                m = _TAG.match(item)
+                assert m is not None
+                item = Tag(m["TAG_NAME"], unescape(m["TAG_VALUE"][1:-1]), item.line,
+                           item.column + m.start("TAG_VALUE") + 1)
+            tags.append(item)
+        return tags, children[-1]
 
 
 def _parser():
