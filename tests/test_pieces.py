@@ -12,7 +12,7 @@ from referee.notation import grammar, pieces
 GROUP = re.compile(r"\(\?P<(\w+)>")
 
 
-@pytest.mark.parametrize(("name", "terminal"), [("cvn", "MOVES"), ("cvn", "TAG"), ("cvn", "RESULT"),
+@pytest.mark.parametrize(("name", "terminal"), [("cvn", "MOVES"), ("cvn", "TAGS"), ("cvn", "RESULT"),
                                                 ("dfn", "MOVES"), ("dfn", "TAG")])
 def test_without_captures_the_pattern_is_larks(name: str, terminal: str) -> None:
     compiled = grammar.load(name).get_terminal(terminal).pattern.to_regexp()

@@ -11,6 +11,7 @@ from 0 here (the notation counts from 1).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple, Union
@@ -54,6 +55,10 @@ class Slot(NamedTuple):
 Caravan = tuple[Slot, ...]
 
 
+#: Builds a named tuple from its fields without the generated ``__new__`` (hot paths only).
+_new = tuple.__new__
+
+
 class Hand(NamedTuple):
     """A hand: the cards known to be in it, plus ``unknown`` unseen cards.
 
@@ -76,12 +81,14 @@ class Hand(NamedTuple):
         return card in self.known or self.unknown is None or self.unknown > 0
 
     def without(self, card: Card) -> Hand:
-        if card in self.known:
-            i = self.known.index(card)
-            return Hand(self.known[:i] + self.known[i + 1 :], self.unknown)
-        if self.unknown is None:
-            return self
-        return Hand(self.known, self.unknown - 1)
+        known = self.known
+        try:
+            i = known.index(card)
+        except ValueError:
+            if self.unknown is None:
+                return self
+            return _new(Hand, (known, self.unknown - 1))
+        return _new(Hand, (known[:i] + known[i + 1 :], self.unknown))
 
     def plus(self, card: Card | None) -> Hand:
         if card is None:
@@ -308,12 +315,8 @@ def check_deck(rules: RuleSet, deck: Iterable[tuple[Card, str]], who: str) -> li
     if rules.deck_max is not None and len(cards) > rules.deck_max:
         found.append(Violation("caravan.deck.max",
                                f"{who}'s deck has {_cards(len(cards))}; {rules.name} allows at most {rules.deck_max}"))
-    seen: dict[tuple[Card, str], int] = {}
-    for card, card_set in cards:
-        seen[card, card_set] = seen.get((card, card_set), 0) + 1
-    for (card, card_set), n in seen.items():
-        allowed = 2 if card.is_joker else 1
-        if n > allowed:
+    for (card, card_set), n in Counter(cards).items():
+        if n > 1 and n > (2 if card.is_joker else 1):
             where = "the default set" if not card_set else f"set {card_set!r}"
             found.append(Violation("caravan.deck.duplicate",
                                    f"{who}'s deck holds {card} {n} times from {where}; a set has "
@@ -640,7 +643,7 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
         if deck is None:
             hand = hand.plus(move.draw)
         elif deck:
-            hand = Hand(hand.known + (deck[0],), hand.unknown)
+            hand = _new(Hand, (hand.known + (deck[0],), hand.unknown))
             deck = deck[1:]
     if p == 0:
         hands = (hand, state.hands[1])
@@ -648,7 +651,7 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
     else:
         hands = (state.hands[0], hand)
         decks = (state.decks[0], deck)
-    after = State(state.rules, caravans, hands, decks, next_player, placed, values)  # type: ignore[arg-type]
+    after = _new(State, (state.rules, caravans, hands, decks, next_player, placed, values, None, None))
     if consulted is None:
         return _settle(after, p)
     after = _settle(after, p, consulted)
@@ -740,12 +743,16 @@ def _has_move(state: State) -> bool:
     cheap ones (a discard, a disband) are tried before the full list."""
     p = state.to_move
     known = state.hands[p].known
-    if known and check(state, Discard(known[0])) is None:
+    if known and check(state, _DISCARDS[known[0]]) is None:
         return True
     for c in own_caravans(p):
-        if state.caravans[c] and check(state, Disband(c)) is None:
+        if state.caravans[c] and check(state, _DISBANDS[c]) is None:
             return True
     return next(iter(legal_moves(state)), None) is not None
+
+
+_DISCARDS = {card: Discard(card) for card in ALL_CARDS}
+_DISBANDS = tuple(Disband(c) for c in range(6))
 
 
 def end_rules(state: State) -> list[str]:

@@ -117,16 +117,16 @@ def referee_caravan(record: CaravanRecord) -> GameReport:
         return report
     report.knowledge = knowledge(state)
     ply = 0
+    check, apply = cv.check, cv.apply
     for entry in record.moves:
         ply += 1
-        player = str(state.to_move + 1)
-        violation = cv.check(state, entry.move)
+        violation = check(state, entry.move)
         if violation is not None:
             report.errors.append(Finding(violation.rule, violation.message, entry.line, entry.column,
-                                         ply=ply, player=player, move=entry.text))
+                                         ply=ply, player=str(state.to_move + 1), move=entry.text))
             report.plies = ply - 1
             return report
-        state = cv.apply(state, entry.move)
+        state = apply(state, entry.move)
     report.plies = ply
     report.details["outcome"] = outcome(state)
     _check_result(record, report, state)

@@ -8,7 +8,7 @@ as a finding. ``write_caravan(record)`` writes the canonical form back.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lark import Token, Transformer
@@ -25,7 +25,6 @@ from referee.notation.records import (
     MoveEntry,
     Record,
     Tag,
-    located,
     salvage_tags,
     tag_line,
     unescape,
@@ -37,7 +36,7 @@ TAG_ORDER = ("Game", "Rules", "Player1", "Player2", "First", "Deck1", "Deck2", "
 RESULTS = ("1-0", "0-1", "*")
 
 
-@dataclass
+@dataclass(frozen=True)
 class DeckCard:
     card: Card
     set: str = ""
@@ -92,22 +91,41 @@ _DECODED: dict[str, tuple[cv.Move, tuple[str, ...]]] = {}
 _DECODED_MAX = 100_000
 
 
-def split_moves(run: Token) -> Iterator[MoveEntry | tuple[int, int, int]]:
-    """The items of a MOVES token: MoveEntry for a move, (number, line, column) for a move
-    number, each at its place in the file."""
+def _read_run(record: CaravanRecord, run: Token, offset: int, warned: bool) -> bool:
+    """The items of a MOVES token into ``record.moves``, each at its place in the file (the
+    token starts at its line + ``offset``); a move number that is not the turn's is warned
+    about once per record (``warned``: already done). Returns ``warned``."""
+    text = str(run)
+    moves = record.moves
+    append = moves.append
     decoded_get = _DECODED.get
-    for m, line, column in located(_ITEM, str(run), run.line, run.column):
-        number = m["MOVE_NUMBER"]
-        if number is not None:
-            yield int(number.rstrip().rstrip(".")), line, column
+    line = run.line + offset
+    line_start, column0 = 0, run.column
+    newline = text.find("\n")
+    for m in _ITEM.finditer(text):
+        pos = m.start()
+        while newline != -1 and newline < pos:
+            line += 1
+            line_start = newline + 1
+            column0 = 1
+            newline = text.find("\n", line_start)
+        if m.lastgroup == "MOVE_NUMBER":
+            if not warned:
+                n = int(m.group().rstrip().rstrip("."))
+                turn = len(moves) // 2 + 1
+                if n != turn:
+                    record.warnings.append(Finding("notation.move-number", f"move number {n} where {turn} was expected",
+                                                   line, column0 + pos - line_start, ply=len(moves) + 1))
+                    warned = True  # one warning per record is enough
             continue
-        key = m.group(0).rstrip()
+        key = m.group().rstrip()
         decoded = decoded_get(key)
         if decoded is None:
             decoded = _decode(m)
             if len(_DECODED) < _DECODED_MAX:
                 _DECODED[key] = decoded
-        yield MoveEntry(decoded[0], line, column, decoded[1])
+        append(MoveEntry(decoded[0], line, column0 + pos - line_start, decoded[1]))
+    return warned
 
 
 class _Build(Transformer):
@@ -117,25 +135,34 @@ class _Build(Transformer):
         name, value = children
         return Tag(str(name), unescape(str(value)[1:-1]), value.line, value.column + 1)
 
-    def movetext(self, children: list[Token]) -> list:
-        items: list = []
-        for tok in children:
-            if tok.type == "MOVES":
-                items.extend(split_moves(tok))
-            else:
-                items.append(tok)
-        return items
+    def movetext(self, children: list[Token]) -> list[Token]:
+        return children
 
     def start(self, children: list) -> tuple[list[Tag], list]:
         tags = []
         for item in children[:-1]:
-            if isinstance(item, Token):  # a TAG lexed whole
-                m = _TAG.match(item)
-                assert m is not None
-                item = Tag(m["TAG_NAME"], unescape(m["TAG_VALUE"][1:-1]), item.line,
-                           item.column + m.start("TAG_VALUE") + 1)
-            tags.append(item)
+            if isinstance(item, Token):  # a run of TAGS lexed whole
+                tags.extend(_split_tags(item))
+            else:
+                tags.append(item)
         return tags, children[-1]
+
+
+def _split_tags(run: Token) -> list[Tag]:
+    """The tags of a TAGS token, each at the place of its value (inside the quotes)."""
+    text = str(run)
+    out = []
+    line, line_start, column0 = run.line, 0, run.column
+    newline = text.find("\n")
+    for m in _TAG.finditer(text):
+        pos = m.start("TAG_VALUE")
+        while newline != -1 and newline < pos:
+            line += 1
+            line_start = newline + 1
+            column0 = 1
+            newline = text.find("\n", line_start)
+        out.append(Tag(m["TAG_NAME"], unescape(m["TAG_VALUE"][1:-1]), line, column0 + pos - line_start + 1))
+    return out
 
 
 def _parser():
@@ -163,23 +190,12 @@ def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
                                          tag.line, tag.column))
             continue
         record.tags[tag.name] = tag
-    expected_number = 1
-    ply = 0
-    for item in items:
-        if isinstance(item, MoveEntry):
-            item.line += offset
-            record.moves.append(item)
-            ply += 1
-        elif isinstance(item, tuple):
-            n, line, column = item
-            turn = ply // 2 + 1
-            if n != turn and expected_number:
-                record.warnings.append(Finding(
-                    "notation.move-number", f"move number {n} where {turn} was expected",
-                    line + offset, column, ply=ply + 1))
-                expected_number = 0  # one warning per record is enough
+    warned = False
+    for tok in items:
+        if tok.type == "MOVES":
+            warned = _read_run(record, tok, offset, warned)
         else:  # the result token
-            record.result_token = (str(item), item.line + offset, item.column)
+            record.result_token = (str(tok), tok.line + offset, tok.column)
     _read_decks(record)
     return record
 
@@ -193,6 +209,11 @@ def _read_decks(record: CaravanRecord) -> None:
         record.decks[p] = cards  # type: ignore[assignment]
 
 
+#: Deck words read before (``9H``, ``9H/2``), a bounded memo: decks repeat the same few.
+_DECK_WORDS: dict[str, DeckCard] = {}
+_DECK_WORDS_MAX = 10_000
+
+
 def parse_card_list(record: Record, tag: Tag, allow_sets: bool = False,
                     allow_unknown: bool = False) -> list | None:
     """The cards of a tag value (space-separated); a bad card is a finding at its column.
@@ -200,6 +221,7 @@ def parse_card_list(record: Record, tag: Tag, allow_sets: bool = False,
     out: list = []
     column = tag.column
     ok = True
+    known = _DECK_WORDS.get
     for word in tag.value.split(" "):
         if not word:
             column += 1
@@ -208,8 +230,13 @@ def parse_card_list(record: Record, tag: Tag, allow_sets: bool = False,
             if allow_unknown and word == "?":
                 out.append(None)
             elif allow_sets:
-                card_text, _, set_name = word.partition("/")
-                out.append(DeckCard(parse_card(card_text), set_name))
+                deck_card = known(word)
+                if deck_card is None:
+                    card_text, _, set_name = word.partition("/")
+                    deck_card = DeckCard(parse_card(card_text), set_name)
+                    if len(_DECK_WORDS) < _DECK_WORDS_MAX:
+                        _DECK_WORDS[word] = deck_card
+                out.append(deck_card)
             else:
                 out.append(parse_card(word))
         except CardError as err:
