@@ -11,13 +11,13 @@ from pathlib import Path
 
 import lark
 from lark import Lark, Transformer
-from lark.lark import _LOAD_ALLOWED_OPTIONS
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
     UnexpectedInput,
     UnexpectedToken,
 )
+from lark.lark import _LOAD_ALLOWED_OPTIONS
 
 from referee.notation.records import Finding
 from referee.resources import data_dir
@@ -54,9 +54,9 @@ def load(name: str, start: tuple[str, ...] = ("start",), transformer: type[Trans
     unreadable or unwritable (then the parser is simply built each time).
     """
     path = data_dir("grammar") / f"{name}.lark"
-    built = dict(parser="lalr", strict=True, start=list(start), maybe_placeholders=False)
+    built = {"parser": "lalr", "strict": True, "start": list(start), "maybe_placeholders": False}
     # What is given again when a saved parser is loaded (Lark does not save these).
-    given = dict(propagate_positions=True, transformer=transformer() if transformer else None)
+    given = {"propagate_positions": True, "transformer": transformer() if transformer else None}
     target = _cache_file(name, start)
     if target is not None:
         try:
