@@ -31,7 +31,8 @@ from harness import (
     write_daifugo,
 )
 
-from referee.notation.records import open_text, split_records
+from referee.jobs.validate import split
+from referee.notation.records import open_text
 
 
 def bench_inputs(args) -> tuple[list[str], int, int]:
@@ -48,7 +49,7 @@ def split_into(paths: list[str], parts: int) -> list[str]:
         names = [cache_file(f"{path.rsplit('/', 1)[1]}.part{i + 1}of{parts}.{suffix}") for i in range(parts)]
         if not all(n.exists() for n in names):
             with open_text(path) as handle:
-                chunks = [c.text for c in split_records(handle)]
+                chunks = [c.text for c in split(handle)]
             per = -(-len(chunks) // parts)
             for i, name in enumerate(names):
                 name.write_text("".join(chunks[i * per:(i + 1) * per]), encoding="utf-8")

@@ -64,7 +64,7 @@ def test_read_ahead_is_bounded(tmp_path, monkeypatch):
     """Only a few batches per worker are read ahead of what has been yielded."""
     big = str(_big_file(tmp_path))
     read = 0
-    real = parallel.split_records
+    real = parallel.split
 
     def counting(lines):
         nonlocal read
@@ -72,7 +72,7 @@ def test_read_ahead_is_bounded(tmp_path, monkeypatch):
             read += 1
             yield chunk
 
-    monkeypatch.setattr(parallel, "split_records", counting)
+    monkeypatch.setattr(parallel, "split", counting)
     stream = validate_paths([big], jobs=2, batch_records=4)
     next(stream)
     ahead = read

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from referee.jobs.report import GameReport
-from referee.jobs.validate import judge_chunk, sniff, validate_file, validate_lines
-from referee.notation.records import Chunk, open_text, split_records
+from referee.jobs.validate import judge_chunk, sniff, split, validate_file, validate_lines
+from referee.notation.records import Chunk, open_text
 
 if TYPE_CHECKING:  # the pool's modules cost 40 ms to import: only when a pool starts
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -118,7 +118,7 @@ def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int) -> It
                 continue
             unit = _Unit(path, "batch", file=name)
             chars = 0
-            for index, chunk in enumerate(split_records(stream), start=1):
+            for index, chunk in enumerate(split(stream), start=1):
                 unit.items.append((chunk, index))
                 unit.fractions.append(_fraction(handle, size))
                 chars += len(chunk.text)
