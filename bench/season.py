@@ -47,16 +47,17 @@ def make_file(job: tuple[str, int, int, int]) -> dict:
     return counts
 
 
-def season(games: int, files: int, rounds: int, seed: int, jobs: int) -> tuple[list[str], list[dict]]:
+def season(games: int, files: int, rounds: int, seed: int, jobs: int, distinct: int) -> tuple[list[str], list[dict]]:
     folder = cache_file(f"season-{games}-{files}-{rounds}-{seed}")
     folder.mkdir(exist_ok=True)
     matches = -(-games // (files * rounds))
-    paths = [str(folder / f"day{i + 1:03}.dfn") for i in range(files)]
-    todo = [(p, matches, rounds, seed * 1000 + i) for i, p in enumerate(paths)
+    made = [str(folder / f"day{i + 1:03}.dfn") for i in range(min(distinct, files))]
+    paths = [made[i % len(made)] for i in range(files)]
+    todo = [(p, matches, rounds, seed * 1000 + i) for i, p in enumerate(made)
             if not (os.path.exists(p) and os.path.exists(p + ".json"))]
     if todo:
         start = time.perf_counter()
-        print(f"  generating {len(todo)} of {files} files ({matches} matches x {rounds} games each) "
+        print(f"  generating {len(todo)} of {len(made)} files ({matches} matches x {rounds} games each) "
               f"on {jobs} processes into {folder} (not timed below)...", flush=True)
         with Pool(jobs) as pool:
             for n, _ in enumerate(pool.imap_unordered(make_file, todo), 1):
@@ -67,6 +68,9 @@ def season(games: int, files: int, rounds: int, seed: int, jobs: int) -> tuple[l
         print(f"  generated in {time.perf_counter() - start:.0f} s wall")
     else:
         print(f"  season: {folder} (kept from an earlier run; delete it to generate anew)")
+    if len(made) < files:
+        print(f"  {len(made)} distinct files, each validated {files / len(made):g} times over to make the season "
+              f"(--distinct {len(made)}: generating all {files} takes longer than validating them)")
     return paths, [json.loads(Path(p + ".json").read_text()) for p in paths]
 
 
@@ -91,12 +95,14 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--files", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=5, help="games per match")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="validate --jobs")
+    parser.add_argument("--distinct", type=int, default=None,
+                        help="generate only this many distinct files and repeat them (default: all --files)")
     parser.add_argument("--seed", type=int, default=13)
     args = parser.parse_args(argv)
     print(f"== a season: pitboss validate -q --jobs {args.jobs} of {args.games:,} generated contest games")
     print(machine())
-    paths, counts = season(args.games, args.files, args.rounds, args.seed, args.jobs)
-    tenth = max(len(paths) // 10, 1)
+    paths, counts = season(args.games, args.files, args.rounds, args.seed, args.jobs, args.distinct or args.files)
+    tenth = max(len(paths) // 10, 1)  # (the first tenth: distinct files)
     small = run(paths[:tenth], counts[:tenth], args.jobs)
     full = run(paths, counts, args.jobs)
     scale = 1_000_000 / full["games"]
