@@ -174,6 +174,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
     pool: ProcessPoolExecutor | None = None
     limit = jobs * IN_FLIGHT_PER_JOB
     exhausted = False
+    broken: tuple[type[BaseException], ...] = ()  # what a pool raises when a worker dies
 
     def submit(unit: _Unit) -> None:
         assert pool is not None
@@ -195,6 +196,9 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
                 pending.append(unit)
                 if pool is None and len(pending) > 1:
                     pool = start_pool(jobs)
+                    from concurrent.futures import BrokenExecutor
+
+                    broken = (BrokenExecutor,)
                     for earlier in pending:
                         submit(earlier)
                 elif pool is not None:
@@ -210,7 +214,11 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
                 for report in unit.stream:
                     yield report, None
                 continue
-            result = unit.future.result() if unit.future is not None else unit.run_here()
+            try:
+                result = unit.future.result() if unit.future is not None else unit.run_here()
+            except broken as err:
+                raise RunError(f"a worker process died while validating {unit.path} ({err}); "
+                               "run again, or with --jobs 1") from err
             if unit.kind == "batch":
                 yield from zip(result, unit.fractions)
             else:
