@@ -149,7 +149,7 @@ def validate(
     files: Annotated[list[str], typer.Argument(help="Record files (CVN, DFN, or UEC contest logs); - reads standard input.", metavar="FILE...")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only invalid games and the summary.")] = False,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to validate on (default: every core available); the output is the same for any number.")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, metavar="N", help="Processes to validate on (default: every core available); the output is the same for any number.")] = None,
     dask: Annotated[Optional[str], typer.Option("--dask", metavar="SCHEDULER", help="Validate on a Dask cluster (the scheduler's address, e.g. tcp://10.0.0.1:8786): each file is one task; output as on one machine. Needs pip install 'pitboss[dask]'.")] = None,
 ) -> None:
     """Replay every record against its rule set and report each illegal move, bad tag,
@@ -168,6 +168,8 @@ def validate(
     from referee.jobs.parallel import RunError, validate_paths
 
     if dask is not None:
+        if jobs is not None:
+            _fail("--jobs and --dask: choose one (on a cluster the workers are the jobs)")
         from referee.jobs.cluster import validate_on_dask
 
         stream = ((report, None) for report in validate_on_dask(dask, files))

@@ -116,3 +116,32 @@ def test_standard_input_is_read_once(tmp_path):
 def test_default_is_every_available_core():
     assert available_cores() >= 1
     assert available_cores() <= (os.cpu_count() or 1)
+
+
+def test_a_worker_that_dies_is_a_clear_error(tmp_path):
+    import multiprocessing
+    import signal
+
+    from referee.jobs.parallel import RunError
+
+    big = str(_big_file(tmp_path))
+    stream = validate_paths([big], jobs=2, batch_records=2)
+    next(stream)
+    workers = multiprocessing.active_children()
+    assert workers
+    for w in workers:
+        os.kill(w.pid, signal.SIGKILL)
+    with pytest.raises(RunError, match="a worker process died"):
+        for _ in stream:
+            pass
+
+
+def test_jobs_and_dask_together_are_refused():
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    result = CliRunner().invoke(app, ["validate", "--jobs", "2", "--dask", "tcp://127.0.0.1:1",
+                                      str(GOLDEN / "caravan" / "deck.cvn")])
+    assert result.exit_code == 2
+    assert "--jobs and --dask: choose one" in result.output
