@@ -89,17 +89,11 @@ def _reports(path: str):
     """Each record's report of a file, with how far through the file (by bytes) the reader
     is; the fraction is None for standard input."""
     handle = open_text(path)
-    size = None if path == "-" else os.path.getsize(path)
     try:
         for report in validate_lines(handle, "<stdin>" if path == "-" else path):
-            try:
-                fraction = handle.buffer.tell() / size if size else None
-            except (AttributeError, OSError, ValueError):
-                fraction = None
-            yield report, fraction
+            yield report, handle.fraction()
     finally:
-        if path != "-":
-            handle.close()
+        handle.close()
 
 
 @contextmanager
@@ -156,7 +150,7 @@ def _print_finding(report, finding, kind: str) -> None:
     if finding.move:
         context.append(f"move {finding.move}")
     typer.echo(f"{_where(report, finding)}: {kind} [{finding.rule}] {finding.message} ({', '.join(context)})")
-    if finding.source is not None:
+    if finding.source:
         for line in caret_line(finding.source, finding.column).splitlines():
             typer.echo(f"    {line}")
 

@@ -35,7 +35,7 @@ from referee.games.caravan import engine as cv
 from referee.games.caravan.notation import cvn
 from referee.jobs.timeline import ContestLog, Step, Timeline, timelines
 from referee.notation.comments import Comment, Placed, place_comments, scan_comments
-from referee.notation.records import Finding, open_text
+from referee.notation.records import Finding, open_text, text_lines
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
 OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||ruling: |allowed under |record (invalid|warning): |analysis: )")
@@ -376,7 +376,7 @@ def annotate_lines(lines: Iterable[str], file: str, wanted: Sequence[str] = (),
 
 def annotate_text(text: str, file: str = "<text>", wanted: Sequence[str] = (),
                   explain_all: bool = False) -> list[Annotated]:
-    return list(annotate_lines(text.splitlines(keepends=True), file, wanted, explain_all))
+    return list(annotate_lines(text_lines(text), file, wanted, explain_all))
 
 
 def joined(records: Iterable[Annotated]) -> str:

@@ -17,7 +17,7 @@ from typing import TextIO
 
 from referee.jobs import registry
 from referee.jobs.report import GameReport
-from referee.notation.records import Chunk, Finding, open_text, split_records
+from referee.notation.records import Chunk, Finding, open_text, source_lines, split_records, text_lines
 
 
 @dataclass
@@ -52,6 +52,10 @@ def judge_chunk(chunk: Chunk, file: str, index: int) -> GameReport:
         report = GameReport(file, index, chunk.game, None, errors=[finding], line=chunk.line)
         attach_sources(report, chunk)
         return report
+    if chunk.findings:  # over a size limit: not read
+        report = GameReport(file, index, chunk.game, None, errors=list(chunk.findings), line=chunk.line)
+        attach_sources(report, chunk)
+        return report
     report = kind.judge(kind.read(chunk, file, index))
     attach_sources(report, chunk)
     return report
@@ -60,7 +64,7 @@ def judge_chunk(chunk: Chunk, file: str, index: int) -> GameReport:
 def _game_tag_place(chunk: Chunk) -> tuple[int, int]:
     """Where the Game tag's value stands, or the record's first tag when it has none."""
     first: tuple[int, int] | None = None
-    for i, text in enumerate(chunk.text.splitlines()):
+    for i, text in enumerate(source_lines(chunk.text)):
         m = re.match(r'(\s*)\[\s*(Game)?', text, re.IGNORECASE)
         if not m:
             continue
@@ -76,7 +80,7 @@ def attach_sources(report: GameReport, chunk: Chunk) -> None:
     lines: list[str] | None = None
     for finding in report.errors + report.warnings:
         if finding.source is None and finding.line is not None:
-            lines = lines if lines is not None else chunk.text.splitlines()
+            lines = lines if lines is not None else source_lines(chunk.text)
             i = finding.line - chunk.line
             if 0 <= i < len(lines):
                 finding.source = lines[i]
@@ -119,4 +123,5 @@ def validate_file(path: str | Path, stdin: TextIO | None = None) -> Iterator[Gam
 
 
 def validate_text(text: str, file: str = "<text>") -> list[GameReport]:
-    return list(validate_lines(text.splitlines(keepends=True), file))
+    """Every record of a text (lines counted as in a file: LF, CRLF or CR)."""
+    return list(validate_lines(text_lines(text), file))
