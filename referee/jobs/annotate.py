@@ -349,7 +349,8 @@ def annotate_timeline(timeline: Timeline, wanted: Sequence[str] = (), explain_al
     if game is None:
         return Annotated(timeline, [], [], timeline.chunk.text, "the game is unknown")
     if not timeline.readable:
-        first = timeline.record.errors[0] if timeline.record is not None and timeline.record.errors else None
+        errors = timeline.record.errors if timeline.record is not None else timeline.report.errors
+        first = errors[0] if errors else None
         why = f"it cannot be read as written ([{first.rule}] {first.message})" if first else "it cannot be read"
         return Annotated(timeline, [], [], timeline.chunk.text, why)
     notes: list[MoveNote] = []

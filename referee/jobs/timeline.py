@@ -139,7 +139,7 @@ def timeline_of(chunk: Chunk, file: str, index: int) -> Timeline:
     """The record's verdict (as ``validate`` gives it) and its replay."""
     report = judge_chunk(chunk, file, index)
     builder = _builder(chunk.game)
-    if builder is None:
+    if builder is None or chunk.findings:  # an unknown game, or a record over a size limit
         return Timeline(chunk.game, chunk, None, report)
     return builder(chunk, file, index, report)
 
