@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from referee.games.caravan import engine
+from referee.games.caravan import engine, settings
 from referee.games.caravan.notation.cvn import read_caravan
-from referee.games.caravan.referee import referee_caravan, rules_applied
-from referee.jobs.game import Game
+from referee.games.caravan.referee import plan
+from referee.jobs.game import Game, Settings
 
 GAME = Game(
     name="caravan",
@@ -13,12 +13,19 @@ GAME = Game(
     notation="CVN",
     extensions=(".cvn",),
     rule_sets=tuple(engine.RULESETS),
+    settings=Settings(settings.parse, settings.label, settings.declared, settings.comparisons,
+                      settings.position_key),
     engine=engine,
     read=read_caravan,
-    judge=referee_caravan,
-    cite=rules_applied,
+    moves=lambda record: record.moves,
+    plan=plan,
+    allowed=lambda before, move, after: engine.explain(before, move),
+    set_off=engine.end_rules,
+    moves_name_mover=False,
     spec_files=("caravan.toml", "caravan-holotape.toml", "caravan-fnv.toml"),
     parts={
+        "analyse": "referee.games.caravan.analyse",
+        "annotate": "referee.games.caravan.annotate",
         "selfplay": "referee.games.caravan.selfplay",
         "solve": "referee.games.caravan.solve.questions",
     },

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from referee.games.daifugo import engine
+from referee.games.daifugo import engine, settings
+from referee.games.daifugo.annotate import allowed
 from referee.games.daifugo.log_referee import validate_log
 from referee.games.daifugo.notation import uecda_log
 from referee.games.daifugo.notation.dfn import read_daifugo
-from referee.games.daifugo.referee import referee_daifugo, rules_applied
-from referee.jobs.game import Foreign, Game
+from referee.games.daifugo.referee import plan
+from referee.jobs.game import Foreign, Game, Settings
 
 GAME = Game(
     name="daifugo",
@@ -15,14 +16,20 @@ GAME = Game(
     notation="DFN",
     extensions=(".dfn",),
     rule_sets=tuple(engine.PRESETS),
+    settings=Settings(settings.parse, settings.label, settings.declared, settings.comparisons,
+                      settings.position_key, lambda rules, name: rules.option(name)),
     engine=engine,
     read=read_daifugo,
-    judge=referee_daifugo,
-    cite=rules_applied,
-    foreign=(Foreign("uecda-log", uecda_log.is_contest_log, validate_log),),
+    moves=lambda record: [entry for rnd in record.rounds for entry in rnd.moves],
+    plan=plan,
+    allowed=lambda before, move, after: allowed(before, move),
+    set_off=lambda state: state.events,
+    foreign=(Foreign("uecda-log", "a UEC contest-server log", uecda_log.is_contest_log, validate_log),),
     section_tags=frozenset({"round"}),
     spec_files=("daifugo.toml", "daifugo-seed.toml", "daifugo-uecda.toml"),
     parts={
+        "analyse": "referee.games.daifugo.analyse",
+        "annotate": "referee.games.daifugo.annotate",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
     },
