@@ -21,6 +21,55 @@ import typer
 from referee.jobs.validate import Summary, validate_lines
 from referee.notation.records import caret_line, open_text
 
+def _conventional_help() -> None:
+    """Help as command-line tools write it, whatever typer's own habits: typer 0.29 writes
+    a required argument as ``{FILE}`` and adds its Python type (``FILE <list[str]>``);
+    here a required argument is ``FILE``, an optional one ``[FILE]``, a repeated one
+    ``FILE...``, with no Python types. (The typer range pyproject allows is the one these
+    tests render: tests/test_conventions.py.)"""
+    core = typer.core
+    argument = getattr(core, "TyperArgument", None)
+    if argument is None:
+        return
+
+    def usage_name(self) -> str:
+        name = (self.metavar or (self.name or "").upper()).removesuffix("...")
+        if self.nargs != 1:
+            name += "..."
+        return name if self.required else f"[{name}]"
+
+    def help_name(self) -> str:
+        name = self.metavar or (self.name or "").upper()
+        return name if name.endswith("...") or self.nargs == 1 else name + "..."
+
+    if hasattr(argument, "_usage_display_name"):
+        argument._usage_display_name = usage_name
+    if hasattr(argument, "_rich_display_name"):
+        argument._rich_display_name = help_name
+    if hasattr(argument, "display_type_rich"):
+        argument.display_type_rich = lambda self, ctx: None
+
+
+_conventional_help()
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("pitboss")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            number = "unknown (not installed)"
+        typer.echo(f"pitboss {number}")
+        raise typer.Exit(0)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM ends a run as Ctrl-C does: output files half written are removed."""
+    raise SystemExit(128 + signum)
+
+
 app = typer.Typer(
     name="pitboss",
     help=(
@@ -33,14 +82,28 @@ app = typer.Typer(
         "  pitboss validate --json contest.log | jq .summary\n"
         "  pitboss annotate game.cvn\n"
         "  pitboss show match.dfn --html replay.html\n"
-        "  pitboss solve puzzle.cvn -q reach --caravan A --within 3\n"
+        "  pitboss solve puzzle.cvn -Q reach --caravan A --within 3\n"
         "  pitboss selfplay caravan --games 100 --rules fnv > random.cvn"
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """The rules referee for Caravan and Daifugo."""
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminated)
+
+
 selfplay_app = typer.Typer(
     help="Write random legal, complete games (for tests, benchmarks and your own tools).",
     no_args_is_help=True,
@@ -229,7 +292,7 @@ def selfplay_caravan(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed gives the same games.")] = 1,
     rules: Annotated[CaravanRules, typer.Option("--rules", "-r", help="Rule set.")] = CaravanRules.holotape,
-    player: Annotated[CaravanPlayer, typer.Option("--player", "-p", help="random: uniform legal moves; greedy: prefers moves that win lanes; mixed: either, per side.")] = CaravanPlayer.random,
+    player: Annotated[CaravanPlayer, typer.Option("--player", help="random: uniform legal moves; greedy: prefers moves that win lanes; mixed: either, per side.")] = CaravanPlayer.random,
     draws: Annotated[bool, typer.Option("--draws/--no-draws", help="Write each drawn card (+9D) after its move.")] = False,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
 ) -> None:
@@ -251,7 +314,7 @@ class DaifugoRules(str, Enum):
 @selfplay_app.command("daifugo")
 def selfplay_daifugo(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many matches.")] = 10,
-    players: Annotated[int, typer.Option("--players", "-p", min=3, max=8, help="Players per match, 3 to 8 (uecda: 5).")] = 5,
+    players: Annotated[int, typer.Option("--players", min=3, max=8, help="Players per match, 3 to 8 (uecda: 5).")] = 5,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed gives the same matches.")] = 1,
     rules: Annotated[DaifugoRules, typer.Option("--rules", "-r", help="Preset.")] = DaifugoRules.seed,
     options: Annotated[str, typer.Option("--options", help='Toggles on top of the preset, as in the Options tag: "+eight-cut -revolution stairs-revolution=4 exchange=choice".')] = "",
@@ -508,7 +571,7 @@ class SolveMethod(str, Enum):
 @app.command()
 def solve(
     file: Annotated[str, typer.Argument(help="A CVN or DFN file holding the position (a record, or a [Table] position); - reads standard input.", metavar="FILE")],
-    question: Annotated[SolveQuestion, typer.Option("--question", "-q", help="What to ask (see the list above).", case_sensitive=False)],
+    question: Annotated[SolveQuestion, typer.Option("--question", "-Q", help="What to ask (see the list above).", case_sensitive=False)],
     game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which record of the file (from 1).")] = 1,
     ply: Annotated[Optional[int], typer.Option("--ply", "-p", min=0, help="Solve the position after this many moves (0: the start; within the round for Daifugo). Default: after every move of the record.")] = None,
     round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="Daifugo: the round (default: the first when --ply is given, else the last).")] = None,
@@ -533,33 +596,33 @@ def solve(
       reach       Caravan: can caravan X get into 21-26 within K of its owner's
                   own moves (the opponent passing)? The shortest line, or why
                   none exists.
-                  pitboss solve puzzle.cvn -q reach --caravan A --within 3
+                  pitboss solve puzzle.cvn -Q reach --caravan A --within 3
 
     \b
       fewest      Caravan: the fewest own moves to sell caravan X, or to win
                   lane X/Y for the side to move (the opponent passing).
-                  pitboss solve puzzle.cvn -q fewest --lane B/E --within 6
+                  pitboss solve puzzle.cvn -Q fewest --lane B/E --within 6
 
     \b
       forced-win  Caravan, both hands and decks known: can the side to move
                   force a win within N own turns? A first move (the whole
                   strategy in --json), or a reply to every try.
-                  pitboss solve game.cvn --ply 40 -q forced-win --depth 2
+                  pitboss solve game.cvn --ply 40 -Q forced-win --depth 2
 
     \b
       out         Daifugo: the fewest plays that empty this player's hand if
                   nobody ever beats them, and one split of the hand.
-                  pitboss solve puzzle.dfn -q out --player Aki
+                  pitboss solve puzzle.dfn -Q out --player Aki
 
     \b
       unbeatable  Daifugo: is this play unbeatable by any combination of the cards
                   this player cannot see? yes, or no and every play that beats it.
-                  pitboss solve puzzle.dfn -q unbeatable --play "2S 2H"
+                  pitboss solve puzzle.dfn -Q unbeatable --play "2S 2H"
 
     \b
       forced-out  Daifugo, all hands known: can this player go out first
                   whatever the others do? A strategy, or a reply to every try.
-                  pitboss solve puzzle.dfn -q forced-out --player Aki
+                  pitboss solve puzzle.dfn -Q forced-out --player Aki
 
     The rule set is the record's own ([Rules], [Options]). Exit status: 0 answered (yes, no
     or unknown); 1 the position itself is invalid (its findings are printed as validate

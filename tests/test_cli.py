@@ -90,7 +90,7 @@ def test_selfplay_caravan_is_deterministic_and_valid(tmp_path: Path) -> None:
 def test_record_tools_refuse_a_contest_log_clearly(tmp_path: Path) -> None:
     log = tmp_path / "contest.log"
     log.write_text("%-----%palyer_name% p0 p1 p2 p3 p4\n%-----%RULE_KAKUMEI% YES\n", encoding="utf-8")
-    for args in (["show"], ["explain", "--ply", "1"], ["solve", "-q", "out", "--player", "p0"], ["annotate"]):
+    for args in (["show"], ["explain", "--ply", "1"], ["solve", "-Q", "out", "--player", "p0"], ["annotate"]):
         result = runner.invoke(app, [*args, str(log)])
         assert result.exit_code == 2, (args, result.output)
         assert "contest-server log" in result.output and "pitboss validate" in result.output
