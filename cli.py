@@ -18,8 +18,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from referee.jobs.validate import Summary, validate_lines
-from referee.notation.records import caret_line, open_text
+from referee.jobs.validate import Summary, expand_inputs, validate_lines
+from referee.notation.records import NotText, caret_line, open_text, visible
 
 def _conventional_help() -> None:
     """Help as command-line tools write it, whatever typer's own habits: typer 0.29 writes
@@ -148,15 +148,36 @@ class Progress:
             self.shown = False
 
 
-def _reports(path: str):
+def _reports(path: str, settings: dict | None = None):
     """Each record's report of a file, with how far through the file (by bytes) the reader
-    is; the fraction is None for standard input."""
+    is; the fraction is None for standard input and pipes."""
     handle = open_text(path)
     try:
-        for report in validate_lines(handle, "<stdin>" if path == "-" else path):
+        for report in validate_lines(handle, "<stdin>" if path == "-" else path, settings):
             yield report, handle.fraction()
     finally:
         handle.close()
+
+
+class Color(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+def _color_wanted(color: Color, stream=None) -> bool:
+    """Colour or not: --color always/never decide; auto colours a terminal, unless NO_COLOR
+    is set (and not empty), or FORCE_COLOR is (and not empty or 0) also when not a
+    terminal (https://no-color.org, https://force-color.org)."""
+    if color is Color.always:
+        return True
+    if color is Color.never:
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR", "") not in ("", "0"):
+        return True
+    return (stream or sys.stdout).isatty()
 
 
 @contextmanager
@@ -194,7 +215,7 @@ def _fail(message: str) -> None:
 
 
 def _where(report, finding) -> str:
-    parts = [report.file]
+    parts = [visible(report.file)]
     if finding.line is not None:
         parts.append(str(finding.line))
         if finding.column is not None:
@@ -202,78 +223,172 @@ def _where(report, finding) -> str:
     return ":".join(parts)
 
 
-def _print_finding(report, finding, kind: str) -> None:
+_STYLES = {"error": {"fg": "red", "bold": True}, "warning": {"fg": "yellow", "bold": True},
+           "valid": {"fg": "green"}, "INVALID": {"fg": "red", "bold": True}}
+
+
+def _paint(word: str, color: bool, style: str | None = None) -> str:
+    return typer.style(word, **_STYLES[style or word]) if color else word
+
+
+def _print_finding(report, finding, kind: str, color: bool = False) -> None:
     context = [f"game {report.index}"]
     if finding.round is not None:
         context.append(f"round {finding.round}")
     if finding.ply is not None:
         context.append(f"ply {finding.ply}")
     if finding.player is not None:
-        context.append(f"player {finding.player}")
+        context.append(f"player {visible(finding.player)}")
     if finding.move:
-        context.append(f"move {finding.move}")
-    typer.echo(f"{_where(report, finding)}: {kind} [{finding.rule}] {finding.message} ({', '.join(context)})")
+        context.append(f"move {visible(finding.move)}")
+    typer.echo(f"{_where(report, finding)}: {_paint(kind, color)} [{finding.rule}] {visible(finding.message)} "
+               f"({', '.join(context)})")
     if finding.source:
-        for line in caret_line(finding.source, finding.column).splitlines():
+        for line in caret_line(finding.source, finding.column).split("\n"):
             typer.echo(f"    {line}")
+
+
+def _github(kind: str, report, finding) -> str:
+    """A finding as a GitHub Actions workflow command (an annotation on the file)."""
+    def prop(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
+
+    def data(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    props = [f"file={prop(report.file)}"]
+    if finding.line is not None:
+        props.append(f"line={finding.line}")
+        if finding.column is not None:
+            props.append(f"col={finding.column}")
+    props.append(f"title={prop(finding.rule)}")
+    where = f"game {report.index}" + (f", round {finding.round}" if finding.round is not None else "") + \
+        (f", ply {finding.ply}" if finding.ply is not None else "")
+    return f"::{kind} {','.join(props)}::{data(finding.message)} ({data(where)})"
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+
+
+def _rules_option(values: list[str] | None) -> dict:
+    from referee.jobs.validate import parse_settings
+
+    try:
+        return parse_settings(values or ())
+    except ValueError as err:
+        _fail(str(err))
+    return {}
 
 
 @app.command()
 def validate(
-    files: Annotated[list[str], typer.Argument(help="Record files (CVN, DFN, or UEC contest logs); - reads standard input.", metavar="FILE...")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings.")] = False,
+    files: Annotated[list[str], typer.Argument(help="Record files (CVN, DFN, or UEC contest logs; gzip, bzip2 or xz compressed too), folders (searched recursively for them), FIFOs and process substitutions; - reads standard input.", metavar="FILE...")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings (as --format json).")] = False,
+    output_format: Annotated[Format, typer.Option("--format", "-f", help="text (default), json (one document, as --json) or github (GitHub Actions annotations: ::error file=...,line=...,col=...).", case_sensitive=False)] = Format.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only invalid games and the summary.")] = False,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Also count the findings per rule id (in the summary).")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too: exit 1 when any record has a warning.")] = False,
+    rules: Annotated[Optional[list[str]], typer.Option("--rules", "-r", help='Judge every record of a game under this setting instead of its own [Rules]/[Options]: a rule set (fnv, holotape; seed, uecda) with Daifugo toggles ("seed +spade3 -eight-cut"). Repeat it for the other game. Contest logs keep their own.', metavar="SETTING")] = None,
+    color: Annotated[Color, typer.Option("--color", help="Colour the verdicts: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never.", case_sensitive=False)] = Color.auto,
 ) -> None:
     """Replay every record against its rule set and report each illegal move, bad tag,
     syntax error and wrong result, with file, line, column, ply, player and rule id.
 
     The rule set comes from each record's [Rules] tag (Caravan: holotape or fnv; Daifugo:
-    seed or uecda, with [Options]). A record's first illegal move ends its replay; the next
-    record is read as if nothing had happened. Exit status: 0 all valid, 1 some invalid,
-    2 could not run (e.g. a missing file).
+    seed or uecda, with [Options]), or from --rules. A record's first illegal move ends its
+    replay; the next record is read as if nothing had happened. A file that cannot be read
+    (missing, binary) is reported and the others are still validated. Lines and columns
+    count from 1 (columns in characters); a line holds at most 100,000 characters and a
+    record 10,000,000 (a longer one is reported, not read).
+
+    Examples:
+
+      pitboss validate games.cvn contest/ --statistics
+
+      pitboss validate --format github records/
+
+      pitboss validate --rules fnv --strict game.cvn.gz
+
+    Exit status: 0 all valid, 1 some invalid (or, with --strict, some warned), 2 could
+    not run (a bad option, or some input could not be read).
     """
-    for path in files:
-        if path != "-" and Path(path).is_dir():
-            _fail(f"{path} is a folder; name its files (e.g. {Path(path) / '*.cvn'})")
-        if path != "-" and not Path(path).is_file():
-            _fail(f"no such file: {path}")
+    fmt = Format.json if as_json else output_format
+    settings = _rules_option(rules)
+    paint = fmt is Format.text and _color_wanted(color)
     summary = Summary()
     games_json = []
-    progress = Progress(enabled=True)
+    progress = Progress(enabled=fmt is not Format.github)
     try:
-        for path in files:
+        for path in expand_inputs(files):
+            name = "<stdin>" if path == "-" else path
             try:
-                for report, fraction in _reports(path):
+                for report, fraction in _reports(path, settings):
                     summary.add(report)
-                    progress.update(report.file, fraction, summary.games, summary.plies)
-                    if as_json:
+                    progress.update(visible(report.file), fraction, summary.games, summary.plies)
+                    if fmt is Format.json:
                         games_json.append(report.to_json())
                         continue
-                    if quiet and report.valid:
+                    if fmt is Format.github:
+                        for kind, findings in (("error", report.errors), ("warning", report.warnings)):
+                            for finding in findings:
+                                typer.echo(_github(kind, report, finding))
+                        continue
+                    if quiet and report.valid and not (strict and report.warnings):
                         continue
                     progress.done()
                     for finding in report.errors:
-                        _print_finding(report, finding, "error")
+                        _print_finding(report, finding, "error", paint)
                     for finding in report.warnings:
-                        _print_finding(report, finding, "warning")
-                    verdict = "valid" if report.valid else f"INVALID ({len(report.errors)} error{'s' * (len(report.errors) != 1)})"
+                        _print_finding(report, finding, "warning", paint)
+                    n = len(report.errors)
+                    verdict = (_paint("valid", paint) if report.valid
+                               else f"{_paint('INVALID', paint)} ({n} error{'s' * (n != 1)})")
+                    if report.warnings:
+                        w = len(report.warnings)
+                        verdict += f" ({w} warning{'s' * (w != 1)})" if report.valid else f", {w} warning{'s' * (w != 1)}"
                     about = ", ".join(x for x in (report.game or "unknown game", report.rules,
                                                   report.knowledge and f"knowledge: {report.knowledge}") if x)
-                    typer.echo(f"{report.file}: game {report.index} ({about}, {report.plies} moves): {verdict}")
+                    moves = f"{report.plies} move{'s' * (report.plies != 1)}"
+                    typer.echo(f"{visible(report.file)}: game {report.index} ({visible(about)}, {moves}): {verdict}")
             except BrokenPipeError:
                 # whoever read the output stopped reading (| head): stop quietly
                 sys.stdout = open(os.devnull, "w")
-                raise typer.Exit(0 if summary.invalid == 0 else 1)
+                raise typer.Exit(0 if not summary.failed(strict) else 1)
             except OSError as err:
                 progress.done()
-                _fail(f"cannot read {path}: {err.strerror or err}")
+                why = str(err) if isinstance(err, NotText) else (
+                    "no such file" if isinstance(err, FileNotFoundError) else err.strerror or str(err))
+                summary.unread.append((name, why))
+                message = why if isinstance(err, NotText) else f"cannot read {name}: {why}"
+                typer.echo(f"pitboss: {visible(message)}", err=True)
     finally:
         progress.done()
-    if as_json:
-        typer.echo(json.dumps({"summary": summary.to_json(), "games": games_json}, ensure_ascii=False))
+    if fmt is Format.json:
+        typer.echo(json.dumps({"summary": summary.to_json(statistics), "games": games_json}, ensure_ascii=False))
     else:
-        typer.echo(f"{summary.games} game{'s' * (summary.games != 1)}: {summary.valid} valid, {summary.invalid} invalid")
-    raise typer.Exit(0 if summary.invalid == 0 else 1)
+        _print_summary(summary, statistics, strict)
+    raise typer.Exit(2 if summary.unread else 1 if summary.failed(strict) else 0)
+
+
+def _print_summary(summary: Summary, statistics: bool, strict: bool) -> None:
+    def count(n: int, word: str) -> str:
+        return f"{n:,} {word}{'s' * (n != 1)}"
+
+    line = (f"{count(summary.games, 'game')}: {summary.valid} valid, {summary.invalid} invalid; "
+            f"{count(summary.errors, 'error')}, {count(summary.warnings, 'warning')}")
+    if strict and summary.warned:
+        line += f" (--strict: {count(summary.warned, 'valid game')} with warnings fail)"
+    if summary.unread:
+        line += f"; {count(len(summary.unread), 'input')} not read"
+    typer.echo(line)
+    if statistics and summary.by_rule:
+        typer.echo("findings by rule:")
+        for rule, (errors, warnings) in sorted(summary.by_rule.items(), key=lambda kv: (-sum(kv[1]), kv[0])):
+            kinds = ", ".join(x for x in (errors and count(errors, "error"), warnings and count(warnings, "warning")) if x)
+            typer.echo(f"  {sum((errors, warnings)):>7,}  {rule}  ({kinds})")
 
 
 class CaravanRules(str, Enum):
