@@ -181,12 +181,19 @@ def _color_wanted(color: Color, stream=None) -> bool:
 
 
 @contextmanager
-def _output(path: Path | None):
-    """Standard output, or a file written whole: into a temporary file beside it, renamed
-    into place only when the command got that far (no half-written file is left)."""
-    if path is None:
-        yield sys.stdout
+def _output(path: Path | str | None):
+    """Standard output (no path, or ``-``), or a file written whole: into a temporary file
+    beside it, renamed into place only when the command got that far (no half-written
+    file is left, also when interrupted: Ctrl-C or SIGTERM)."""
+    if path is None or str(path) == "-":
+        try:
+            yield sys.stdout
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader stopped reading (| head): stop quietly
+            sys.stdout = open(os.devnull, "w")
+            raise typer.Exit(0) from None
         return
+    path = Path(path)
     try:
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.",
                                              suffix=".part", delete=False)
@@ -204,7 +211,7 @@ def _output(path: Path | None):
         raise
 
 
-def _write_file(path: Path, text: str) -> None:
+def _write_file(path: Path | str, text: str) -> None:
     with _output(path) as out:
         out.write(text)
 
@@ -455,12 +462,19 @@ def selfplay_daifugo(
 # ------------------------------------------------------------------ annotate, explain, show
 
 
-def _use_color(no_color: bool) -> bool:
-    return not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+def _use_color(no_color: bool, color: Color = Color.auto) -> bool:
+    return not no_color and _color_wanted(color)
 
 
 def _need_file(path: str) -> None:
-    if path != "-" and not Path(path).is_file():
+    """A FILE argument that names something readable (a file, a FIFO, /dev/stdin, a
+    process substitution), or - ; else a clear error (exit 2)."""
+    if path == "-":
+        return
+    target = Path(path)
+    if target.is_dir():
+        _fail(f"{path} is a folder; this command takes one record file")
+    if not target.exists():
         _fail(f"no such file: {path}")
 
 
@@ -543,7 +557,7 @@ def annotate(
         raise  # the reader of the output went away (| head): click ends quietly
     except OSError as err:
         _fail(f"cannot read {err.filename or ''}: {err.strerror or err}")
-    if output is not None:
+    if output is not None and str(output) != "-":
         n = counts["records"]
         typer.echo(f"{output}: {n} record{'s' * (n != 1)} annotated ({counts['illegal']} illegal, "
                    f"{counts['disputed']} disputed, {counts['ruling_dependent']} by a ruling); "
@@ -558,7 +572,8 @@ def explain(
     game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which record of the file (from 1).")] = 1,
     round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="Daifugo: the round (default: the first).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: the position, and each rule set's verdict with every rule checked.")] = False,
-    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal.")] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal (as --color never).", hidden=True)] = False,
+    color: Annotated[Color, typer.Option("--color", help="Colour: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never.", case_sensitive=False)] = Color.auto,
 ) -> None:
     """Explain one move: the position before it, each rule that decided it and the
     verdict under every rule set (the record's own first).
@@ -589,7 +604,7 @@ def explain(
     if as_json:
         typer.echo(json.dumps(ex.to_json(), ensure_ascii=False))
     else:
-        sys.stdout.write(explanation_text(ex, _use_color(no_color)))
+        sys.stdout.write(explanation_text(ex, _use_color(no_color, color)))
     raise typer.Exit(0 if ex.note.step.legal else 1)
 
 
@@ -600,8 +615,10 @@ def show(
     ply: Annotated[Optional[int], typer.Option("--ply", "-p", min=0, help="Show the position after this many moves (0: the start; within the round for Daifugo). Default: the last position.")] = None,
     round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="Daifugo: the round (default: the first when --ply is given, else the last).")] = None,
     svg: Annotated[Optional[str], typer.Option("--svg", help="Write the position as an SVG picture to this path (- for standard output).", metavar="PATH")] = None,
-    html: Annotated[Optional[Path], typer.Option("--html", help="Write one self-contained HTML page that replays the whole record move by move with its annotations (no network needed).", metavar="PATH")] = None,
-    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal (colour is used only on a terminal, and never with NO_COLOR set).")] = False,
+    html: Annotated[Optional[str], typer.Option("--html", help="Write one self-contained HTML page that replays the whole record move by move with its annotations (no network needed) to this path (- for standard output).", metavar="PATH")] = None,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal (as --color never).", hidden=True)] = False,
+    color: Annotated[Color, typer.Option("--color", help="Colour: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never.", case_sensitive=False)] = Color.auto,
+    as_json: Annotated[bool, typer.Option("--json", help='Print one JSON document: the record\'s verdict, the position shown ({"round", "ply", "move", "player", "illegal", ...}) and its drawing as text.')] = False,
 ) -> None:
     """Draw a position: the six caravans with attached face cards, values, direction, suit
     and lanes; or the Daifugo table, hands, trick, titles and revolution.
@@ -646,22 +663,28 @@ def show(
         frame = select(frames, ply, round_no)
     except LookupError as err:
         _fail(f"{name}, record {game}: {err}")
+    if svg == "-" and html == "-":
+        _fail("--svg - and --html - would both write to standard output: give one a file")
     if svg is not None:
-        picture = render_svg(frame)
-        if svg == "-":
-            sys.stdout.write(picture)
-        else:
-            _write_file(Path(svg), picture)
-            typer.echo(f"{svg}: {frame.title}")
+        _write_file(svg, render_svg(frame))
+        if svg != "-":
+            typer.echo(f"{svg}: {frame.title}", err=html == "-" or as_json)
     if html is not None:
         report = chosen.report
         verdict = "valid" if report.valid else f"invalid: [{report.errors[0].rule}] {report.errors[0].message}"
         page = replay_page(frames, f"{Path(name).name}, game {game} ({report.game}, {annotated.variants[0].label if annotated.variants else report.rules})",
                            f"{len(frames)} positions · {verdict}")
         _write_file(html, page)
-        typer.echo(f"{html}: {len(frames)} positions")
-    if svg is None and html is None:
-        sys.stdout.write(render_text(frame, _use_color(no_color)))
+        if html != "-":
+            typer.echo(f"{html}: {len(frames)} positions", err=svg == "-" or as_json)
+    if as_json:
+        if "-" in (svg, html):
+            _fail("--json writes to standard output: give --svg and --html a file")
+        doc = {"record": chosen.report.to_json(), "positions": len(frames), "position": frame.to_json(),
+               "text": render_text(frame, False)}
+        typer.echo(json.dumps(doc, ensure_ascii=False))
+    elif svg is None and html is None:
+        sys.stdout.write(render_text(frame, _use_color(no_color, color)))
     raise typer.Exit(0 if chosen.report.valid else 1)
 
 
