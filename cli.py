@@ -486,8 +486,8 @@ def annotate(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: every record's moves with their verdict under each rule set, and the annotated text.")] = False,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the annotated records (or the JSON) to this file instead of standard output.")] = None,
     analyse: Annotated[bool, typer.Option("--analyse", help="Also analyse every legal move with the solver (slow: up to about 2 s a move): the mover's best outcome after it, in an 'analysis: ...' comment (Caravan, mover's hand and deck known: forced win within --depth own turns, each caravan's fewest moves into 21-26 within --within; Daifugo: fewest plays out). Marks, on moves without a glyph of their own: ?? a forced win thrown away; ? a sale made impossible (Caravan) or a play that brings the mover no nearer going out (Daifugo).")] = False,
-    depth: Annotated[int, typer.Option("--depth", help="With --analyse: own turns for the Caravan forced-win search.", min=1)] = 2,
-    within: Annotated[int, typer.Option("--within", help="With --analyse: own moves for bringing a Caravan caravan into 21-26.", min=0)] = 3,
+    depth: Annotated[int, typer.Option("--depth", help="With --analyse: own turns for the Caravan forced-win search (at most 30).", min=1, max=30)] = 2,
+    within: Annotated[int, typer.Option("--within", help="With --analyse: own moves for bringing a Caravan caravan into 21-26 (at most 30).", min=0, max=30)] = 3,
 ) -> None:
     """Write the records back, each move that matters with a { } comment saying why.
 
@@ -715,9 +715,9 @@ def solve(
     round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="Daifugo: the round (default: the first when --ply is given, else the last).")] = None,
     caravan: Annotated[Optional[str], typer.Option("--caravan", "-c", help="reach, fewest: the caravan to bring into 21-26 (A-F); its owner moves.", metavar="X")] = None,
     lane: Annotated[Optional[str], typer.Option("--lane", "-l", help="fewest: the lane to win for the side to move (A/D, B/E, C/F).", metavar="X/Y")] = None,
-    within: Annotated[Optional[int], typer.Option("--within", "-k", min=0, help="reach, fewest: at most this many own moves (default 3 for reach, 6 for fewest).", metavar="K")] = None,
+    within: Annotated[Optional[int], typer.Option("--within", "-k", min=0, max=30, help="reach, fewest: at most this many own moves, 30 at most (default 3 for reach, 6 for fewest).", metavar="K")] = None,
     cards: Annotated[Optional[str], typer.Option("--cards", help="reach, fewest: hand (the known hand only) or hand+deck (also the known deck, in draw order; default). unbeatable: unseen (every card the player cannot see, pooled; default) or hands (each other player's own hand).", metavar="WHICH")] = None,
-    depth: Annotated[Optional[int], typer.Option("--depth", "-d", min=1, help="forced-win: own turns (default 2). forced-out: the most own plays (default: the hand's size).", metavar="N")] = None,
+    depth: Annotated[Optional[int], typer.Option("--depth", "-d", min=1, max=30, help="At most 30. forced-win: own turns (default 2). forced-out: the most own plays (default: the hand's size).", metavar="N")] = None,
     play: Annotated[Optional[str], typer.Option("--play", help='unbeatable: the play to judge, e.g. "5S 5C" (default: the play on the table).', metavar="CARDS")] = None,
     player: Annotated[Optional[str], typer.Option("--player", help="out, unbeatable, forced-out: the player, by name as in [Players] (default: the player to move; for unbeatable without --play, whoever made the play on the table).", metavar="NAME")] = None,
     method: Annotated[SolveMethod, typer.Option("--method", "-m", help="auto: the faster method finds the answer and z3 proves a no (see bench/solve.py); z3 or search: that one alone.", case_sensitive=False)] = SolveMethod.auto,

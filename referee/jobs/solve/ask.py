@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.jobs.solve import QUESTIONS, Answer, Deadline, QuestionError
+from referee.jobs.solve import MAX_DEPTH, MAX_WITHIN, QUESTIONS, Answer, Deadline, QuestionError
 from referee.jobs.solve.positions import Position
 
 
@@ -35,7 +35,31 @@ TAKES = {
 
 
 def ask(position: Position, question: str, options: Options) -> Answer:
-    """The answer to ``question`` about ``position`` (QuestionError: bad usage)."""
+    """The answer to ``question`` about ``position`` (QuestionError: bad usage).
+
+    ``options.timeout`` counts from this call (loading the solver and building its model
+    included); the answer's ``stats.time`` is the time the call really took, and its
+    other stats the work really done, also when the time ran out."""
+    deadline = Deadline(options.timeout)
+    answer = _ask(position, question, options, deadline)
+    stats = answer.stats
+    stats.time = deadline.elapsed()
+    if answer.answer == "unknown" and deadline.expired():
+        stats.nodes = max(stats.nodes, deadline.checks)
+        stats.solver_calls = max(stats.solver_calls, deadline.solver_calls)
+        took = f"unknown after {stats.time:.2f} s (--timeout {options.timeout:g} s)"
+        answer.text = [took if line == f"unknown: {answer.reason}" else line for line in answer.text]
+        answer.reason = took
+        if f"unknown: {took}" not in answer.text:
+            answer.text = [line for line in answer.text if not line.startswith("unknown")] + [f"unknown: {took}"]
+    return answer
+
+
+def _ask(position: Position, question: str, options: Options, deadline: Deadline) -> Answer:
+    for name, most in (("within", MAX_WITHIN), ("depth", MAX_DEPTH)):
+        value = getattr(options, name)
+        if value is not None and value > most:
+            raise QuestionError(f"--{name} {value} is past its maximum, {most}")
     q = QUESTIONS.get(question)
     if q is None:
         raise QuestionError(f"unknown question {question!r}: {', '.join(QUESTIONS)}")
@@ -56,7 +80,6 @@ def ask(position: Position, question: str, options: Options) -> Answer:
             line_question,
         )
 
-        deadline = Deadline(options.timeout)  # after the imports: they are not the question's time
         if question == "forced-win":
             return forced_win_question(position.state, depth=options.depth, deadline=deadline)
         return line_question(position.state, question, caravan=options.caravan, lane=options.lane,
@@ -68,7 +91,6 @@ def ask(position: Position, question: str, options: Options) -> Answer:
         unbeatable_question,
     )
 
-    deadline = Deadline(options.timeout)
     names = position.names
     if question == "out":
         return out_question(position.state, names, player=options.player, method=options.method,

@@ -143,7 +143,7 @@ def line_question(state: cv.State, question: str, *, caravan: str | None = None,
                 _no_with_proof(answer, puzzle, found, deadline)
         else:
             answer.method = "z3"
-            model = ReachModel(puzzle)
+            model = ReachModel(puzzle, deadline)
             result = model.solve(deadline)
             stats.solver_calls += result.solver_calls
             if result.answer == "yes":
@@ -193,7 +193,7 @@ def _no_from_search(answer: Answer, puzzle: Puzzle, found: LineResult) -> None:
 def _no_with_proof(answer: Answer, puzzle: Puzzle, found: LineResult, deadline: Deadline) -> None:
     """The search found no line; z3 proves it and words the reason from its unsat core."""
     try:
-        model = ReachModel(puzzle)
+        model = ReachModel(puzzle, deadline)
         result = model.solve(deadline)
     except Timeout:
         _no_from_search(answer, puzzle, found)
