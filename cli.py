@@ -723,6 +723,7 @@ def solve(
     method: Annotated[SolveMethod, typer.Option("--method", "-m", help="auto: the faster method finds the answer and z3 proves a no (see bench/solve.py); z3 or search: that one alone.", case_sensitive=False)] = SolveMethod.auto,
     timeout: Annotated[float, typer.Option("--timeout", "-t", min=0.001, help="Give up after this many seconds: the answer is then 'unknown after N s'.", metavar="SECONDS")] = 10.0,
     as_json: Annotated[bool, typer.Option("--json", help='Print one JSON document: {"question", "answer", "witness", "reason", "stats": {"time", "solver_calls", "nodes"}} and more.')] = False,
+    rules: Annotated[Optional[list[str]], typer.Option("--rules", "-r", help='Solve under this setting instead of the record\'s own [Rules]/[Options] (as validate --rules: "fnv", "seed +spade3 -eight-cut").', metavar="SETTING")] = None,
 ) -> None:
     """Answer a question about a position: yes with a witness the engine has replayed and
     confirmed, no with the reason in words (from z3's unsat core or the exhaustive search),
@@ -773,7 +774,7 @@ def solve(
 
     _need_file(file)
     try:
-        position = load_position(file, game, ply, round_no)
+        position = load_position(file, game, ply, round_no, _rules_option(rules))
     except UsageError as err:
         _fail(str(err))
     except OSError as err:
