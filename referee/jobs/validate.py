@@ -69,6 +69,12 @@ class Summary:
         return out
 
 
+def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
+    """The records of a file in its games' own notations (``records.split_records``, told
+    which tags open a tag section inside a record of each game)."""
+    return split_records(lines, first_line, registry.section_tags())
+
+
 def parse_settings(texts: Iterable[str]) -> dict[str, Any]:
     """``--rules`` values (``fnv``, ``seed +spade3 -eight-cut``) as each game's setting:
     game name -> setting. A text is the setting of every game whose settings parse it
@@ -164,7 +170,7 @@ def validate_lines(lines: Iterable[str], file: str, settings: dict[str, Any] | N
     if foreign is not None:
         yield from foreign.validate(stream, file)
         return
-    for index, chunk in enumerate(split_records(stream), start=1):
+    for index, chunk in enumerate(split(stream), start=1):
         yield judge_chunk(chunk, file, index, settings)
 
 

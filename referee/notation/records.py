@@ -12,7 +12,7 @@ import os
 import re
 import stat
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
@@ -61,13 +61,11 @@ class Tag:
 class MoveEntry:
     """A move as read: the engine's move, where it stands, its annotation glyphs.
 
-    ``text`` is the move in canonical notation (made when asked: most moves never are).
+    Each game's reader makes its own subclass, whose ``text`` is the move in canonical
+    notation (made when asked: most moves never are).
     """
 
     __slots__ = ("move", "line", "column", "glyphs")
-
-    #: Set by each game's notation module: the canonical text of one of its moves.
-    formatters: dict[type, Any] = {}
 
     def __init__(self, move: Any, line: int, column: int, glyphs: tuple[str, ...] = ()) -> None:
         self.move = move
@@ -77,10 +75,10 @@ class MoveEntry:
 
     @property
     def text(self) -> str:
-        return self.formatters[type(self.move)](self.move)
+        raise TypeError(f"{type(self).__name__} is a MoveEntry of no game: each reader writes its own moves")
 
     def __repr__(self) -> str:
-        return f"MoveEntry({self.move!r}, line={self.line}, column={self.column})"
+        return f"{type(self).__name__}({self.move!r}, line={self.line}, column={self.column})"
 
 
 @dataclass
@@ -189,22 +187,26 @@ def _game_name(value: str) -> str:
     return value.strip().lower()
 
 
-def split_records(lines: Iterable[str], first_line: int = 1, max_line: int | None = None,
-                  max_record: int | None = None) -> Iterator[Chunk]:
+def split_records(lines: Iterable[str], first_line: int = 1,
+                  section_tags: Mapping[str, frozenset[str]] | None = None,
+                  max_line: int | None = None, max_record: int | None = None) -> Iterator[Chunk]:
     """Cut a stream of lines into record texts.
 
     A record ends where a tag section starts after movetext, or where a second ``Game`` tag
-    starts; in a Daifugo record a tag section opened by ``[Round ...]`` continues the
-    record (notation.md section 2). Brace comments may span lines; a ``[`` inside one does
-    not start a tag section, but a line that starts a record (``[Game``, perhaps after a
-    byte-order mark) always does: a ``{`` left open never swallows the records after it
-    (the reader reports it). Tag lines with no ``Game`` tag, apart from the next record's
-    tag section, are a record of their own (reported as such) rather than a part of the
-    next. A byte-order mark at the start of any line (``cat a.cvn b.cvn``) is dropped.
+    starts; in a record of a game whose ``section_tags`` (game name -> tag names, lower
+    case) name a tag, a tag section opened by that tag continues the record (Daifugo's
+    ``[Round ...]``, notation.md section 2). Brace comments may span lines; a ``[`` inside
+    one does not start a tag section, but a line that starts a record (``[Game``, perhaps
+    after a byte-order mark) always does: a ``{`` left open never swallows the records
+    after it (the reader reports it). Tag lines with no ``Game`` tag, apart from the next
+    record's tag section, are a record of their own (reported as such) rather than a part
+    of the next. A byte-order mark at the start of any line (``cat a.cvn b.cvn``) is
+    dropped.
 
     A line over ``max_line`` characters (:data:`MAX_LINE`) or a record over ``max_record``
     (:data:`MAX_RECORD`) is not kept: the record comes with a ``notation.limit`` finding.
     """
+    sections = section_tags or {}
     line_limit = MAX_LINE if max_line is None else max_line
     record_limit = MAX_RECORD if max_record is None else max_record
     buf: list[str] = []
@@ -239,7 +241,7 @@ def split_records(lines: Iterable[str], first_line: int = 1, max_line: int | Non
             m = None
         if m:
             name = m.group(1)
-            continues = name.lower() == "round" and game == "daifugo" and in_movetext
+            continues = in_movetext and name.lower() in sections.get(game or "", ())
             stray = has_tags and game is None and not after_tag
             if (in_movetext and not continues) or (new_game and (game is not None or stray)):
                 if any(b.strip() for b in buf):

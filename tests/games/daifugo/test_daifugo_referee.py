@@ -17,8 +17,7 @@ from referee.games.daifugo.notation.dfn import read_daifugo
 from referee.games.daifugo.selfplay import daifugo_matches
 from referee.jobs import registry
 from referee.jobs.replay import cite
-from referee.jobs.validate import validate_text
-from referee.notation.records import split_records
+from referee.jobs.validate import split, validate_text
 
 runner = CliRunner()
 
@@ -52,7 +51,7 @@ def test_a_match_of_several_rounds_validates():
 
 
 def read(text: str):
-    (chunk,) = split_records(text.splitlines(keepends=True))
+    (chunk,) = split(text.splitlines(keepends=True))
     return read_daifugo(chunk)
 
 
@@ -183,7 +182,7 @@ def test_uecda_rejections_are_warnings_and_the_replay_goes_on():
 
 def test_cite_lists_the_rules_the_moves_set_off():
     text = match_text(seed=8, players=4, options="+eight-cut", rounds=2)
-    (chunk,) = split_records(text.splitlines(keepends=True))
+    (chunk,) = split(text.splitlines(keepends=True))
     kind = registry.game("daifugo")
     cited = cite(kind, kind.read(chunk, "t.dfn", 1))
     assert {"daifugo.round.end", "daifugo.lead.first-round", "daifugo.lead.later-rounds"} <= cited
