@@ -68,6 +68,21 @@ def _conventional_help() -> None:
         argument._rich_display_name = help_name
     if hasattr(argument, "display_type_rich"):
         argument.display_type_rich = lambda self, ctx: None
+    option = getattr(core, "TyperOption", None)
+    if option is None or not hasattr(option, "display_type_rich") or not hasattr(option, "display_type"):
+        return
+    names = {"int": "INTEGER", "int range": "INTEGER", "float": "FLOAT", "float range": "FLOAT", "str": "TEXT",
+             "path": "PATH"}
+
+    def option_value(self, ctx) -> str | None:
+        """``--output PATH``, ``--color [auto|always|never]``, not ``<path>``, ``<int range>``."""
+        if self.metavar is not None:
+            return self.metavar
+        label = str(self.display_type(ctx)).strip("<>")
+        label = f"[{label}]" if "|" in label else names.get(label, label.upper())
+        return label + "..." if self.nargs != 1 else label
+
+    option.display_type_rich = option_value
 
 
 _conventional_help()
@@ -255,7 +270,7 @@ def _print_finding(report, finding, kind: str, color: bool = False) -> None:
     if finding.move:
         context.append(f"move {visible(finding.move)}")
     typer.echo(f"{_where(report, finding)}: {_paint(kind, color)} [{finding.rule}] {visible(finding.message)} "
-               f"({', '.join(context)})")
+               f"({', '.join(context)})", color=color or None)
     if finding.source:
         for line in caret_line(finding.source, finding.column).split("\n"):
             typer.echo(f"    {line}")
@@ -365,7 +380,8 @@ def validate(
                     about = ", ".join(x for x in (report.game or "unknown game", report.rules,
                                                   report.knowledge and f"knowledge: {report.knowledge}") if x)
                     moves = f"{report.plies} move{'s' * (report.plies != 1)}"
-                    typer.echo(f"{visible(report.file)}: game {report.index} ({visible(about)}, {moves}): {verdict}")
+                    typer.echo(f"{visible(report.file)}: game {report.index} ({visible(about)}, {moves}): {verdict}",
+                               color=paint or None)
             except BrokenPipeError:
                 # whoever read the output stopped reading (| head): stop quietly
                 sys.stdout = open(os.devnull, "w")

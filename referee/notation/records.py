@@ -435,13 +435,14 @@ def _open_bytes(raw: Any, name: str, size: int | None, owned: bool) -> RecordFil
             import gzip
             import lzma
 
-            opener = {"gzip": gzip.GzipFile, "bz2": bz2.BZ2File, "xz": lzma.LZMAFile}[kind]
-            inner = opener(fileobj=io.BufferedReader(stream), mode="rb")
+            source = io.BufferedReader(stream)
+            inner: Any = (gzip.GzipFile(fileobj=source, mode="rb") if kind == "gzip"
+                          else bz2.BZ2File(source, mode="rb") if kind == "bz2" else lzma.LZMAFile(source, mode="rb"))
             try:
                 head = _head(inner)
             except (OSError, EOFError, lzma.LZMAError) as err:
                 stream.close()
-                raise NotText(f"{name}: {kind} data that cannot be decompressed ({err})") from None
+                raise NotText(f"{name}: the {kind} data is cut short or corrupt ({err})") from None
             stream = _Replay(head, inner, close_rest=True, what=f"{name}: the {kind} data")
             break
     if _is_binary(head):
