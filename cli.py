@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -214,21 +214,30 @@ def _output(path: Path | str | None):
             sys.stdout = open(os.devnull, "w")
             raise typer.Exit(0) from None
         return
+    import signal
+
     path = Path(path)
+    # Ctrl-C or SIGTERM between making the temporary file and being ready to remove it
+    # would leave it behind: they wait (blocked) until the cleanup below is in place.
+    stopping = {signal.SIGINT, signal.SIGTERM}
+    unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
     try:
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.",
                                              suffix=".part", delete=False)
     except OSError as err:
+        signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
         _fail(f"cannot write {path}: {err.strerror or err}")
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(handle.name, 0o666 & ~umask)  # as open() would have made it
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(handle.name, 0o666 & ~umask)  # as open() would have made it
         with handle:
             yield handle
         os.replace(handle.name, path)
     except BaseException:
-        os.unlink(handle.name)
+        with suppress(FileNotFoundError):
+            os.unlink(handle.name)
         raise
 
 
