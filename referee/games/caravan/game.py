@@ -19,6 +19,7 @@ GAME = Game(
     cite=rules_applied,
     spec_files=("caravan.toml", "caravan-holotape.toml", "caravan-fnv.toml"),
     parts={
+        "render": "referee.games.caravan.render",
         "selfplay": "referee.games.caravan.selfplay",
         "solve": "referee.games.caravan.solve.questions",
     },

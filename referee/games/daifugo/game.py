@@ -23,6 +23,7 @@ GAME = Game(
     section_tags=frozenset({"round"}),
     spec_files=("daifugo.toml", "daifugo-seed.toml", "daifugo-uecda.toml"),
     parts={
+        "render": "referee.games.daifugo.render",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
     },
