@@ -4,6 +4,7 @@ made it. Registered as the game's ``render`` part."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from referee.engines.base import ALL_CARDS, Card
@@ -296,3 +297,68 @@ def draw(d: dict) -> str:
         body.append(svg_text(20, y, d["over"], 16, GOOD, weight="bold"))
         y += 10
     return document(WIDTH, y + 14, body, d["heading"])
+
+
+#: The replay page's drawing of :func:`data`: the same layout as :func:`draw`.
+SCRIPT = r"""
+window.PitbossDraw.games.caravan = function (d, L) {
+  "use strict";
+  var C = L.C, COLUMN = %(column)d, CW = %(cw)d, CH = %(ch)d, STEP = %(step)d, FACE = %(face)d, WIDTH = %(width)d;
+  var GOOD = "%(good)s", BAD = "%(bad)s", MUTED = "%(muted)s", LETTERS = "ABCDEF", tones = [C.INK, GOOD, BAD];
+  var body = [], last = {}, y = 30, stack = CH;
+  d.last.forEach(function (w) { last[w] = true; });
+  d.caravans.forEach(function (c) { stack = Math.max(stack, c.length ? CH + STEP * (c.length - 1) : CH); });
+  function words(s) { return s ? s.split(" ") : []; }
+  function hand(x, yy, h, where) {
+    var cards = words(h[0]), i;
+    for (i = 0; i < cards.length; i++) { body.push(L.card(x + i * 44, yy, cards[i], where, 40, 56)); }
+    for (var k = 0; k < Math.max(0, h[1]); k++, i++) { body.push(L.card(x + i * 44, yy, null, where, 40, 56)); }
+    if (h[1] < 0) { body.push(L.text(x + i * 44 + 4, yy + 34, %(hand_unknown)s, 13, MUTED)); }
+  }
+  function caravans(p, yy, downward) {
+    for (var k = 0; k < 3; k++) {
+      var c = 3 * p + k, x0 = 20 + k * COLUMN, letter = LETTERS[c];
+      var labelY = downward ? yy : yy + stack + 22, top = downward ? yy + 10 : yy;
+      body.push(L.text(x0, labelY, letter, 18, C.INK, "start", "bold"));
+      body.push(L.text(x0 + 22, labelY, %(value)s.replace("{value}", d.values[c]), 15, tones[d.tone[c]],
+        "start", "normal", "value-" + letter));
+      body.push(L.text(x0 + 110, labelY, d.status[c], 12, MUTED));
+      if (!d.caravans[c].length) {
+        body.push('<rect x="' + x0 + '" y="' + top + '" width="' + CW + '" height="' + CH +
+          '" rx="6" fill="none" stroke="' + MUTED + '" stroke-dasharray="4 4"/>');
+      }
+      d.caravans[c].forEach(function (slot, i) {
+        var cy = top + i * STEP, where = letter + (i + 1);
+        body.push(L.card(x0, cy, slot[0], where, CW, CH, null, last[where]));
+        words(slot[1]).forEach(function (face, j) {
+          var fw = where + "+" + (j + 1);
+          body.push(L.card(x0 + CW + 4 + j * FACE, cy, face, fw, 40, 56, face + " on " + slot[0], last[fw]));
+        });
+      });
+    }
+  }
+  body.push(L.text(20, y, d.heading, 16, C.INK, "start", "bold", "heading"));
+  if (d.marks) { body.push(L.text(WIDTH - 20, y, d.marks, 14, d.bad ? BAD : "#ffd479", "end")); }
+  y += 16;
+  body.push(L.text(20, y + 14, d.sides[1], 14, C.INK, "start", "bold"));
+  hand(20, y + 22, d.hands[1], "hand2");
+  y += 90;
+  caravans(1, y, true);
+  y += stack + 24;
+  d.lanes.forEach(function (lane, i) {
+    var x0 = 20 + i * COLUMN;
+    body.push('<rect x="' + (x0 - 6) + '" y="' + (y - 18) + '" width="' + (COLUMN - 20) + '" height="28" rx="6" fill="#174a31"/>');
+    body.push(L.text(x0 + 4, y + 1, lane[0], 14, lane[1] ? GOOD : MUTED, "start", "normal", "lane"));
+  });
+  y += 22;
+  caravans(0, y, false);
+  y += stack + 56;
+  body.push(L.text(20, y, d.sides[0], 14, C.INK, "start", "bold"));
+  hand(20, y + 8, d.hands[0], "hand1");
+  y += 76;
+  if (d.over) { body.push(L.text(20, y, d.over, 16, GOOD, "start", "bold")); y += 10; }
+  return L.doc(WIDTH, y + 14, body, d.heading);
+};
+""" % {"column": COLUMN, "cw": CW, "ch": CH, "step": STEP, "face": FACE_STEP, "width": WIDTH,
+       "good": GOOD, "bad": BAD, "muted": MUTED, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
+       "value": json.dumps(TEXT["value"])}

@@ -4,6 +4,7 @@ draws from (``data`` and ``SCRIPT``); what lies on the table beside the engine's
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -265,3 +266,37 @@ def draw(d: dict) -> str:
             body.append(svg_text(170, y + 32, TEXT["no_cards"], 13, MUTED))
         y += 74
     return document(WIDTH, y + 10, body, d["heading"])
+
+
+#: The replay page's drawing of :func:`data`: the same layout as :func:`draw`.
+SCRIPT = r"""
+window.PitbossDraw.games.daifugo = function (d, L) {
+  "use strict";
+  var C = L.C, WIDTH = %(width)d, MUTED = "%(muted)s", body = [], y = 30, last = d.last.indexOf("table") >= 0;
+  body.push(L.text(20, y, d.heading, 16, C.INK, "start", "bold", "heading"));
+  y += 24;
+  body.push(L.text(20, y, d.flags, 13, MUTED));
+  y += 16;
+  body.push('<rect x="20" y="' + y + '" width="' + (WIDTH - 40) + '" height="104" rx="8" fill="#174a31"/>');
+  if (d.table.cards.length) {
+    body.push(L.text(34, y + 22, d.table.label, 13, C.INK));
+    d.table.cards.forEach(function (c, i) {
+      body.push(L.card(34 + i * 50, y + 30, c[0], "table", 44, 64, c[1] || null, last));
+    });
+  } else {
+    body.push(L.text(34, y + 56, d.table.label, 14, d.table.empty ? MUTED : C.INK));
+  }
+  y += 124;
+  d.players.forEach(function (p) {
+    body.push('<rect x="14" y="' + (y - 6) + '" width="' + (WIDTH - 28) + '" height="70" rx="8" fill="' +
+      (p[3] ? "#2d7a52" : "none") + '"/>');
+    body.push(L.text(24, y + 18, (p[3] ? "\u25B6 " : "") + p[0], 15, C.INK, "start", "bold", "player"));
+    body.push(L.text(24, y + 38, p[1], 12, MUTED));
+    var cards = p[2] ? p[2].split(" ") : [];
+    cards.forEach(function (c, i) { body.push(L.card(170 + i * 30, y, c, "hand." + p[0], 40, 56)); });
+    if (!cards.length) { body.push(L.text(170, y + 32, %(no_cards)s, 13, MUTED)); }
+    y += 74;
+  });
+  return L.doc(WIDTH, y + 10, body, d.heading);
+};
+""" % {"width": WIDTH, "muted": MUTED, "no_cards": json.dumps(TEXT["no_cards"])}
