@@ -1,0 +1,221 @@
+"""A UEC contest-server log written as DFN: the game's ``convert`` part.
+
+Each game of the log becomes a round of a DFN match under ``[Rules "uecda"]`` (with the
+header's flags as ``Options``): its hands as dealt (``Hand.NAME``), its seats
+(``Order``), the exchange the log does not record, as the referee inferred it (the
+server's transfers, then the upper titles' gifts), every entry of its ``play`` line as a
+move (a rejected submission stays as written; under ``uecda`` the DFN referee counts it
+as a pass, as the server did) and its ``result`` line as ``Finish``.
+
+A DFN match carries titles from one round to the next, so a match runs as long as the
+log's games follow each other with titles; a game that starts without titles (the log's
+first, one that starts a ``FLASH_MIBUN_NUMBER`` block, ``mibun 22222``) starts a new
+record. What DFN cannot say is left out, with the reason, never guessed: a game the log
+reader could not read, one whose exchange no choice explains, an entry with a card
+outside the server's table, a game whose titles come from a game that was left out.
+
+Plies: DFN counts the exchange gifts as moves of the round, the log does not; each
+converted round says how many gifts it starts with (:attr:`Round.gifts`), so a finding
+at DFN ply ``p`` is the log's ply ``p - gifts``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from referee.games.daifugo import engine as df
+from referee.games.daifugo.exchange_inference import infer_exchange
+from referee.games.daifugo.log_referee import _log_rules, _LogGameReplay
+from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.notation.dfn import options_text, write_daifugo
+
+#: The notations a contest log converts to.
+TARGETS = ("dfn",)
+
+#: Why a game is left out (one place, for translation).
+TEXT = {
+    "unread": "game {game} was not converted: the log reader found {count} problem(s) in it ({first})",
+    "no_header": "game {game} was not converted: the log has no header before it",
+    "bad_cell": "game {game} was not converted: entry {entry} holds a card outside the server's table, "
+                "which DFN cannot write",
+    "exchange": "game {game} was not converted: no exchange explains its play ({first})",
+    "orphan": "game {game} was not converted: its titles (mibun {mibun}) come from game {previous}, "
+              "which is not in the converted match, and a DFN record cannot state titles",
+    "deal": "game {game} was not converted: its deal is not the deck ({first})",
+}
+
+
+@dataclass
+class Round:
+    #: The log's game (its number from 1, as ``validate`` reports it).
+    game: int
+    #: The exchange gifts written before the log's entries.
+    gifts: int
+
+
+@dataclass
+class Converted:
+    """One DFN record made of log games, or (``text`` empty) only the reasons games of
+    the log were left out."""
+
+    text: str
+    rounds: list[Round] = field(default_factory=list)
+    #: Games left out, each with why.
+    skipped: list[str] = field(default_factory=list)
+
+
+class _Recorder(_LogGameReplay):
+    """The log referee's replay of one game, keeping the start (after the exchange) of
+    every replay it is asked for, and what that replay found."""
+
+    def __init__(self, game: ul.LogGame) -> None:
+        super().__init__(game)
+        self.tried: list[tuple[df.State, object]] = []
+
+    def replay(self, start: df.State):  # type: ignore[override]
+        outcome = super().replay(start)
+        self.tried.append((start, outcome))
+        return outcome
+
+
+def _gifts(start: df.State, after: df.State) -> list[df.Give]:
+    """The exchange from ``start`` to ``after`` as moves, in the order the server makes
+    them: its own transfers of the lower titles' strongest cards first, then each upper
+    title's gift, the cards it held then and holds no more (it may give back a card it
+    was just given)."""
+    moves: list[df.Give] = []
+    state = start
+    while state.phase == "exchange" and any(d.server for d in state.pending):
+        duty = next(d for d in state.pending if d.server)
+        move = df.Give(duty.giver, duty.receiver, df.strongest_cards(state.hands[duty.giver], duty.count))
+        moves.append(move)
+        state = df.apply(state, move)
+    while state.phase == "exchange" and state.pending:
+        duty = state.pending[0]
+        lost = Counter(state.hands[duty.giver]) - Counter(after.hands[duty.giver])
+        given = []
+        for c in state.hands[duty.giver]:
+            if lost[c] > 0:
+                lost[c] -= 1
+                given.append(c)
+        move = df.Give(duty.giver, duty.receiver, tuple(given))
+        if df.check(state, move) is not None:
+            break
+        moves.append(move)
+        state = df.apply(state, move)
+    return moves
+
+
+def _titles(game: ul.LogGame) -> tuple[int, ...] | None:
+    """The previous finishing order a game's ``mibun`` line gives (None: no titles)."""
+    value = game.mibun.value
+    if value == "22222" or sorted(value) != list("01234"):
+        return None
+    classes = [int(c) for c in value]
+    return tuple(sorted(range(5), key=classes.__getitem__))
+
+
+def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
+    """The log's games as DFN records (see the module's description), in log order."""
+    current: dict | None = None
+    last_game: ul.LogGame | None = None
+    last_kept = False
+
+    def finish() -> Converted | None:
+        nonlocal current
+        if current is None or not current["rounds"]:
+            current = None
+            return None
+        out = Converted(write_daifugo(current["tags"], current["rounds"]), current["meta"])
+        current = None
+        return out
+
+    for game in ul.read_log(lines, file):
+        previous_game, previous_kept = last_game, last_kept
+        last_game, last_kept = game, False
+        why = _unconvertible(game)
+        if why is None:
+            header = game.header
+            assert header is not None
+            flash = header.number("FLASH_MIBUN_NUMBER", 0)
+            fresh = game.number == 0 or (flash > 0 and game.number % flash == 0)
+            titles = None if fresh else _titles(game)
+            follows = previous_game is not None and previous_kept and game.number == previous_game.number + 1
+            if titles is not None and not (follows and current is not None):
+                why = TEXT["orphan"].format(game=game.index, mibun=game.mibun.value,
+                                            previous=game.index - 1)
+        if why is not None:
+            done = finish()
+            if done is not None:
+                yield done
+            yield Converted("", skipped=[why])
+            continue
+        converted = _round(game, titles)
+        if isinstance(converted, str):
+            done = finish()
+            if done is not None:
+                yield done
+            yield Converted("", skipped=[converted])
+            continue
+        round_tags, moves, gifts, rules = converted
+        if titles is None or current is None:
+            done = finish()
+            if done is not None:
+                yield done
+            names = game.header.names  # type: ignore[union-attr]
+            tags = {"Game": "Daifugo", "Rules": rules.name}
+            options = options_text(rules)
+            if options:
+                tags["Options"] = options
+            tags["Players"] = " ".join(names)
+            tags["Event"] = f"{file or 'contest log'}, from game {game.index}"
+            current = {"tags": tags, "rounds": [], "meta": []}
+        round_tags = {"Round": str(len(current["rounds"]) + 1), **round_tags}
+        current["rounds"].append((round_tags, moves))
+        current["meta"].append(Round(game.index, gifts))
+        last_kept = True
+    done = finish()
+    if done is not None:
+        yield done
+
+
+def _unconvertible(game: ul.LogGame) -> str | None:
+    if game.errors:
+        return TEXT["unread"].format(game=game.index, count=len(game.errors), first=game.errors[0].message)
+    if game.header is None:
+        return TEXT["no_header"].format(game=game.index)
+    for entry in game.entries:
+        if entry.move is None:
+            return TEXT["bad_cell"].format(game=game.index, entry=entry.text)
+    return None
+
+
+def _round(game: ul.LogGame, titles: tuple[int, ...] | None):
+    """(round tags, moves, gifts, rules) of one game, or why it cannot be written."""
+    header = game.header
+    assert header is not None
+    rules = _log_rules(header)
+    names = header.names
+    hands = [tuple(h) for h in game.hands]
+    violations = df.check_deal(rules, hands, game.seats)
+    if violations:
+        return TEXT["deal"].format(game=game.index, first=violations[0].message)
+    start = df.new_round(rules, hands, game.seats, titles, game.index, names)
+    gifts: list[df.Give] = []
+    if start.phase == "exchange":
+        recorder = _Recorder(game)
+        outcome = infer_exchange(recorder, start)
+        chosen = next((s for s, o in recorder.tried if o is outcome), None)
+        errors = outcome[1]
+        if chosen is None or any(f.rule == "daifugo.exchange.choice" for f in errors):
+            first = errors[0].message if errors else "no replay of it"
+            return TEXT["exchange"].format(game=game.index, first=first)
+        gifts = _gifts(start, chosen)
+    tags = {f"Hand.{name}": " ".join(map(str, hand)) for name, hand in zip(names, hands)}
+    tags["Order"] = " ".join(names[p] for p in game.seats)
+    if game.result.order:
+        tags["Finish"] = " ".join(names[p] if 0 <= p < len(names) else str(p) for p in game.result.order)
+    moves: list[df.Move] = [*gifts, *(e.move for e in game.entries if e.move is not None)]
+    return tags, moves, len(gifts), rules
