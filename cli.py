@@ -493,6 +493,63 @@ def show(
     raise typer.Exit(0 if chosen.report.valid else 1)
 
 
+# ------------------------------------------------------------------ convert
+
+
+@app.command()
+def convert(
+    file: Annotated[str, typer.Argument(help="A file in a format Pitboss reads (a UEC contest-server log, ...); - reads standard input.", metavar="FILE")],
+    to: Annotated[Optional[str], typer.Option("--to", help="The notation to write (default: the game's own notation).", metavar="NOTATION")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (written whole or not at all) instead of standard output.", metavar="PATH")] = None,
+) -> None:
+    """Write a file in another notation: a UEC contest-server log as DFN (each game a
+    round of a match, the exchange the log leaves out as the referee infers it). The DFN
+    validates with the log's verdicts; a game DFN cannot state is left out, with a
+    comment saying why.
+
+    Examples:
+
+      pitboss convert contest.log -o contest.dfn
+
+      pitboss convert contest.log | pitboss validate -
+
+    Exit status: 0 converted, 1 converted with games left out, 2 could not run.
+    """
+    from referee.jobs.registry import games
+    from referee.jobs.validate import sniff
+    from referee.notation.records import open_text
+
+    _need_file(file)
+    name = "<stdin>" if file == "-" else file
+    try:
+        handle = open_text(file)
+    except OSError as err:
+        _fail(f"cannot read {file}: {err.strerror or err}")
+    try:
+        stream, foreign = sniff(handle)
+        owner = next((g for g in games() if foreign in g.foreign), None) if foreign is not None else None
+        if foreign is None or owner is None or foreign.convert is None:
+            notations = ", ".join(f"{g.notation} ({g.title})" for g in games())
+            kind = foreign.title if foreign is not None else "records in a game's own notation"
+            _fail(f"{name} holds {kind}; convert writes whole-file formats (a contest log) in a game's "
+                  f"notation, and records are already in theirs: {notations}")
+        if to is not None and to.strip().lower() != owner.notation.lower():
+            _fail(f"{name} is {foreign.title}: it can be written in {owner.notation}, not {to}")
+        left_out = 0
+        with _output(output) as out:
+            for piece in foreign.converted(stream, name):
+                left_out += piece.startswith("; ")
+                out.write(piece)
+    finally:
+        if file != "-":
+            handle.close()
+    if output is not None:
+        typer.echo(f"{output}: {name} as {owner.notation}" + (f", {left_out} game(s) left out" if left_out else ""))
+    elif left_out:
+        typer.echo(f"pitboss: {left_out} game(s) of {name} left out (see the ; comments)", err=True)
+    raise typer.Exit(1 if left_out else 0)
+
+
 # ------------------------------------------------------------------ solve
 
 

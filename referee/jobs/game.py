@@ -31,6 +31,16 @@ class Foreign:
     sniff: Callable[[str], bool]
     #: The file's lines (and its name) to reports, one per record of the format.
     validate: Callable[[Iterable[str], str], Iterator[Any]]
+    #: The module that writes such a file in the game's notation (its ``records(lines,
+    #: file)`` yields the text piece by piece), loaded on first use; None: it cannot be.
+    convert: str | None = None
+
+    def converted(self, lines: Iterable[str], file: str) -> Iterator[str]:
+        """The file in the game's notation, piece by piece. Raises LookupError when the
+        format has no converter."""
+        if self.convert is None:
+            raise LookupError(f"{self.title} cannot be written in another notation")
+        yield from importlib.import_module(self.convert).records(lines, file)
 
 
 @dataclass(frozen=True)

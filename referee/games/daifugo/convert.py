@@ -12,7 +12,8 @@ log's games follow each other with titles; a game that starts without titles (th
 first, one that starts a ``FLASH_MIBUN_NUMBER`` block, ``mibun 22222``) starts a new
 record. What DFN cannot say is left out, with the reason, never guessed: a game the log
 reader could not read, one whose exchange no choice explains, an entry with a card
-outside the server's table, a game whose titles come from a game that was left out.
+outside the server's table, a game whose titles come from a game that was left out or found invalid (a DFN replay
+stops at its record's first error, so an invalid game ends its record).
 
 Plies: DFN counts the exchange gifts as moves of the round, the log does not; each
 converted round says how many gifts it starts with (:attr:`Round.gifts`), so a finding
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.exchange_inference import infer_exchange
-from referee.games.daifugo.log_referee import _log_rules, _LogGameReplay
+from referee.games.daifugo.log_referee import LogReferee, _log_rules, _LogGameReplay
 from referee.games.daifugo.notation import uecda_log as ul
 from referee.games.daifugo.notation.dfn import options_text, write_daifugo
 
@@ -42,7 +43,7 @@ TEXT = {
                 "which DFN cannot write",
     "exchange": "game {game} was not converted: no exchange explains its play ({first})",
     "orphan": "game {game} was not converted: its titles (mibun {mibun}) come from game {previous}, "
-              "which is not in the converted match, and a DFN record cannot state titles",
+              "which is not in the converted match or is invalid, and a DFN record cannot state titles",
     "deal": "game {game} was not converted: its deal is not the deck ({first})",
 }
 
@@ -122,6 +123,7 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
     current: dict | None = None
     last_game: ul.LogGame | None = None
     last_kept = False
+    referee = LogReferee(file)
 
     def finish() -> Converted | None:
         nonlocal current
@@ -135,6 +137,9 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
     for game in ul.read_log(lines, file):
         previous_game, previous_kept = last_game, last_kept
         last_game, last_kept = game, False
+        # The DFN replay stops at a record's first error: a game the log referee finds
+        # invalid ends its record, and the next game's titles cannot follow from it.
+        broken = not referee.judge(game).valid
         why = _unconvertible(game)
         if why is None:
             header = game.header
@@ -175,7 +180,11 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
         round_tags = {"Round": str(len(current["rounds"]) + 1), **round_tags}
         current["rounds"].append((round_tags, moves))
         current["meta"].append(Round(game.index, gifts))
-        last_kept = True
+        last_kept = not broken
+        if broken:
+            done = finish()
+            if done is not None:
+                yield done
     done = finish()
     if done is not None:
         yield done
@@ -219,3 +228,15 @@ def _round(game: ul.LogGame, titles: tuple[int, ...] | None):
         tags["Finish"] = " ".join(names[p] if 0 <= p < len(names) else str(p) for p in game.result.order)
     moves: list[df.Move] = [*gifts, *(e.move for e in game.entries if e.move is not None)]
     return tags, moves, len(gifts), rules
+
+
+def records(lines: Iterable[str], file: str = "") -> Iterator[str]:
+    """The log as DFN text, piece by piece: each record, and a ``;`` comment line saying
+    why for each game left out, in log order."""
+    first = True
+    for converted in convert_log(lines, file):
+        for why in converted.skipped:
+            yield f"; {why}\n"
+        if converted.text:
+            yield ("" if first else "\n") + converted.text
+            first = False
