@@ -18,6 +18,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from referee.jobs import registry as _registry
 from referee.jobs.validate import Summary, validate_lines
 from referee.notation.records import caret_line, open_text
 
@@ -491,6 +492,50 @@ def show(
     if svg is None and html is None:
         sys.stdout.write(render_text(frame, _use_color(no_color)))
     raise typer.Exit(0 if chosen.report.valid else 1)
+
+
+# ------------------------------------------------------------------ rules
+
+
+@app.command()
+def rules(
+    game: Annotated[Optional[str], typer.Argument(help="The game (default: every game): " + ", ".join(_registry.names()) + ".", metavar="[GAME]")] = None,
+    rule_set: Annotated[Optional[str], typer.Option("--rules", "-r", help="Only this rule set's rules (needs GAME).", metavar="R")] = None,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Write the rulebook as one self-contained HTML page (each rule at #its-id).", metavar="PATH")] = None,
+) -> None:
+    """The rulebook: every rule and ruling Pitboss applies, with its id (as validate,
+    annotate and explain cite it), text, the rule sets and options it belongs to and its
+    source; and where the rule sets differ, side by side.
+
+    Examples:
+
+      pitboss rules caravan
+
+      pitboss rules daifugo --rules uecda
+
+      pitboss rules --html rules.html
+
+    Exit status: 0 written, 2 could not run (an unknown game or rule set).
+    """
+    from referee.jobs import registry
+    from referee.jobs.rulebook import book
+    from referee.jobs.rulebook import html as rulebook_html
+    from referee.jobs.rulebook import text as rulebook_text
+
+    if game is not None and registry.find(game) is None:
+        _fail(f"no game {game!r}: the games are {', '.join(registry.names())}")
+    if rule_set is not None and game is None:
+        _fail("--rules needs a GAME: rule sets belong to a game")
+    chosen = [registry.game(game)] if game is not None else list(registry.games())
+    try:
+        books = [book(g, rule_set.strip().lower() if rule_set else None) for g in chosen]
+    except ValueError as err:
+        _fail(str(err))
+    if html is not None:
+        _write_file(html, rulebook_html(books))
+        typer.echo(f"{html}: {sum(len(b.rules) for b in books)} rules")
+    else:
+        sys.stdout.write(rulebook_text(books))
 
 
 # ------------------------------------------------------------------ convert

@@ -22,6 +22,7 @@ GAME = Game(
     spec_files=("caravan.toml", "caravan-holotape.toml", "caravan-fnv.toml"),
     parts={
         "render": "referee.games.caravan.render",
+        "rulebook": "referee.games.caravan.rulebook",
         "selfplay": "referee.games.caravan.selfplay",
         "solve": "referee.games.caravan.solve.questions",
     },

@@ -28,6 +28,7 @@ GAME = Game(
     spec_files=("daifugo.toml", "daifugo-seed.toml", "daifugo-uecda.toml"),
     parts={
         "render": "referee.games.daifugo.render",
+        "rulebook": "referee.games.daifugo.rulebook",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
     },
