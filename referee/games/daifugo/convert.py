@@ -11,7 +11,8 @@ A DFN match carries titles from one round to the next, so a match runs as long a
 log's games follow each other with titles; a game that starts without titles (the log's
 first, one that starts a ``FLASH_MIBUN_NUMBER`` block, ``mibun 22222``) starts a new
 record. What DFN cannot say is left out, with the reason, never guessed: a game the log
-reader could not read, one whose exchange no choice explains, an entry with a card
+reader could not read, one whose ``mibun`` line contradicts the server, one whose
+exchange no choice explains, an entry with a card
 outside the server's table, a game whose titles come from a game that was left out or found invalid (a DFN replay
 stops at its record's first error, so an invalid game ends its record).
 
@@ -44,6 +45,8 @@ TEXT = {
     "exchange": "game {game} was not converted: no exchange explains its play ({first})",
     "orphan": "game {game} was not converted: its titles (mibun {mibun}) come from game {previous}, "
               "which is not in the converted match or is invalid, and a DFN record cannot state titles",
+    "titles": "game {game} was not converted: its mibun line contradicts the server ({message}), "
+              "and a DFN record cannot state titles",
     "deal": "game {game} was not converted: its deal is not the deck ({first})",
 }
 
@@ -139,8 +142,12 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
         last_game, last_kept = game, False
         # The DFN replay stops at a record's first error: a game the log referee finds
         # invalid ends its record, and the next game's titles cannot follow from it.
-        broken = not referee.judge(game).valid
+        verdict = referee.judge(game)
+        broken = not verdict.valid
         why = _unconvertible(game)
+        titles_wrong = next((f for f in verdict.errors if f.rule == "daifugo.result.titles"), None)
+        if why is None and titles_wrong is not None:
+            why = TEXT["titles"].format(game=game.index, message=titles_wrong.message)
         if why is None:
             header = game.header
             assert header is not None

@@ -55,7 +55,7 @@ class Frame:
     game: str
     #: The position shown.
     state: Any
-    #: The record's rule set as named in comments (``holotape``, ``seed +eight-cut``).
+    #: The record's rule set as annotate names it in comments (a preset and its options).
     rules: str
     #: Moves made in this segment (a record, or a round of a match) to reach the position.
     ply: int
