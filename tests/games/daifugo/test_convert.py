@@ -123,15 +123,29 @@ def test_convert_command(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "already in theirs" in result.output
 
 
+def _first_games(path: Path, games: int) -> str:
+    """A real log cut to its header and its first games."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    keep = [line for line in lines if line.startswith("%-----%")
+            or (line[:1] == "%" and line[1:6].isdigit() and int(line[1:6]) < games)]
+    return "".join(keep)
+
+
 def test_show_annotate_and_explain_take_a_contest_log(tmp_path: Path) -> None:
-    log = str(fixtures_dir() / "uecda-sample.log")
+    log = str(tmp_path / "first-games.log")
+    Path(log).write_text(_first_games(fixtures_dir() / "uecda-sample.log", 4), encoding="utf-8")
     result = runner.invoke(app, ["show", log, "--round", "2", "--ply", "4", "--no-color"])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Daifugo · uecda · round 2, ply 4: ")
     result = runner.invoke(app, ["show", log, "--html", str(tmp_path / "r.html")])
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "r.html").stat().st_size < 3_000_000
+    assert (tmp_path / "r.html").stat().st_size < 400_000
     result = runner.invoke(app, ["annotate", log])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith('[Game "Daifugo"]') and "{ ruling: [daifugo.lead.diamond3-free]" in result.output
+    played = tmp_path / "played.log"
+    played.write_text(_server_log(seed=1, games=3, lowest=True), encoding="utf-8")
+    result = runner.invoke(app, ["annotate", str(played)])
     assert result.exit_code == 0, result.output
     assert "rejected under uecda, counted as a pass" in result.output
     result = runner.invoke(app, ["explain", log, "--round", "1", "--ply", "1"])
@@ -139,8 +153,9 @@ def test_show_annotate_and_explain_take_a_contest_log(tmp_path: Path) -> None:
     assert "round 1, ply 1" in result.output
 
 
-def test_solve_takes_a_contest_log() -> None:
-    log = str(fixtures_dir() / "uecda-sample.log")
+def test_solve_takes_a_contest_log(tmp_path: Path) -> None:
+    log = str(tmp_path / "first-games.log")
+    Path(log).write_text(_first_games(fixtures_dir() / "uecda-sample.log", 3), encoding="utf-8")
     result = runner.invoke(app, ["solve", log, "--round", "2", "--ply", "10", "-q", "out", "--player", "p1"])
     assert result.exit_code == 0, result.output
     assert "round 2, after 10 moves" in result.output and "confirmed" in result.output
