@@ -161,7 +161,7 @@ def last_places(frame: Frame) -> set[str]:
     return set()
 
 
-COLUMN = 300
+COLUMN = 250
 CW, CH, STEP, FACE_STEP = 56, 80, 34, 20
 WIDTH = 3 * COLUMN + 40
 

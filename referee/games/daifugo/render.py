@@ -146,7 +146,8 @@ def _ordinal(n: int) -> str:
 
 # ------------------------------------------------------------------ SVG
 
-WIDTH = 980
+#: The narrowest table; it widens for the longest hand or table play.
+MIN_WIDTH = 560
 
 #: What the picture says (one place, for translation).
 TEXT = {
@@ -228,8 +229,10 @@ def data(frame: Frame) -> dict:
             status.append(TEXT["place"].format(n=order.index(p) + 1))
         players.append([state.name(p), " · ".join(status), " ".join(map(str, _sorted_hand(state.hands[p]))),
                         1 if p == state.to_move else 0])
+    longest = max((len(state.hands[p]) for p in state.seats), default=0)
+    width = max(MIN_WIDTH, 170 + 30 * max(0, longest - 1) + 40 + 24, 34 + 50 * len(table["cards"]) + 24)
     return {"heading": svg_heading(frame, TITLE), "flags": " · ".join(flags), "table": table,
-            "players": players, "last": sorted(last_places(frame))}
+            "players": players, "width": width, "last": sorted(last_places(frame))}
 
 
 def svg(frame: Frame) -> str:
@@ -239,13 +242,14 @@ def svg(frame: Frame) -> str:
 
 def draw(d: dict) -> str:
     body: list[str] = []
+    width = d["width"]
     last = "table" in d["last"]
     y = 30.0
     body.append(svg_text(20, y, d["heading"], 16, INK, weight="bold", cls="heading"))
     y += 24
     body.append(svg_text(20, y, d["flags"], 13, MUTED))
     y += 16
-    body.append(f'<rect x="20" y="{y:g}" width="{WIDTH - 40}" height="104" rx="8" fill="#174a31"/>')
+    body.append(f'<rect x="20" y="{y:g}" width="{width - 40}" height="104" rx="8" fill="#174a31"/>')
     table = d["table"]
     if table["cards"]:
         body.append(svg_text(34, y + 22, table["label"], 13, INK))
@@ -255,7 +259,7 @@ def draw(d: dict) -> str:
         body.append(svg_text(34, y + 56, table["label"], 14, MUTED if table.get("empty") else INK))
     y += 124
     for name, status, hand, to_move in d["players"]:
-        body.append(f'<rect x="14" y="{y - 6:g}" width="{WIDTH - 28}" height="70" rx="8" '
+        body.append(f'<rect x="14" y="{y - 6:g}" width="{width - 28}" height="70" rx="8" '
                     f'fill="{"#2d7a52" if to_move else "none"}"/>')
         body.append(svg_text(24, y + 18, ("▶ " if to_move else "") + name, 15, INK, weight="bold", cls="player"))
         body.append(svg_text(24, y + 38, status, 12, MUTED))
@@ -265,14 +269,14 @@ def draw(d: dict) -> str:
         if not cards:
             body.append(svg_text(170, y + 32, TEXT["no_cards"], 13, MUTED))
         y += 74
-    return document(WIDTH, y + 10, body, d["heading"])
+    return document(width, y + 10, body, d["heading"])
 
 
 #: The replay page's drawing of :func:`data`: the same layout as :func:`draw`.
 SCRIPT = r"""
 window.PitbossDraw.games.daifugo = function (d, L) {
   "use strict";
-  var C = L.C, WIDTH = %(width)d, MUTED = "%(muted)s", body = [], y = 30, last = d.last.indexOf("table") >= 0;
+  var C = L.C, WIDTH = d.width, MUTED = "%(muted)s", body = [], y = 30, last = d.last.indexOf("table") >= 0;
   body.push(L.text(20, y, d.heading, 16, C.INK, "start", "bold", "heading"));
   y += 24;
   body.push(L.text(20, y, d.flags, 13, MUTED));
@@ -299,4 +303,4 @@ window.PitbossDraw.games.daifugo = function (d, L) {
   });
   return L.doc(WIDTH, y + 10, body, d.heading);
 };
-""" % {"width": WIDTH, "muted": MUTED, "no_cards": json.dumps(TEXT["no_cards"])}
+""" % {"muted": MUTED, "no_cards": json.dumps(TEXT["no_cards"])}
