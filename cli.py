@@ -20,11 +20,6 @@ from typing import Annotated, Optional
 
 import typer
 
-<<<<<<< HEAD
-from referee.jobs import registry as _registry
-from referee.jobs.validate import Summary, validate_lines
-from referee.notation.records import caret_line, open_text
-=======
 from referee.jobs import registry
 from referee.jobs.solve.ask import question_names, question_options
 from referee.jobs.validate import Summary
@@ -45,7 +40,6 @@ def _app_help() -> str:
 def _rule_sets_text() -> str:
     return "; ".join(f"{g.title}: {', '.join(g.rule_sets)}" for g in registry.games())
 
->>>>>>> main
 
 app = typer.Typer(
     name="pitboss",
@@ -502,7 +496,7 @@ def show(
 
 @app.command()
 def rules(
-    game: Annotated[Optional[str], typer.Argument(help="The game (default: every game): " + ", ".join(_registry.names()) + ".", metavar="[GAME]")] = None,
+    game: Annotated[Optional[str], typer.Argument(help="The game (default: every game): " + ", ".join(registry.names()) + ".", metavar="[GAME]")] = None,
     rule_set: Annotated[Optional[str], typer.Option("--rules", "-r", help="Only this rule set's rules (needs GAME).", metavar="R")] = None,
     html: Annotated[Optional[Path], typer.Option("--html", help="Write the rulebook as one self-contained HTML page (each rule at #its-id).", metavar="PATH")] = None,
 ) -> None:

@@ -49,13 +49,10 @@ GAME = Game(
     ),
     spec_files=("caravan.toml", "caravan-holotape.toml", "caravan-fnv.toml"),
     parts={
-<<<<<<< HEAD
-        "render": "referee.games.caravan.render",
-        "rulebook": "referee.games.caravan.rulebook",
-=======
         "analyse": "referee.games.caravan.analyse",
         "annotate": "referee.games.caravan.annotate",
->>>>>>> main
+        "render": "referee.games.caravan.render",
+        "rulebook": "referee.games.caravan.rulebook",
         "selfplay": "referee.games.caravan.selfplay",
         "solve": "referee.games.caravan.solve.questions",
     },

@@ -45,13 +45,10 @@ GAME = Game(
     ),
     spec_files=("daifugo.toml", "daifugo-seed.toml", "daifugo-uecda.toml"),
     parts={
-<<<<<<< HEAD
-        "render": "referee.games.daifugo.render",
-        "rulebook": "referee.games.daifugo.rulebook",
-=======
         "analyse": "referee.games.daifugo.analyse",
         "annotate": "referee.games.daifugo.annotate",
->>>>>>> main
+        "render": "referee.games.daifugo.render",
+        "rulebook": "referee.games.daifugo.rulebook",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
     },
