@@ -481,7 +481,8 @@ def show(
             typer.echo(f"{svg}: {frame.title}")
     if html is not None:
         report = chosen.report
-        verdict = "valid" if report.valid else f"invalid: [{report.errors[0].rule}] {report.errors[0].message}"
+        verdict = ("valid" if report.valid
+                   else f"invalid: {report.errors[0].message.rstrip('.')} (rule {report.errors[0].rule})")
         page = replay_page(frames, f"{Path(name).name}, game {game} ({report.game}, {annotated.variants[0].label if annotated.variants else report.rules})",
                            f"{len(frames)} positions · {verdict}")
         _write_file(html, page)

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from referee import spec
-from referee.jobs import registry
 from referee.jobs.game import Game
 
 #: What the rulebook says (one place, for translation).

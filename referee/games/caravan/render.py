@@ -18,6 +18,28 @@ from referee.jobs.render.text import Painter, comment_lines, heading, pad, visib
 
 TITLE = "Caravan"
 
+#: What the pictures say (one place, for translation).
+TEXT = {
+    "illegal": "illegal: the position before the move",
+    "disputed": "disputed",
+    "ruling": "by a ruling",
+    "deck_unknown": "deck unknown",
+    "deck": "deck {count}",
+    "player": "Player {n}",
+    "to_move": "to move",
+    "value": "value {value}",
+    "lane_open": "lane {a}/{b}: open",
+    "lane_won": "lane {a}/{b}: player {n}",
+    "hand_unknown": "hand unknown",
+    "over": "Game over: player {n} won",
+    "up": "▲ up",
+    "down": "▼ down",
+    "no_direction": "· none",
+    "empty": "empty",
+    "status": "{direction}, suit {glyph} {suit}",
+    "face_on": "{face} on {card}",
+}
+
 
 # ------------------------------------------------------------------ numbers and movers
 
@@ -33,7 +55,7 @@ def mover(timeline, step) -> str:
     record = timeline.record
     tag = record.tags.get(f"Player{step.player}") if record is not None else None
     name = tag.value.strip() if tag is not None else ""
-    return name or f"Player {step.player}"
+    return name or TEXT["player"].format(n=step.player)
 
 
 # ------------------------------------------------------------------ text
@@ -50,7 +72,7 @@ def caravan_cards(caravan: cv.Caravan, paint: Painter) -> str:
 
 
 def direction_word(d: int) -> str:
-    return {1: "▲ up", -1: "▼ down"}.get(d, "· none")
+    return {1: TEXT["up"], -1: TEXT["down"]}.get(d, TEXT["no_direction"])
 
 
 def caravan_status(state: cv.State, c: int) -> str:
@@ -58,10 +80,11 @@ def caravan_status(state: cv.State, c: int) -> str:
     direction otherwise."""
     caravan = state.caravans[c]
     if not caravan:
-        return "empty"
+        return TEXT["empty"]
     d = state.rules.direction(caravan)
     suit = cv.current_suit(caravan)
-    text = f"{direction_word(d)}, suit {SUIT_GLYPHS.get(suit or '', '?')} {SUIT_NAMES.get(suit or '', '')}"
+    text = TEXT["status"].format(direction=direction_word(d), glyph=SUIT_GLYPHS.get(suit or "", "?"),
+                                 suit=SUIT_NAMES.get(suit or "", ""))
     others = [f"{name}: {direction_word(r.direction(caravan))}" for name, r in cv.RULESETS.items()
               if r is not state.rules and r.direction(caravan) != d]
     if others:
@@ -165,21 +188,6 @@ COLUMN = 250
 CW, CH, STEP, FACE_STEP = 56, 80, 34, 20
 WIDTH = 3 * COLUMN + 40
 
-#: What the picture says (one place, for translation).
-TEXT = {
-    "illegal": "illegal: the position before the move",
-    "disputed": "disputed",
-    "ruling": "by a ruling",
-    "deck_unknown": "deck unknown",
-    "deck": "deck {count}",
-    "player": "Player {n}",
-    "to_move": "to move",
-    "value": "value {value}",
-    "lane_open": "lane {a}/{b}: open",
-    "lane_won": "lane {a}/{b}: player {n}",
-    "hand_unknown": "hand unknown",
-    "over": "Game over: player {n} won",
-}
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -279,7 +287,7 @@ def draw(d: dict) -> str:
                 for j, face in enumerate(_parse(faces)):
                     fwhere = f"{where}+{j + 1}"
                     body.append(card(x0 + CW + 4 + j * FACE_STEP, cy, face, fwhere, 40, 56,
-                                     f"{face} on {number_card}", last=fwhere in last))
+                                     TEXT["face_on"].format(face=face, card=number_card), last=fwhere in last))
 
     caravans(1, y, True)
     y += stack + 24
@@ -332,7 +340,7 @@ window.PitbossDraw.games.caravan = function (d, L) {
         body.push(L.card(x0, cy, slot[0], where, CW, CH, null, last[where]));
         words(slot[1]).forEach(function (face, j) {
           var fw = where + "+" + (j + 1);
-          body.push(L.card(x0 + CW + 4 + j * FACE, cy, face, fw, 40, 56, face + " on " + slot[0], last[fw]));
+          body.push(L.card(x0 + CW + 4 + j * FACE, cy, face, fw, 40, 56, %(face_on)s.replace("{face}", face).replace("{card}", slot[0]), last[fw]));
         });
       });
     }
@@ -361,4 +369,4 @@ window.PitbossDraw.games.caravan = function (d, L) {
 };
 """ % {"column": COLUMN, "cw": CW, "ch": CH, "step": STEP, "face": FACE_STEP, "width": WIDTH,
        "good": GOOD, "bad": BAD, "muted": MUTED, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
-       "value": json.dumps(TEXT["value"])}
+       "value": json.dumps(TEXT["value"]), "face_on": json.dumps(TEXT["face_on"])}

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from referee import spec
-from referee.jobs.render.frames import Frame, render_part
 from referee.jobs import registry
+from referee.jobs.render.frames import Frame, render_part
 from referee.jobs.render.svg import BLACK, FELT, FONT, INK, JOKER_COLOR, LAST, RED
 from referee.jobs.render.svg import TEXT as SVG_TEXT
 
