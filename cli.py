@@ -539,22 +539,51 @@ def rules(
 # ------------------------------------------------------------------ convert
 
 
+def _writable() -> dict[str, tuple]:
+    """The formats records can be written in besides their notation: name -> (game, format)."""
+    return {f.name: (g, f) for g in registry.games() for f in g.foreign if f.writes}
+
+
+def _convert_records(stream, name: str, to: Optional[str], record: Optional[int], output: Optional[Path]) -> None:
+    targets = _writable()
+    said = ", ".join(f"{t} ({g.notation} records)" for t, (g, _) in targets.items()) or "none"
+    if to is None:
+        _fail(f"{name} holds records in a game's own notation; say what to write with --to: {said}")
+    target = targets.get(to.strip().lower())
+    if target is None:
+        _fail(f"{name}: records can be written as {said}, not {to}")
+    try:
+        text = target[1].written(stream, name, record)
+    except ValueError as err:
+        _fail(str(err))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        _write_file(output, text)
+        typer.echo(f"{output}: {name} as {target[1].title}")
+    raise typer.Exit(0)
+
+
 @app.command()
 def convert(
     file: Annotated[str, typer.Argument(help="A file in a format Pitboss reads (a UEC contest-server log, ...); - reads standard input.", metavar="FILE")],
-    to: Annotated[Optional[str], typer.Option("--to", help="The notation to write (default: the game's own notation).", metavar="NOTATION")] = None,
+    to: Annotated[Optional[str], typer.Option("--to", help="What to write: for a contest log its game's notation (the default); for records another format they can be written in (" + ", ".join(f"{f.name}: {g.notation} records" for g in registry.games() for f in g.foreign if f.writes) + ").", metavar="FORMAT")] = None,
+    game: Annotated[Optional[int], typer.Option("--game", "-g", min=1, help="Which record of the file, where the target holds one (default: the only one).")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (written whole or not at all) instead of standard output.", metavar="PATH")] = None,
 ) -> None:
     """Write a file in another notation: a UEC contest-server log as DFN (each game a
-    round of a match, the exchange the log leaves out as the referee infers it). The DFN
-    validates with the log's verdicts; a game DFN cannot state is left out, with a
-    comment saying why.
+    round of a match, the exchange the log leaves out as the referee infers it), or a
+    record as another format it can be written in (a uecda DFN match as a contest log).
+    The result validates with the input's verdicts; what the target cannot state is left
+    out, saying why.
 
     Examples:
 
       pitboss convert contest.log -o contest.dfn
 
       pitboss convert contest.log | pitboss validate -
+
+      pitboss convert match.dfn --to uecda-log -o match.log
 
     Exit status: 0 converted, 1 converted with games left out, 2 could not run.
     """
@@ -570,12 +599,12 @@ def convert(
         _fail(f"cannot read {file}: {err.strerror or err}")
     try:
         stream, foreign = sniff(handle)
-        owner = next((g for g in games() if foreign in g.foreign), None) if foreign is not None else None
-        if foreign is None or owner is None or foreign.convert is None:
-            notations = ", ".join(f"{g.notation} ({g.title})" for g in games())
-            kind = foreign.title if foreign is not None else "records in a game's own notation"
-            _fail(f"{name} holds {kind}; convert writes whole-file formats (a contest log) in a game's "
-                  f"notation, and records are already in theirs: {notations}")
+        if foreign is None:
+            _convert_records(stream, name, to, game, output)
+            return
+        owner = next(g for g in games() if foreign in g.foreign)
+        if foreign.convert is None:
+            _fail(f"{name} is {foreign.title}, which Pitboss cannot write in another notation")
         if to is not None and to.strip().lower() != owner.notation.lower():
             _fail(f"{name} is {foreign.title}: it can be written in {owner.notation}, not {to}")
         left_out = 0

@@ -27,7 +27,7 @@ GAME = Game(
     allowed=allowed,
     set_off=lambda state: state.events,
     foreign=(Foreign("uecda-log", "a UEC contest-server log", uecda_log.is_contest_log, validate_log,
-                     convert="referee.games.daifugo.convert"),),
+                     convert="referee.games.daifugo.convert", writes=True),),
     section_tags=frozenset({"round"}),
     analysis="the fewest plays out for the mover; ? marks a play that brings the mover no nearer going out.",
     examples=("pitboss validate --json contest.log | jq .summary", "pitboss show match.dfn --html replay.html",

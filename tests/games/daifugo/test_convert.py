@@ -115,7 +115,7 @@ def test_convert_command(tmp_path: Path) -> None:
     result = runner.invoke(app, ["convert", str(log), "--to", "cvn"])
     assert result.exit_code == 2 and "can be written in DFN, not cvn" in result.output
     result = runner.invoke(app, ["convert", str(Path(__file__).parents[3] / "examples" / "daifugo.dfn")])
-    assert result.exit_code == 2 and "already in theirs" in result.output
+    assert result.exit_code == 2 and "say what to write with --to: uecda-log" in result.output
 
 
 def _first_games(path: Path, games: int) -> str:
@@ -154,3 +154,78 @@ def test_solve_takes_a_contest_log(tmp_path: Path) -> None:
     result = runner.invoke(app, ["solve", log, "--round", "2", "--ply", "10", "-q", "out", "--player", "p1"])
     assert result.exit_code == 0, result.output
     assert "round 2, after 10 moves" in result.output and "confirmed" in result.output
+
+
+# ---------------------------------------------------------------- DFN to a contest log
+
+
+def _dfn_verdicts(text: str) -> Verdicts:
+    """A one-record DFN match's verdicts by round, plies counted as the log counts them
+    (without the exchange moves)."""
+    from referee.jobs.timeline import timelines
+
+    (timeline,) = list(timelines(text.splitlines(keepends=True), "match.dfn"))
+    gifts = {seg.round: sum(1 for s in seg.steps if s.entry.move.__class__.__name__ == "Give")
+             for seg in timeline.segments}
+    report = timeline.report
+    out: Verdicts = {}
+    for number in gifts:
+        errors = [f for f in report.errors if f.round == number]
+        warnings = [f for f in report.warnings if f.round == number]
+        out[number] = (_key(errors, gifts[number]), _key(warnings, gifts[number]))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_uecda_match_written_as_a_log_keeps_its_verdicts(seed: int) -> None:
+    from referee.games.daifugo.convert import write_records
+    from referee.games.daifugo.selfplay import daifugo_matches
+
+    match = next(daifugo_matches(1, seed=seed, rules="uecda", rounds=6)).text()
+    log = write_records("uecda-log", match.splitlines(keepends=True), "match.dfn")
+    assert log.startswith("%-----%palyer_name% ")
+    assert log_verdicts(log) == _dfn_verdicts(match)
+
+
+@pytest.mark.parametrize("lowest", [True, False], ids=["lowest-gifts", "any-gifts"])
+def test_a_log_round_trips_through_dfn(lowest: bool) -> None:
+    from referee.games.daifugo.convert import write_records
+
+    text = _server_log(seed=5, games=8, lowest=lowest)
+    (converted,) = list(convert_log(text.splitlines(keepends=True), "played.log"))
+    back = write_records("uecda-log", converted.text.splitlines(keepends=True), "played.dfn")
+    assert log_verdicts(back) == log_verdicts(text)
+    assert any(w for _, w in log_verdicts(back).values())  # the rejections made the trip
+
+
+def test_what_a_log_cannot_hold_is_refused_saying_why(tmp_path: Path) -> None:
+    root = Path(__file__).parents[3]
+    cases = [
+        (root / "examples" / "daifugo.dfn", "played under seed"),
+        (root / "examples" / "caravan.cvn", "holds 2 records"),
+        (root / "examples" / "illegal.cvn", "is a Caravan record"),
+    ]
+    for path, message in cases:
+        result = runner.invoke(app, ["convert", str(path), "--to", "uecda-log"])
+        assert result.exit_code == 2 and message in result.output, (path.name, result.output)
+    result = runner.invoke(app, ["convert", str(root / "examples" / "daifugo.dfn")])
+    assert result.exit_code == 2 and "--to: uecda-log (DFN records)" in result.output
+    from referee.games.daifugo.selfplay import daifugo_matches
+
+    match = tmp_path / "m.dfn"
+    text = next(daifugo_matches(1, seed=2, rules="uecda", options="+miyako-ochi", rounds=2)).text()
+    match.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["convert", str(match), "--to", "uecda-log"])
+    assert result.exit_code == 2 and "options (+miyako-ochi) are not contest-server flags" in result.output
+
+
+def test_convert_writes_a_match_as_a_log(tmp_path: Path) -> None:
+    from referee.games.daifugo.selfplay import daifugo_matches
+
+    match = tmp_path / "m.dfn"
+    match.write_text(next(daifugo_matches(1, seed=4, rules="uecda", rounds=3)).text(), encoding="utf-8")
+    out = tmp_path / "m.log"
+    result = runner.invoke(app, ["convert", str(match), "--to", "uecda-log", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["validate", str(out)])
+    assert result.exit_code == 0 and "3 games: 3 valid" in result.output, result.output
