@@ -21,5 +21,6 @@ GAME = Game(
     parts={
         "selfplay": "referee.games.caravan.selfplay",
         "solve": "referee.games.caravan.solve.questions",
+        "live": "referee.games.caravan.live",
     },
 )

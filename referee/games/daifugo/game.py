@@ -25,5 +25,6 @@ GAME = Game(
     parts={
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
+        "live": "referee.games.daifugo.live",
     },
 )
