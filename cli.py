@@ -616,5 +616,43 @@ def solve(
     raise typer.Exit(0)
 
 
+# ------------------------------------------------------------------ serve
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="HTTP port (0: any free port).")] = 8000,
+    db: Annotated[str, typer.Option("--db", help="Database: a SQLite file path, or postgresql://... (created or migrated on start).", metavar="PATH_OR_URL")] = "pitboss.db",
+    uecda: Annotated[Optional[int], typer.Option("--uecda", min=1, max=65535, help="Also listen for the UEC contest protocol on this port (42485 is the contest's).", metavar="PORT")] = None,
+    rate: Annotated[float, typer.Option("--rate", min=0.1, help="Requests per second allowed per seat token (bursts up to twice that).")] = 200.0,
+) -> None:
+    """Run the live referee: tables over HTTP and WebSocket, every move judged by the
+    engines, committed to the database before it is answered.
+
+    Serves until SIGINT or SIGTERM, then finishes the requests in flight and exits 0.
+
+    Examples:
+
+      pitboss serve
+
+      pitboss serve --port 8080 --db postgresql://localhost/pitboss
+    """
+    from referee.service.app import serve as run
+
+    extra = []
+    if uecda is not None:
+        try:
+            from referee.service.uecda import server as uecda_server
+        except ImportError:
+            _fail("--uecda: the contest protocol is not available in this build")
+        extra.append(lambda hub: uecda_server.serve(hub, host, uecda))
+    try:
+        code = run(host, port, db, rate=rate, burst=2 * rate, announce=typer.echo, extra_servers=extra)
+    except (OSError, RuntimeError) as err:
+        _fail(f"cannot serve: {err}")
+    raise typer.Exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()
