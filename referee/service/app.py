@@ -367,5 +367,15 @@ def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 
         for t in extra:
             t.cancel()
 
-    asyncio.run(main())
+    # uvicorn hands the signal it stopped on back to the handler it found once it is done;
+    # that handler only notes it, so that a requested stop exits 0
+    import signal
+
+    stopped_by: list[int] = []
+    previous = {sig: signal.signal(sig, lambda s, _frame: stopped_by.append(s)) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        asyncio.run(main())
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0 if server.started else 1
