@@ -244,6 +244,9 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
         except jobs.JobError as err:
             raise HubError(err.status, {"error": str(err)}) from None
 
+    async def favicon(request: Request) -> Response:
+        return Response(page.FAVICON, media_type="image/svg+xml")
+
     async def index(request: Request) -> Response:
         rows = await hub().page(PAGE_SIZE, None)
         return HTMLResponse(page.index_page([hub().summary(r) for r in rows]))
@@ -322,6 +325,7 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
         Route("/openapi.json", openapi),
         Route("/docs", docs),
         Route("/", index),
+        Route("/favicon.ico", favicon),
         Route("/tables/{id}", table_page),
         Route("/v1/tables", create_table, methods=["POST"]),
         Route("/v1/tables", list_tables, methods=["GET"]),

@@ -34,6 +34,10 @@ button.legal.hot { background: #2d7a52; border-color: #8fe3a5; }
 """
 
 
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+           'fill="#1f5f3f"/><text x="8" y="12" font-size="10" text-anchor="middle" fill="#fff">P</text></svg>')
+
+
 def _page(title: str, body: str, script: str = "") -> str:
     return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
             "<meta name=viewport content='width=device-width, initial-scale=1'>"
