@@ -157,7 +157,8 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
     # ------------------------------------------------------------------ endpoints
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "storage": state["store"].kind})
+        store = state["store"]
+        return JSONResponse({"ok": True, "storage": store.kind, "commits": store.commits, "writes": store.batched})
 
     async def openapi(request: Request) -> Response:
         return JSONResponse(OPENAPI)
