@@ -35,8 +35,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
-def fsync_rate(folder: str, seconds: float = 1.0) -> float:
-    """fsyncs per second of a 4 KiB write in ``folder``."""
+def fsync_rate(folder: str, seconds: float = 1.0, sync=os.fsync) -> float:
+    """fsyncs (or ``sync`` calls: ``os.fdatasync``, what a WAL append costs) per second of
+    a 4 KiB write in ``folder``."""
     path = os.path.join(folder, "fsync-probe")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
     block = os.urandom(4096)
@@ -45,7 +46,7 @@ def fsync_rate(folder: str, seconds: float = 1.0) -> float:
     try:
         while time.perf_counter() - start < seconds:
             os.pwrite(fd, block, (n % 64) * 4096)
-            os.fsync(fd)
+            sync(fd)
             n += 1
     finally:
         os.close(fd)
@@ -195,11 +196,12 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def bench_backend(name: str, make_db, levels: list[int], seconds: float, fsyncs: float) -> None:
-    print(f"\n{name}: durable commits on; this machine's fsync rate {fsyncs:,.0f}/s "
-          f"(one fsync per move would cap it near there)")
+def bench_backend(name: str, make_db, levels: list[int], seconds: float, folder: str) -> None:
+    fsyncs, datasyncs = fsync_rate(folder), fsync_rate(folder, sync=os.fdatasync)
+    print(f"\n{name}: durable commits on; this machine, measured now in {folder}: fsync {fsyncs:,.0f}/s, "
+          f"fdatasync {datasyncs:,.0f}/s (one per move would cap moves/s there)")
     print(f"{'tables':>7} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'server CPU s':>13} {'RSS MiB':>8} "
-          f"{'finished':>9} {'commits':>8}")
+          f"{'finished':>9} {'commits':>8}  (commits: database transactions, each many moves)")
     for n in levels:
         db = make_db()
         proc, port = start_server(db)
@@ -207,13 +209,17 @@ def bench_backend(name: str, make_db, levels: list[int], seconds: float, fsyncs:
             cpu0, _ = _proc_stats(proc.pid)
             result = asyncio.run(drive("127.0.0.1", port, n, seconds, seed=n))
             cpu1, rss = _proc_stats(proc.pid)
+            import urllib.request
+
+            health = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10).read())
+            result["commits"] = health.get("commits", 0)
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.wait(60)
         lat = result["latencies"]
         rate = result["moves"] / result["wall"]
         print(f"{n:>7} {rate:>9,.0f} {pct(lat, .5) * 1000:>8.1f} {pct(lat, .99) * 1000:>8.1f} "
-              f"{cpu1 - cpu0:>13.2f} {rss:>8.1f} {result['finished']:>9} {'':>8}", flush=True)
+              f"{cpu1 - cpu0:>13.2f} {rss:>8.1f} {result['finished']:>9} {result['commits']:>8}", flush=True)
 
 
 def memory_run(make_db, tables: int, rounds: int, seconds: float) -> None:
@@ -246,8 +252,7 @@ def main() -> None:
           f"{args.seconds:g} s per level")
     counter = iter(range(10**6))
     if "sqlite" in args.backends:
-        fs = fsync_rate(work)
-        bench_backend("SQLite", lambda: os.path.join(work, f"bench-{next(counter)}.db"), args.levels, args.seconds, fs)
+        bench_backend("SQLite", lambda: os.path.join(work, f"bench-{next(counter)}.db"), args.levels, args.seconds, work)
         if args.memory_rounds:
             memory_run(lambda: os.path.join(work, f"bench-{next(counter)}.db"), 100, args.memory_rounds, args.seconds)
     if "postgresql" in args.backends:
@@ -271,8 +276,7 @@ def main() -> None:
                     conn.execute(f"CREATE DATABASE {name}")
                 return url.rsplit("/", 1)[0] + "/" + name
 
-            fs = fsync_rate(pg_folder)
-            bench_backend("PostgreSQL", make_pg, args.levels, args.seconds, fs)
+            bench_backend("PostgreSQL", make_pg, args.levels, args.seconds, pg_folder)
         finally:
             if local is not None:
                 local.stop()

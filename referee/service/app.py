@@ -22,7 +22,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from referee.service import jobs, page
-from referee.service.openapi import OPENAPI
+from referee.service import openapi as openapi_doc
 from referee.service.store import open_store
 from referee.service.tables import HubError, Table, TableHub, token_hash
 
@@ -161,7 +161,7 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
         return JSONResponse({"ok": True, "storage": store.kind, "commits": store.commits, "writes": store.batched})
 
     async def openapi(request: Request) -> Response:
-        return JSONResponse(OPENAPI)
+        return JSONResponse(openapi_doc.build())
 
     async def docs(request: Request) -> Response:
         return HTMLResponse(page.docs_page())

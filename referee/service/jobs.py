@@ -52,10 +52,8 @@ def annotate(text: str, rules: list[str], explain_all: bool = False) -> dict[str
     return {"summary": counts, "records": records}
 
 
-#: The CLI's solve options, with their types.
-SOLVE_OPTIONS = {"game": int, "ply": int, "round": int, "caravan": str, "lane": str, "within": int,
-                 "cards": str, "depth": int, "play": str, "player": str, "method": str, "timeout": (int, float)}
-QUESTIONS = ("reach", "fewest", "forced-win", "out", "unbeatable", "forced-out")
+#: The solve options every game takes (the rest are each game's question options).
+COMMON = {"game": int, "ply": int, "round": int, "method": str, "timeout": (int, float)}
 MAX_TIMEOUT = 30.0
 
 
@@ -64,24 +62,30 @@ def solve(body: dict[str, Any]) -> dict[str, Any]:
     from referee.jobs.solve.ask import Options, ask
     from referee.jobs.solve.positions import PositionError, UsageError, load_position
 
+    from referee.jobs.solve.ask import question_names, question_options
+
     record = body.get("record")
     question = body.get("question")
     if not isinstance(record, str):
         raise JobError("record is the record's text", 400)
-    if question not in QUESTIONS:
-        raise JobError(f"question is one of {', '.join(QUESTIONS)}")
-    unknown = sorted(set(body) - set(SOLVE_OPTIONS) - {"record", "question"})
+    if question not in question_names():
+        raise JobError(f"question is one of {', '.join(question_names())}")
+    declared = question_options()
+    kinds: dict[str, Any] = dict(COMMON)
+    kinds.update({name: options[0].type for name, options in declared.items()})
+    unknown = sorted(set(body) - set(kinds) - {"record", "question"})
     if unknown:
         raise JobError(f"unknown option{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
     opts: dict[str, Any] = {}
-    for name, kind in SOLVE_OPTIONS.items():
+    for name, kind in kinds.items():
         value = body.get(name)
         if value is None:
             continue
         if not isinstance(value, kind) or isinstance(value, bool):
             raise JobError(f"{name} has the wrong type", 400)
-        if kind is int and value < (1 if name in ("game", "round", "depth") else 0):
-            raise JobError(f"{name} is too small")
+        least = 1 if name in ("game", "round") else (declared[name][0].min if name in declared else 0)
+        if isinstance(value, int) and least is not None and value < least:
+            raise JobError(f"{name} is at least {least}")
         opts[name] = value
     method = opts.get("method", "auto")
     if method not in ("auto", "z3", "search"):
@@ -103,9 +107,7 @@ def solve(body: dict[str, Any]) -> dict[str, Any]:
             report.file = "<record>"
             return {"question": question, "answer": None, "witness": None,
                     "reason": f"invalid position: {err}", "stats": None, "game": report.to_json()}
-        options = Options(caravan=opts.get("caravan"), lane=opts.get("lane"), within=opts.get("within"),
-                          cards=opts.get("cards"), depth=opts.get("depth"), play=opts.get("play"),
-                          player=opts.get("player"), method=method, timeout=timeout)
+        options = Options(method=method, timeout=timeout, **{n: opts.get(n) for n in declared})
         try:
             answer = ask(position, question, options)
         except QuestionError as err:

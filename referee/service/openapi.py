@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.jobs import registry
+
 
 def _error(description: str) -> dict[str, Any]:
     return {"description": description,
@@ -15,10 +17,22 @@ _AUTH = [{"seat": []}]
 _JSON_OBJECT = {"application/json": {"schema": {"type": "object"}}}
 _TEXT = {"text/plain": {"schema": {"type": "string"}}}
 
-OPENAPI: dict[str, Any] = {
+def build() -> dict[str, Any]:
+    """The description, with the games, rule sets and notations the registry lists."""
+    games = registry.games()
+    titles = " and ".join(g.title for g in games)
+    rules = "; ".join(f"{', '.join(g.rule_sets)} ({g.title})" for g in games)
+    notations = " or ".join(g.notation for g in games)
+    doc = _describe(titles, rules, notations)
+    doc["components"]["schemas"]["NewTable"]["properties"]["game"]["enum"] = [g.name for g in games]
+    return doc
+
+
+def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
+    return {
     "openapi": "3.1.0",
     "info": {"title": "Pitboss live referee", "version": "1",
-             "description": "Live Caravan and Daifugo tables, every move judged by the same engines as "
+             "description": f"Live {titles} tables, every move judged by the same engines as "
                             "`pitboss validate`; each seat sees only what it may see."},
     "components": {
         "securitySchemes": {"seat": {"type": "http", "scheme": "bearer",
@@ -28,9 +42,9 @@ OPENAPI: dict[str, Any] = {
                                                        "rule": {"type": ["string", "null"]}},
                       "required": ["error"]},
             "NewTable": {"type": "object", "required": ["game", "seats"], "properties": {
-                "game": {"type": "string", "enum": ["caravan", "daifugo"]},
-                "rules": {"type": "string", "description": "holotape, fnv (Caravan); seed, uecda (Daifugo)"},
-                "options": {"type": "string", "description": "Daifugo toggles as the Options tag writes them"},
+                "game": {"type": "string"},
+                "rules": {"type": "string", "description": f"a rule set: {rules}"},
+                "options": {"type": "string", "description": "rule toggles, as the record's Options tag writes them"},
                 "seats": {"type": "array", "items": {"type": "string"}},
                 "bots": {"type": "object", "additionalProperties": {"type": "string", "enum": ["random", "greedy"]}},
                 "decks": {"type": "object", "additionalProperties": {"type": "string"}},
@@ -38,7 +52,7 @@ OPENAPI: dict[str, Any] = {
                 "seed": {"type": "integer", "minimum": 0},
                 "clock": {"type": "object", "properties": {"move_seconds": {"type": "number"}}}}},
             "Move": {"type": "object", "required": ["move"], "properties": {
-                "move": {"type": "string", "examples": ["7H>A", "Aki: 3D 3H"]}, "ply": {"type": "integer"}}},
+                "move": {"type": "string", "description": "the move in notation, as the seat's legal list writes it"}, "ply": {"type": "integer"}}},
             "MoveAnswer": {"type": "object", "properties": {
                 "accepted": {"type": "boolean"}, "ply": {"type": "integer"}, "move": {"type": "string"},
                 "drawn": {"type": "string"}, "events": {"type": "array", "items": {"type": "string"}},
@@ -81,10 +95,10 @@ OPENAPI: dict[str, Any] = {
             "summary": "Play a move (notation), committed before it is answered", "security": _AUTH,
             "parameters": [_TABLE_ID],
             "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Move"}}}},
-            "responses": {"200": {"description": "accepted (or, under uecda, counted as a pass)",
+            "responses": {"200": {"description": "accepted (or, where the rules say so, counted as a pass)",
                                   "content": {"application/json": {"schema": {"$ref": "#/components/schemas/MoveAnswer"}}}},
                           "400": _error("malformed body or move"), "401": _error("missing or unknown token"),
-                          "403": _error("a Daifugo line naming another seat"), "404": _error("no such table"),
+                          "403": _error("a move line naming another seat"), "404": _error("no such table"),
                           "409": _error("stale ply or finished table"), "413": _error("body over 64 KiB"),
                           "422": {"description": "illegal: {accepted: false, rule, message, ply}", "content": _JSON_OBJECT},
                           "429": _error("too many requests from this token")}}},
@@ -92,7 +106,7 @@ OPENAPI: dict[str, Any] = {
             "summary": "WebSocket: the reader's view, then one message per move, then the end (?token= for a seat)",
             "parameters": [_TABLE_ID, {"name": "token", "in": "query", "schema": {"type": "string"}}],
             "responses": {"101": {"description": "WebSocket"}}}},
-        "/v1/tables/{id}/record": {"get": {"summary": "The record (CVN or DFN); the public part until finished",
+        "/v1/tables/{id}/record": {"get": {"summary": f"The record ({notations}); the public part until finished",
                                            "parameters": [_TABLE_ID],
                                            "responses": {"200": {"description": "record", "content": _TEXT},
                                                          "404": _error("no such table")}}},

@@ -8,7 +8,6 @@ import json
 import signal
 
 import httpx
-import pytest
 import websocket
 from helpers import auth, record_valid
 
@@ -90,15 +89,3 @@ def test_two_servers_on_one_database_do_not_corrupt_it(db_url, server_factory):
     _play(c.url, table_id, tokens, 10_000)
     with httpx.Client(base_url=c.url, timeout=30) as client:
         assert record_valid(client.get(f"/v1/tables/{table_id}/record").text)
-
-
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
-def test_uecda_flag_without_the_protocol_is_a_clear_error(db_url, tmp_path):
-    import subprocess
-    import sys
-
-    from conftest import REPO
-
-    done = subprocess.run([sys.executable, "-m", "cli", "serve", "--port", "0", "--db", str(tmp_path / "x.db"),
-                           "--uecda", "0"], cwd=REPO, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "uecda" in done.stderr

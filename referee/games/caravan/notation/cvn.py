@@ -90,6 +90,27 @@ def _decode(m: re.Match) -> cv.Move:
 _DECODED: dict[str, tuple[cv.Move, tuple[str, ...]]] = {}
 
 
+#: What CVN's own terminals are called in a message for a player.
+TERMINAL_NAMES = {
+    "PLACE": "a move such as 7H>A or KS>D2",
+    "DISCARD": "'discard'",
+    "DISBAND": "'disband'",
+    "CARAVAN": "a caravan letter A-F",
+    "DRAW": "a draw such as +9D",
+    "TAG_VALUE": 'a quoted tag value such as "Caravan"',
+}
+
+
+class CaravanMove(MoveEntry):
+    """A Caravan move as read; ``text`` is its canonical CVN."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:
+        return _move_text(self.move)
+
+
 def split_moves(run: Token) -> Iterator[MoveEntry | tuple[int, int, int]]:
     """The items of a MOVES token: MoveEntry for a move, (number, line, column) for a move
     number, each at its place in the file."""
@@ -103,7 +124,7 @@ def split_moves(run: Token) -> Iterator[MoveEntry | tuple[int, int, int]]:
             decoded = _decode(m), tuple(m["notes"].split()) if m["notes"] else ()
             if len(_DECODED) < 100_000:
                 _DECODED[key] = decoded
-        yield MoveEntry(decoded[0], line, column, decoded[1])
+        yield CaravanMove(decoded[0], line, column, decoded[1])
 
 
 class _Build(Transformer):
@@ -140,7 +161,7 @@ def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
     try:
         tags, items = _parser().parse(chunk.text)
     except UnexpectedInput as err:
-        record.errors.append(grammar.syntax_finding(err, chunk.text, offset))
+        record.errors.append(grammar.syntax_finding(err, chunk.text, offset, TERMINAL_NAMES))
         for tag in salvage_tags(chunk):
             record.tags.setdefault(tag.name, tag)
         return record
@@ -215,7 +236,7 @@ def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
     try:
         tree = grammar.load("cvn_table").parse(tag.value)
     except UnexpectedInput as err:
-        finding = grammar.syntax_finding(err, tag.value, tag.line - 1, rule="notation.tag.value")
+        finding = grammar.syntax_finding(err, tag.value, tag.line - 1, TERMINAL_NAMES, rule="notation.tag.value")
         finding.column = tag.column + (err.column - 1 if isinstance(err.column, int) and err.column > 0 else 0)
         finding.message = f"Table: {finding.message}"
         record.errors.append(finding)
@@ -290,4 +311,3 @@ def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None
     return "\n".join(lines) + "\n"
 
 
-MoveEntry.formatters.update({kind: _move_text for kind in (cv.PlayNumber, cv.Attach, cv.Discard, cv.Disband)})
