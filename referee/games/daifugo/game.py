@@ -49,5 +49,6 @@ GAME = Game(
         "rulebook": "referee.games.daifugo.rulebook",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
+        "live": "referee.games.daifugo.live",
     },
 )
