@@ -23,6 +23,7 @@ import pytest
 
 from referee import spec
 from referee.jobs import registry
+from referee.jobs.replay import cite
 from referee.jobs.validate import validate_file
 from referee.notation.records import split_records
 
@@ -108,7 +109,7 @@ def _check_covers(path: Path, wanted: list[Expectation]) -> None:
         if not want.covers:
             continue
         kind = registry.game(chunk.game or "")
-        cited = kind.cite(kind.read(chunk, str(path), index))
+        cited = cite(kind, kind.read(chunk, str(path), index))
         expected = {r for r, _, _ in want.errors + want.warnings}
         missing = sorted(set(want.covers) - cited - expected)
         assert not missing, f"record {index} claims to cover {missing}, but its moves cite only {sorted(cited)}"

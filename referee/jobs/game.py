@@ -13,7 +13,7 @@ given as module paths and loaded on first use, so that ``pitboss --help`` and a 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -25,6 +25,8 @@ class Foreign:
     log): recognised by the file's first non-blank line, read as a series of records."""
 
     name: str
+    #: As a user calls it ("a UEC contest-server log").
+    title: str
     #: Does this first line (BOM removed) start such a file?
     sniff: Callable[[str], bool]
     #: The file's lines (and its name) to reports, one per record of the format.
@@ -47,10 +49,17 @@ class Game:
     engine: Any
     #: Chunk, file name, index -> the game's record (errors as values, never raises).
     read: Callable[..., Any]
-    #: The referee: a record -> its report (what ``validate`` prints).
-    judge: Callable[[Any], Any]
-    #: The ids of the rules that decided a record's legal moves.
-    cite: Callable[[Any], set[str]]
+    #: A record -> every move it holds, as read, in file order (all rounds together).
+    moves: Callable[[Any], Sequence[Any]]
+    #: (record, report, setting or None) -> the record's plan for the one replay
+    #: (``referee.jobs.replay``): tag checks, each segment to play, the result.
+    plan: Callable[..., Any]
+    #: (position before, move, position after) -> the ids of the rules that decided a
+    #: legal move, the engine's own account (what ``explain`` and annotate cite).
+    allowed: Callable[[Any, Any, Any], Sequence[str]]
+    #: A position -> the ids of the rules that brought it about without a move of its own
+    #: (a start position already over; a counted illegal move).
+    set_off: Callable[[Any], Sequence[str]]
     #: Formats read whole-file (contest logs).
     foreign: tuple[Foreign, ...] = ()
     #: Tag names that open a new tag section inside a record (Daifugo's ``Round``).
@@ -59,6 +68,15 @@ class Game:
     spec_files: tuple[str, ...] = ()
     #: Lazily loaded parts: attribute name -> module path.
     parts: dict[str, str] = field(default_factory=dict)
+
+    def new_report(self, record: Any) -> Any:
+        """An empty verdict on a read record, with its reader's findings."""
+        from referee.jobs.report import GameReport
+
+        report = GameReport(record.file, record.index, self.name, None, line=record.line)
+        report.errors.extend(record.errors)
+        report.warnings.extend(record.warnings)
+        return report
 
     @property
     def default_rules(self) -> str:

@@ -594,6 +594,12 @@ def apply(state: State, move: Move) -> State:
     return _settle(after, p)
 
 
+def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
+    """The rules' verdict on an illegal move: in Caravan none is ever counted, so the
+    record is wrong there and its replay stops (None)."""
+    return None
+
+
 def _put(items: tuple, i: int, item) -> tuple:
     return items[:i] + (item,) + items[i + 1 :]
 

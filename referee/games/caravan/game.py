@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.games.caravan import engine
 from referee.games.caravan.notation.cvn import read_caravan
-from referee.games.caravan.referee import referee_caravan, rules_applied
+from referee.games.caravan.referee import plan
 from referee.jobs.game import Game
 
 GAME = Game(
@@ -15,8 +15,10 @@ GAME = Game(
     rule_sets=tuple(engine.RULESETS),
     engine=engine,
     read=read_caravan,
-    judge=referee_caravan,
-    cite=rules_applied,
+    moves=lambda record: record.moves,
+    plan=plan,
+    allowed=lambda before, move, after: engine.explain(before, move),
+    set_off=engine.end_rules,
     spec_files=("caravan.toml", "caravan-holotape.toml", "caravan-fnv.toml"),
     parts={
         "selfplay": "referee.games.caravan.selfplay",

@@ -16,6 +16,7 @@ from referee import spec
 from referee.games.daifugo.notation.dfn import read_daifugo
 from referee.games.daifugo.selfplay import daifugo_matches
 from referee.jobs import registry
+from referee.jobs.replay import cite
 from referee.jobs.validate import validate_text
 from referee.notation.records import split_records
 
@@ -184,7 +185,7 @@ def test_cite_lists_the_rules_the_moves_set_off():
     text = match_text(seed=8, players=4, options="+eight-cut", rounds=2)
     (chunk,) = split_records(text.splitlines(keepends=True))
     kind = registry.game("daifugo")
-    cited = kind.cite(kind.read(chunk, "t.dfn", 1))
+    cited = cite(kind, kind.read(chunk, "t.dfn", 1))
     assert {"daifugo.round.end", "daifugo.lead.first-round", "daifugo.lead.later-rounds"} <= cited
     assert cited <= spec.ids("daifugo.")
 

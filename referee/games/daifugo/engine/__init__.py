@@ -131,7 +131,15 @@ class Give(NamedTuple):
     cards: tuple[Card, ...]
 
 
-Move = Union[Play, Pass, Give]
+class Unreadable(NamedTuple):
+    """A submission whose cells hold no card the table can hold (a contest client's value
+    in column 0 or 14 of a row): the server cannot take it as cards (``text`` as logged)."""
+
+    player: int
+    text: str = ""
+
+
+Move = Union[Play, Pass, Give, Unreadable]
 
 # Combination kinds.
 SINGLE, GROUP, SEQUENCE = "single", "group", "sequence"
@@ -861,6 +869,9 @@ def check(state: State, move: Move) -> Violation | None:
     v = _check_turn(state, p)
     if v is not None:
         return v
+    if isinstance(move, Unreadable):
+        return _v("daifugo.hand.possession", f"{move.text or 'the submission'} holds a card outside the "
+                                             f"server's table (a real card below the 3 or above the 2)")
     if isinstance(move, Pass):
         if state.table is None and not state.rules.leader_may_pass:
             return _v("daifugo.pass.leader", f"{state.name(p)} leads this trick and must play; "
@@ -1092,6 +1103,18 @@ def reject(state: State, move: Move) -> State:
         raise ValueError("only a submission during play can be rejected")
     after = _apply_pass(state, state.to_move)
     return after._replace(events=("daifugo.turn.rejected",) + after.events)
+
+
+def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
+    """The rules' verdict on an illegal move: the position after it when they count it,
+    None when the record is wrong there and its replay stops. Under ``rejection_is_pass``
+    (uecda) a submission by the player to move during play that breaks any rule outside
+    ``TURN_RULES`` is what the contest server rejects and counts as a pass (``reject``);
+    everything else, and every illegal move under the other rule sets, is an error."""
+    if (state.rules.rejection_is_pass and violation.rule not in TURN_RULES and state.phase == "play"
+            and isinstance(move, (Play, Pass, Unreadable)) and move.player == state.to_move):
+        return reject(state, move)
+    return None
 
 
 def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
