@@ -37,8 +37,8 @@ def random_options(rng: random.Random, preset: str) -> str:
             continue
         if name == "stairs-revolution":
             words.append(rng.choice(["-stairs-revolution", f"stairs-revolution={rng.randint(3, 6)}"]))
-        elif name == "exchange":
-            words.append(f"exchange={rng.choice(D.EXCHANGE_MODES)}")
+        elif name in D.OPTION_CHOICES:
+            words.append(f"{name}={rng.choice(D.OPTION_CHOICES[name])}")
         else:
             words.append(rng.choice("+-") + name)
     return " ".join(words)

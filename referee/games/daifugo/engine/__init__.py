@@ -192,9 +192,16 @@ def _strength_name(s: int) -> str:
 OPTIONS = (
     "revolution", "stairs-revolution", "forbidden-finish", "miyako-ochi", "diamond3-start",
     "consecutive-revolution", "spade3", "eight-cut", "suit-lock", "eleven-back",
-    "six-reverse", "exchange",
+    "six-reverse", "exchange", "sequences", "trick-end",
 )
 EXCHANGE_MODES = ("weakest", "choice", "none")
+#: When a trick ends (daifugo.trick.end, daifugo.trick.clear, daifugo.option.trick-end):
+#: "others" (seed: everyone still in but the player on the table has passed), "all" (the
+#: contest server: everyone still in is marked, the player on the table included),
+#: "all-but-one" (the server's later revision: all but one of those still in are marked).
+TRICK_ENDS = ("others", "all", "all-but-one")
+#: The options that take a word rather than on/off or a number, and the words they take.
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {"exchange": EXCHANGE_MODES, "trick-end": TRICK_ENDS}
 
 
 @dataclass(frozen=True)
@@ -219,6 +226,10 @@ class RuleSet:
     eleven_back: bool = False
     six_reverse: bool = False
     exchange: str = "weakest"
+    #: Sequences may be played (daifugo.option.sequences; the server's RULE_KAIDAN).
+    sequences: bool = True
+    #: One of TRICK_ENDS.
+    trick_end: str = "others"
     # --- preset behaviours
     #: Player counts allowed (daifugo.deal.players).
     min_players: int = 3
@@ -234,8 +245,6 @@ class RuleSet:
     joker_out_of_range: bool = False
     #: May the leader pass (daifugo.pass.leader / daifugo.pass.empty-stage)?
     leader_may_pass: bool = False
-    #: "others-passed" (seed, daifugo.trick.end) or "all-marked" (uecda, daifugo.trick.clear).
-    trick_end: str = "others-passed"
     #: Who leads a round: "listed-then-daihinmin" (the first listed player, later the
     #: daihinmin: daifugo.lead.first-round / later-rounds) or "diamond3" (the holder of the
     #: diamond 3: daifugo.lead.diamond3).
@@ -287,7 +296,7 @@ PRESETS: dict[str, RuleSet] = {
         sequence_compare="above",
         joker_out_of_range=True,
         leader_may_pass=True,
-        trick_end="all-marked",
+        trick_end="all",
         first_leader="diamond3",
         seating="given",
         deal_start="any",
@@ -305,7 +314,7 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
     ``toggles`` maps option names (notation.md spelling) to values: True/False for the
     on/off options; for ``stairs-revolution`` an int >= 3, or None/False/0 for off; for
     ``exchange`` one of "weakest", "choice", "none" (no exchange: the contest server's
-    RULE_CHANGE NO). Unknown presets, options or values raise ValueError.
+    RULE_CHANGE NO); for ``trick-end`` one of ``TRICK_ENDS``. Unknown presets, options or values raise ValueError.
     """
     base = PRESETS.get(preset)
     if base is None:
@@ -324,9 +333,9 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
                 changes[field_name] = value
             else:
                 raise ValueError(f"stairs-revolution takes a sequence length of 3 or more, not {value!r}")
-        elif name == "exchange":
-            if value not in EXCHANGE_MODES:
-                raise ValueError(f"exchange takes {'|'.join(EXCHANGE_MODES)}, not {value!r}")
+        elif name in OPTION_CHOICES:
+            if value not in OPTION_CHOICES[name]:
+                raise ValueError(f"{name} takes {'|'.join(OPTION_CHOICES[name])}, not {value!r}")
             changes[field_name] = value
         else:
             if not isinstance(value, bool):
@@ -946,12 +955,12 @@ def _resolve_uncached(state: State, move: Play) -> tuple[Combo | None, Violation
     if not found:
         return None, _v("daifugo.combo.invalid", _invalid_message(state.rules, move.cards, move.joker_as))
     if len(found) == 1:
-        v = _against_table(state, found[0])
+        v = _fits(state, found[0])
         return (found[0], None) if v is None else (None, v)
     legal = []
     first_v = None
     for c in found:
-        v = _against_table(state, c)
+        v = _fits(state, c)
         if v is None:
             legal.append(c)
         elif first_v is None:
@@ -982,6 +991,15 @@ def _waived(state: State, combo: Combo) -> bool:
     rules = state.rules
     return (rules.consecutive_revolution and rules.revolution and state.trick_revolted
             and combo.kind == GROUP and combo.size >= 4)
+
+
+def _fits(state: State, combo: Combo) -> Violation | None:
+    """May ``combo`` be played now: against the table, then (last, as the contest server
+    checks it) whether the rules allow sequences at all (daifugo.option.sequences)."""
+    v = _against_table(state, combo)
+    if v is None and combo.kind == SEQUENCE and not state.rules.sequences:
+        return _v("daifugo.option.sequences", f"{combo}: sequences are not played under these rules (-sequences)")
+    return v
 
 
 def _against_table(state: State, combo: Combo) -> Violation | None:
@@ -1092,17 +1110,40 @@ def apply(state: State, move: Move) -> State:
     return _apply_play(state, move)
 
 
-def reject(state: State, move: Move) -> State:
+def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
+    """The state after an illegal ``move`` (``violation`` is what ``check`` said) when the
+    rules count it, else None (the replay stops there). Under ``rejection_is_pass`` (uecda)
+    a submission during play by the player to move is rejected and counts as a pass, as the
+    contest server does (daifugo.turn.rejected); an entry by the wrong player or at the
+    wrong time (``TURN_RULES``) is an error in the record, never a rejection."""
+    if (not state.rules.rejection_is_pass or violation.rule in TURN_RULES or state.phase != "play"
+            or isinstance(move, Give) or move.player != state.to_move):
+        return None
+    return reject(state, move, violation)
+
+
+def reject(state: State, move: Move, violation: Violation | None = None) -> State:
     """What the contest server does with a submission it rejects: it counts as a pass by the
     player to move (daifugo.turn.rejected). Only for rule sets where ``rejection_is_pass``
-    (uecda), and only for violations outside ``TURN_RULES``: an entry by the wrong player
-    or at the wrong time is an error in the record, not a rejection."""
+    (uecda), and only for violations outside ``TURN_RULES`` (see ``after_illegal``).
+
+    The server updates the suit-lock before it refuses a sequence for want of
+    RULE_KAIDAN (uecda-server.md, checks 4 and 6): a sequence refused only by
+    ``daifugo.option.sequences`` can still switch the lock on."""
     if not state.rules.rejection_is_pass:
         raise ValueError(f"under {state.rules.name} an illegal move is an error, not a pass")
     if state.phase != "play" or state.to_move is None:
         raise ValueError("only a submission during play can be rejected")
+    events: tuple[str, ...] = ("daifugo.turn.rejected",)
+    if violation is not None and violation.rule == "daifugo.option.sequences" and isinstance(move, Play):
+        fits = [c for c in readings(state.rules, move.cards, move.joker_as)
+                if c.kind == SEQUENCE and _against_table(state, c) is None]
+        lock = _lock_after(state, _merge(fits) if fits else None)
+        if lock != state.lock:
+            state = state._replace(lock=lock)
+            events += ("daifugo.option.suit-lock",)
     after = _apply_pass(state, state.to_move)
-    return after._replace(events=("daifugo.turn.rejected",) + after.events)
+    return after._replace(events=events + after.events)
 
 
 def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
@@ -1147,6 +1188,22 @@ def revolution_rule(rules: RuleSet, combo: Combo) -> str | None:
     return None
 
 
+def _lock_after(state: State, combo: Combo | None) -> frozenset[str] | None:
+    """The suit-lock once ``combo`` is played: it starts when two consecutive plays of a trick
+    use the same suits (daifugo.option.suit-lock); a lone joker ends it
+    (daifugo.lock.lone-joker)."""
+    lock = state.lock
+    if combo is None:
+        return lock
+    if combo.lone_joker:
+        return None
+    table = state.table
+    if (state.rules.suit_lock and lock is None and table is not None and combo.suits is not None
+            and combo.suits == table.suits):
+        return combo.suits
+    return lock
+
+
 def fresh_trick(state: State, leader: int) -> State:
     """``state`` with a new trick led by ``leader``: the table, the passes, the lock and
     eleven-back cleared (what the end of a trick clears)."""
@@ -1187,16 +1244,9 @@ def _apply_play(state: State, move: Play) -> State:
         cut = True
     if table is not None and not table.lone_joker and not _stronger(state, combo, table) and _waived(state, combo):
         events.append("daifugo.option.consecutive-revolution")
-    # suit-lock: starts when two consecutive plays use the same suits; a lone joker ends it.
-    lock = state.lock
-    if combo.lone_joker:
-        if lock is not None:
-            events.append("daifugo.lock.lone-joker")
-        lock = None
-    elif rules.suit_lock and lock is None and table is not None and combo.suits is not None \
-            and combo.suits == table.suits:
-        lock = combo.suits
-        events.append("daifugo.option.suit-lock")
+    lock = _lock_after(state, combo)
+    if lock != state.lock:
+        events.append("daifugo.lock.lone-joker" if combo.lone_joker else "daifugo.option.suit-lock")
     # Going out.
     finished, fouled, dropped = state.finished, state.fouled, state.dropped
     if not hand:
@@ -1251,12 +1301,16 @@ def _after(state: State, actor: int, events: list[str], cut: bool) -> State:
     if cut:
         return _clear(state, actor, events)
     passed = state.passed
-    if state.rules.trick_end == "others-passed" and state.table is not None:
-        done = all(q in passed for q in ins if q != state.last_player)
+    rule = state.rules.trick_end
+    if rule == "all-but-one":
+        done, why = sum(q in passed for q in ins) >= len(ins) - 1, "daifugo.option.trick-end"
+    elif rule == "others" and state.table is not None:
+        done, why = all(q in passed for q in ins if q != state.last_player), "daifugo.trick.end"
     else:
         done = all(q in passed for q in ins)
+        why = "daifugo.trick.end" if rule == "others" else "daifugo.trick.clear"
     if done:
-        events.append("daifugo.trick.end" if state.rules.trick_end == "others-passed" else "daifugo.trick.clear")
+        events.append(why)
         return _clear(state, state.last_player, events)  # type: ignore[arg-type]
     return state._replace(to_move=_next_player(state, actor, passed), events=tuple(events))
 
@@ -1345,7 +1399,7 @@ def _candidates(state: State, p: int) -> Iterator[Play]:
     if kind in (None, GROUP):
         sizes = range(2, rules.max_group + 1) if size is None else (size,)
         yield from _group_candidates(rules, p, reals, jokers, sizes)
-    if kind in (None, SEQUENCE):
+    if kind in (None, SEQUENCE) and rules.sequences:
         yield from _sequence_candidates(rules, p, reals, jokers, size)
 
 
