@@ -217,3 +217,10 @@ class Match:
             order.append(left.pop(min(j, len(left) - 1)))
         order.extend(left)
         return tuple(order)
+
+
+def place_points(place: int) -> int:
+    """The later revision's points for finishing in ``place`` (0 daifugo .. 4 daihinmin):
+    5 for the daifugo down to 1 for the daihinmin, added up over the match (its log's
+    ``points`` and ``TOTAL_POINT`` lines)."""
+    return N_PLAYERS - place

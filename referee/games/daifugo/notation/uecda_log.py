@@ -161,6 +161,8 @@ class LogGame(Record):
     header: LogHeader | None = None
     mibun: Value = field(default_factory=lambda: Value("22222", 0, 0))
     seats: tuple[int, ...] = ()
+    #: Where the seat line's digits stand (line, column).
+    seat_place: tuple[int, int] = (0, 0)
     hands: list[tuple[Card, ...]] = field(default_factory=list)
     #: Where each card of each hand stands: (line, column) per card, hands in player order.
     hand_places: list[list[tuple[int, int]]] = field(default_factory=list)
@@ -457,6 +459,7 @@ class _Reader:
                 game.mibun = value
             elif kind == "seat":
                 game.seats = tuple(int(c) for c in value.value)
+                game.seat_place = (value.line, value.column)
             else:
                 game.result = LogResult(tuple(int(c) for c in value.value), lineno, digits.column)
 
