@@ -22,7 +22,7 @@ from referee.notation.records import Finding
 CONTEST_PRESET = "uecda"
 
 
-def _log_rules(header: ul.LogHeader) -> df.RuleSet:
+def log_rules(header: ul.LogHeader) -> df.RuleSet:
     """The uecda preset with the header's flags: RULE_11BACK, RULE_6REVERS, and the flags
     that switch off what the preset has on (RULE_8GIRI, RULE_SHIBARI, RULE_KAKUMEI,
     RULE_CHANGE, RULE_KAIDAN); the later revision ends a trick when all but one of those
@@ -96,7 +96,7 @@ class LogReferee:
         if game.errors or game.header is None:  # nothing to replay on a game that does not read
             self.seeds.lose()
             return report
-        rules = _log_rules(game.header)
+        rules = log_rules(game.header)
         report.details["options"] = " ".join(
             w for w, on in (("+eleven-back", rules.eleven_back), ("+six-reverse", rules.six_reverse),
                             ("-sequences", not rules.sequences), ("trick-end=all-but-one", rules.trick_end == "all-but-one"))

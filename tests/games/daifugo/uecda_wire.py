@@ -1,0 +1,120 @@
+"""Replaying a uecda-wire transcript (shared/fixtures/uecda-wire/README.md, "Replaying one
+as a test") against a server: each connection's client bytes sent as recorded, each server
+message read and compared with the recorded bytes."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Connection:
+    conn: int
+    messages: list[dict] = field(default_factory=list)
+
+
+def load(path: Path) -> tuple[dict, list[Connection]]:
+    header: dict = {}
+    conns: dict[int, Connection] = {}
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            rec = json.loads(line)
+            if rec["type"] == "header":
+                header = rec
+            elif rec["type"] == "msg":
+                conns.setdefault(rec["conn"], Connection(rec["conn"])).messages.append(rec)
+    for c in conns.values():
+        c.messages.sort(key=lambda m: m["i"])
+    return header, [conns[k] for k in sorted(conns)]
+
+
+def _recv(sock: socket.socket, n: int, deadline: float) -> bytes:
+    got = bytearray()
+    while len(got) < n:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            chunk = sock.recv(n - len(got))
+        except TimeoutError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    return bytes(got)
+
+
+@dataclass
+class Outcome:
+    conn: int
+    mismatches: list[str] = field(default_factory=list)
+    compared: int = 0
+    closed: bool = False
+
+
+def replay(port: int, conns: list[Connection], timeout: float = 60.0) -> list[Outcome]:
+    """Connect in order (each after the previous has its player number), then run every
+    connection on its own thread; the outcome of each: mismatching messages (the first few),
+    how many server messages were compared, whether the server closed it at the end."""
+    deadline = time.monotonic() + timeout
+    outcomes = [Outcome(c.conn) for c in conns]
+    socks: list[socket.socket] = []
+    starts: list[int] = []
+    for c, out in zip(conns, outcomes):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        socks.append(s)
+        i = 0
+        for m in c.messages:  # up to and including the player number
+            i += 1
+            _step(s, m, out, deadline)
+            if m["kind"] == "player_number":
+                break
+        starts.append(i)
+
+    def run(k: int) -> None:
+        s, c, out = socks[k], conns[k], outcomes[k]
+        for m in c.messages[starts[k]:]:
+            if not _step(s, m, out, deadline):
+                return
+        s.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            out.closed = s.recv(1) == b""
+        except OSError:
+            out.closed = True
+
+    threads = [threading.Thread(target=run, args=(k,), daemon=True) for k in range(len(conns))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(max(0.01, deadline - time.monotonic()))
+    for s in socks:
+        s.close()
+    return outcomes
+
+
+def _step(s: socket.socket, m: dict, out: Outcome, deadline: float) -> bool:
+    data = bytes.fromhex(m["hex"])
+    if m["dir"] == "c2s":
+        s.sendall(data)
+        return True
+    got = _recv(s, len(data), deadline)
+    out.compared += 1
+    if got != data:
+        if len(out.mismatches) < 3:
+            what = cell_diff(data, got) if len(data) == 480 else f"{data.hex()} != {got.hex()}"
+            out.mismatches.append(f"conn {out.conn} message {m['i']} ({m['kind']}, game {m['game']}): "
+                                  f"cells differ [row, column, recorded, ours]: {what}")
+        return len(got) == len(data)
+    return True
+
+
+def cell_diff(expected: bytes, got: bytes) -> list[tuple[int, int, int, int]]:
+    """[row, column, expected, got] of the cells where two 480-byte tables differ."""
+    import struct
+    a, b = struct.unpack(">120i", expected), struct.unpack(">120i", got.ljust(480, b"\0"))
+    return [(i // 15, i % 15, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y]
