@@ -338,6 +338,12 @@ class ContestTable:
                 why = P.malformed(rows)
                 if why is not None:
                     self.report(seat, "malformed", f"its submission holds {why}: rejected, a pass", False)
+                    # The contest server logs such cells as cards; where they would read as a
+                    # play the rules accept, the log could not be judged as it was played,
+                    # so ours logs the pass it was (the companion record has the cells).
+                    read = P.submission(mover, tuple(1 if v not in (0, 2) else v for v in rows))[0]
+                    if not isinstance(read, df.Unreadable) and df.check(state, read) is None:
+                        code = f"{mover}EE"
             entries.append(code)
             v = df.check(state, move)
             after = df.apply(state, move) if v is None else df.after_illegal(state, move, v)
