@@ -34,6 +34,36 @@ class Foreign:
 
 
 @dataclass(frozen=True)
+class Comparison:
+    """A setting annotate judges a record under beside its own, or (``setting`` None) why
+    one is not compared. ``toggle_only``: a single option toggled, kept only when it
+    changes the verdict on some move."""
+
+    setting: Any
+    why_not: str | None = None
+    toggle_only: bool = False
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A game's rule sets and options as data selected by name (``fnv``,
+    ``seed +spade3 -eight-cut``)."""
+
+    #: Text -> setting; ValueError saying what is wrong.
+    parse: Callable[[str], Any]
+    #: Setting -> its name in comments and JSON (``seed +eight-cut``).
+    label: Callable[[Any], str]
+    #: Record -> the setting its tags name, or None when they do not read.
+    declared: Callable[[Any], Any]
+    #: (the record's own setting, record) -> what else to judge it under by default.
+    comparisons: Callable[[Any, Any], Sequence[Comparison]]
+    #: Position -> what two replays under different settings must share to be in the same position.
+    position_key: Callable[[Any], Any]
+    #: (setting, option name as spec/ writes it) -> the option's value (None: no such option).
+    option: Callable[[Any, str], Any] = lambda setting, name: None
+
+
+@dataclass(frozen=True)
 class Game:
     #: The ``Game`` tag's value, lower case (``caravan``); also the CLI's and the API's name.
     name: str
@@ -44,6 +74,7 @@ class Game:
     extensions: tuple[str, ...]
     #: Rule-set (preset) names, the default first.
     rule_sets: tuple[str, ...]
+    settings: Settings
     #: The engine: a module (or object) with ``check``, ``apply``, ``legal_moves`` and the
     #: functions :mod:`referee.jobs.replay` names.
     engine: Any
@@ -60,6 +91,18 @@ class Game:
     #: A position -> the ids of the rules that brought it about without a move of its own
     #: (a start position already over; a counted illegal move).
     set_off: Callable[[Any], Sequence[str]]
+    #: ``pitboss selfplay``: the generator and its options (``referee.jobs.selfplay``).
+    selfplay: Any = None
+    #: What ``pitboss solve`` can ask of this game's positions (answered by its ``solve`` part).
+    questions: tuple[Any, ...] = ()
+    #: The options those questions take (``referee.jobs.solve.QuestionOption``).
+    question_options: tuple[Any, ...] = ()
+    #: What ``annotate --analyse`` says of a move, in a sentence for ``--help``.
+    analysis: str = ""
+    #: Command lines for ``pitboss --help`` (each runs on files a user may have).
+    examples: tuple[str, ...] = ()
+    #: Does a move's text name who made it (``Aki: 3D``)? Else the jobs say whose it was.
+    moves_name_mover: bool = True
     #: Formats read whole-file (contest logs).
     foreign: tuple[Foreign, ...] = ()
     #: Tag names that open a new tag section inside a record (Daifugo's ``Round``).

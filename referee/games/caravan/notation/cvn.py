@@ -90,6 +90,16 @@ def _decode(m: re.Match) -> cv.Move:
 _DECODED: dict[str, tuple[cv.Move, tuple[str, ...]]] = {}
 
 
+class CaravanMove(MoveEntry):
+    """A Caravan move as read; ``text`` is its canonical CVN."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:
+        return _move_text(self.move)
+
+
 def split_moves(run: Token) -> Iterator[MoveEntry | tuple[int, int, int]]:
     """The items of a MOVES token: MoveEntry for a move, (number, line, column) for a move
     number, each at its place in the file."""
@@ -103,7 +113,7 @@ def split_moves(run: Token) -> Iterator[MoveEntry | tuple[int, int, int]]:
             decoded = _decode(m), tuple(m["notes"].split()) if m["notes"] else ()
             if len(_DECODED) < 100_000:
                 _DECODED[key] = decoded
-        yield MoveEntry(decoded[0], line, column, decoded[1])
+        yield CaravanMove(decoded[0], line, column, decoded[1])
 
 
 class _Build(Transformer):
@@ -290,4 +300,3 @@ def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None
     return "\n".join(lines) + "\n"
 
 
-MoveEntry.formatters.update({kind: _move_text for kind in (cv.PlayNumber, cv.Attach, cv.Discard, cv.Disband)})
