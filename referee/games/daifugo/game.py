@@ -46,6 +46,7 @@ GAME = Game(
     parts={
         "analyse": "referee.games.daifugo.analyse",
         "annotate": "referee.games.daifugo.annotate",
+        "contest": "referee.games.daifugo.contest",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
     },

@@ -28,8 +28,8 @@ from referee.engines.base import Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.engine import tndhms
 from referee.games.daifugo.notation import uecda_log_writer as writer
-from referee.service.uecda import protocol as P
-from referee.service.uecda.config import ContestConfig
+from referee.games.daifugo.contest import protocol as P
+from referee.games.daifugo.contest.config import ContestConfig
 
 N = tndhms.N_PLAYERS
 _LOCK_EVENTS = ("daifugo.option.suit-lock", "daifugo.lock.lone-joker")
