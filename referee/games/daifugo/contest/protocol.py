@@ -43,6 +43,8 @@ def encode_table(cells: Sequence[int], protocol: int = PROTOCOL_2007) -> bytes:
     """One table as sent: 20070 big-endian with negatives as 0; 20060 host order as is."""
     if protocol == PROTOCOL_2006:
         return _LE.pack(*cells)
+    if min(cells) >= 0:
+        return _BE.pack(*cells)
     return _BE.pack(*(v if v > 0 else 0 for v in cells))
 
 

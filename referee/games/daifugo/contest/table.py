@@ -156,7 +156,8 @@ class ContestTable:
             return
         assert seat.sock is not None
         try:
-            seat.sock.settimeout(self.timeout)
+            if seat.sock.gettimeout() != self.timeout:
+                seat.sock.settimeout(self.timeout)
             seat.sock.sendall(data)
         except TimeoutError:
             self.report(seat, "stall", f"did not read what the server sent for {self.timeout:g} s", True)
@@ -226,12 +227,13 @@ class ContestTable:
         so that a player shows its new class, and one whose class another has taken
         shows 0, until the game ends (daihu.c's mibun)."""
         cells = [0] * P.CELLS
+        row6 = P.cell(6, 0)
         for p in range(N):
-            cells[P.cell(6, p)] = len(state.hands[p])
-            cells[P.cell(6, 10 + p)] = state.seats[p]
+            cells[row6 + p] = len(state.hands[p])
+            cells[row6 + 10 + p] = state.seats[p]
         if places is not None:
             for place, p in enumerate(places):
-                cells[P.cell(6, 5 + p)] = place
+                cells[row6 + 5 + p] = place
         return cells
 
     @staticmethod
