@@ -13,6 +13,7 @@ deadline.
 from __future__ import annotations
 
 import asyncio
+import signal
 import socket
 import threading
 import time
@@ -158,6 +159,8 @@ def run(host: str, port: int, settings: Settings, announce: Callable[[str], None
     server = ContestServer(host, port, settings)
     bound = server.start()
     announce(f"contest protocol: listening on {host}:{bound}; logs in {settings.log_dir}/")
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: server._stopped.set())
     try:
         while not server._stopped.is_set():
             if settings.max_tables is not None and server.join(0.2) and len(server.tables) >= settings.max_tables:
