@@ -244,3 +244,74 @@ def test_protocol_2006_sends_host_order_and_negative_values() -> None:
     assert P.encode_int(2, P.PROTOCOL_2006) == b"\x02\x00\x00\x00"
     assert P.log_code(2, [7] + [0] * 74) == "2SxEE"
     assert P.log_code(1, [0] * 60 + [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2]) == "1JxEE"
+
+
+def test_a_client_killed_mid_match(tmp_path: Path) -> None:
+    """Run disconnect-kill9: a client process killed with SIGKILL in the middle of the
+    match. The contest server spins at its next answer; ours reports it and plays on."""
+    config = C.load(_run("disconnect-kill9-seed20261202") / "tndhms.cfg", games=6)
+    server = _server(tmp_path, config, 20261202, timeout=2.0)
+    clients = [Client("127.0.0.1", server.port, f"p{i}", seed=i) for i in range(5)]
+    threads: list[threading.Thread] = []
+    victim = None
+    try:
+        for i in range(5):
+            if i == 2:
+                victim = subprocess.Popen([sys.executable, "-m", "referee.games.daifugo.contest.client", "--port",
+                                           str(server.port), "--name", "p2", "--seed", "2"], cwd=ROOT,
+                                          stdout=subprocess.DEVNULL)
+            else:
+                threads.append(threading.Thread(target=clients[i].run, daemon=True))
+                threads[-1].start()
+            deadline = time.monotonic() + 10
+            while len(server.waiting) + 5 * len(server.tables) <= i and time.monotonic() < deadline:
+                time.sleep(0.005)
+        deadline = time.monotonic() + 30
+        while not (server.tables and server.tables[0].games_done >= 2) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert victim is not None
+        victim.kill()
+        victim.wait(10)
+        assert server.join(60)
+        for t in threads:
+            t.join(30)
+    finally:
+        if victim is not None and victim.poll() is None:
+            victim.kill()
+        server.stop()
+    table = server.tables[0]
+    assert table.games_done == 6
+    assert [(i.player, i.kind) for i in table.incidents] == [(2, "disconnect")]
+    assert all(clients[i].stats.ended == "match over" for i in (0, 1, 3, 4))
+    assert all(r.valid for r in validate_file(table.log_path))  # type: ignore[arg-type]
+
+
+def test_the_listener_on_its_own(tmp_path: Path) -> None:
+    """python -m referee.service.uecda: the options, a table, the log, a clean exit."""
+    port_probe = socket.socket()
+    port_probe.bind(("127.0.0.1", 0))
+    port = port_probe.getsockname()[1]
+    port_probe.close()
+    proc = subprocess.Popen([sys.executable, "-m", "referee.service.uecda", "--uecda", str(port), "--uecda-games",
+                             "2", "--uecda-seed", "5", "--uecda-options", "+eleven-back", "--tables", "1",
+                             "--log-dir", str(tmp_path / "logs")], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert "listening on" in proc.stdout.readline()
+        clients = [Client("127.0.0.1", port, f"s{i}", seed=i) for i in range(5)]
+        threads = [threading.Thread(target=c.run, daemon=True) for c in clients]
+        for t in threads:
+            t.start()
+            time.sleep(0.05)
+        for t in threads:
+            t.join(60)
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    (log,) = (tmp_path / "logs").glob("*.log")
+    assert "%-----%RULE_11BACK% YES" in log.read_text() and "%-----%RANDOM_SEED% 5" in log.read_text()
+    assert all(r.valid for r in validate_file(log))
+    bad = subprocess.run([sys.executable, "-m", "referee.service.uecda", "--uecda-options", "+miyako-ochi"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and "miyako-ochi" in bad.stderr
