@@ -1,5 +1,6 @@
 """A contest protocol client for tests and benchmarks: it plays random plays of its own
-choosing (singles and groups that look strong enough, sometimes a pass, and with
+choosing (singles, groups and, when leading, sequences of three that look strong enough,
+sometimes a pass, and with
 ``--illegal P`` a deliberately illegal submission), knows nothing of the referee, and is
 bounded in time. With ``--misbehave MODE`` it does one wrong thing at its ``--at``-th
 turn, as the clients of the uecda-wire runs do: ``close`` (closes its connection),
@@ -217,6 +218,11 @@ class Client:
                 if top is not None and not (c < top if reverse else c > top):
                     continue
                 options.append([r * COLS + c for r in rows[:size]])
+        if not need:  # sequences of three, when leading
+            for r in range(4):
+                for c in range(1, 12):
+                    if all(turn[r * COLS + c + k] == 1 for k in range(3)):
+                        options.append([r * COLS + c + k for k in range(3)])
         if joker is not None and (not need or need == 1) and self.rng.random() < 0.3:
             options.append([-1])
         if not options:
