@@ -22,8 +22,8 @@ import typer
 
 from referee.jobs import registry
 from referee.jobs.solve.ask import question_names, question_options
-from referee.jobs.validate import Summary, validate_lines
-from referee.notation.records import caret_line, open_text
+from referee.jobs.validate import Summary
+from referee.notation.records import caret_line
 
 
 def _app_help() -> str:
@@ -93,23 +93,6 @@ class Progress:
             self.shown = False
 
 
-def _reports(path: str):
-    """Each record's report of a file, with how far through the file (by bytes) the reader
-    is; the fraction is None for standard input."""
-    handle = open_text(path)
-    size = None if path == "-" else os.path.getsize(path)
-    try:
-        for report in validate_lines(handle, "<stdin>" if path == "-" else path):
-            try:
-                fraction = handle.buffer.tell() / size if size else None
-            except (AttributeError, OSError, ValueError):
-                fraction = None
-            yield report, fraction
-    finally:
-        if path != "-":
-            handle.close()
-
-
 @contextmanager
 def _output(path: Path | None):
     """Standard output, or a file written whole: into a temporary file beside it, renamed
@@ -174,6 +157,8 @@ def validate(
     files: Annotated[list[str], typer.Argument(help="Record files (each game's notation, or a whole-file format such as a contest log); - reads standard input.", metavar="FILE...")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only invalid games and the summary.")] = False,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, metavar="N", help="Processes to validate on (default: every core available); the output is the same for any number.")] = None,
+    dask: Annotated[Optional[str], typer.Option("--dask", metavar="SCHEDULER", help="Validate on a Dask cluster (the scheduler's address, e.g. tcp://10.0.0.1:8786): each file is one task; output as on one machine. Needs pip install 'pitboss[dask]'.")] = None,
 ) -> None:
     """Replay every record against its rule set and report each illegal move, bad tag,
     syntax error and wrong result, with file, line, column, ply, player and rule id.
@@ -185,40 +170,49 @@ def validate(
     """
     for path in files:
         if path != "-" and Path(path).is_dir():
-            _fail(f"{path} is a folder; name its files (e.g. {Path(path) / '*.cvn'})")
+            _fail(f"{path} is a folder; name its files (e.g. {Path(path) / ('*' + registry.games()[0].extensions[0])})")
         if path != "-" and not Path(path).is_file():
             _fail(f"no such file: {path}")
+    from referee.jobs.parallel import RunError, validate_paths
+
+    if dask is not None:
+        if jobs is not None:
+            _fail("--jobs and --dask: choose one (on a cluster the workers are the jobs)")
+        from referee.jobs.cluster import validate_on_dask
+
+        stream = ((report, None) for report in validate_on_dask(dask, files))
+    else:
+        stream = validate_paths(files, jobs)
     summary = Summary()
     games_json = []
     progress = Progress(enabled=True)
     try:
-        for path in files:
-            try:
-                for report, fraction in _reports(path):
-                    summary.add(report)
-                    progress.update(report.file, fraction, summary.games, summary.plies)
-                    if as_json:
-                        games_json.append(report.to_json())
-                        continue
-                    if quiet and report.valid:
-                        continue
-                    progress.done()
-                    for finding in report.errors:
-                        _print_finding(report, finding, "error")
-                    for finding in report.warnings:
-                        _print_finding(report, finding, "warning")
-                    verdict = "valid" if report.valid else f"INVALID ({len(report.errors)} error{'s' * (len(report.errors) != 1)})"
-                    about = ", ".join(x for x in (report.game or "unknown game", report.rules,
-                                                  report.knowledge and f"knowledge: {report.knowledge}") if x)
-                    typer.echo(f"{report.file}: game {report.index} ({about}, {report.plies} moves): {verdict}")
-            except BrokenPipeError:
-                # whoever read the output stopped reading (| head): stop quietly
-                sys.stdout = open(os.devnull, "w")
-                raise typer.Exit(0 if summary.invalid == 0 else 1)
-            except OSError as err:
-                progress.done()
-                _fail(f"cannot read {path}: {err.strerror or err}")
+        for report, fraction in stream:
+            summary.add(report)
+            progress.update(report.file, fraction, summary.games, summary.plies)
+            if as_json:
+                games_json.append(report.to_json())
+                continue
+            if quiet and report.valid:
+                continue
+            progress.done()
+            for finding in report.errors:
+                _print_finding(report, finding, "error")
+            for finding in report.warnings:
+                _print_finding(report, finding, "warning")
+            verdict = "valid" if report.valid else f"INVALID ({len(report.errors)} error{'s' * (len(report.errors) != 1)})"
+            about = ", ".join(x for x in (report.game or "unknown game", report.rules,
+                                          report.knowledge and f"knowledge: {report.knowledge}") if x)
+            typer.echo(f"{report.file}: game {report.index} ({about}, {report.plies} moves): {verdict}")
+    except BrokenPipeError:
+        # whoever read the output stopped reading (| head): stop quietly
+        sys.stdout = open(os.devnull, "w")
+        raise typer.Exit(0 if summary.invalid == 0 else 1)
+    except RunError as err:
+        progress.done()
+        _fail(str(err))
     finally:
+        stream.close()  # the workers stop with the reading
         progress.done()
     if as_json:
         typer.echo(json.dumps({"summary": summary.to_json(), "games": games_json}, ensure_ascii=False))

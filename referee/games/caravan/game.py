@@ -9,6 +9,15 @@ from referee.games.caravan.solve import OPTIONS, QUESTIONS
 from referee.jobs.game import Game, Settings
 from referee.jobs.selfplay import Option, SelfPlay
 
+
+def _allowed(before: engine.State, move: engine.Move, after: engine.State) -> list[str]:
+    """The rules ``check`` and ``apply`` consulted for a legal move, in the engine's words."""
+    consulted: list[str] = []
+    engine.check(before, move, consulted)
+    engine.apply(before, move, consulted)
+    return consulted
+
+
 GAME = Game(
     name="caravan",
     title="Caravan",
@@ -21,7 +30,7 @@ GAME = Game(
     read=read_caravan,
     moves=lambda record: record.moves,
     plan=plan,
-    allowed=lambda before, move, after: engine.explain(before, move),
+    allowed=_allowed,
     set_off=engine.end_rules,
     moves_name_mover=False,
     analysis=("with the mover's hand and deck known, a forced win within --depth own turns and each of "
