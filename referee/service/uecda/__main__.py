@@ -2,47 +2,34 @@
 
     python -m referee.service.uecda --uecda 42485 [--uecda-config tndhms.cfg] [--uecda-games N]
         [--uecda-seed S] [--uecda-options "+eleven-back -sequences"] [--uecda-timeout SECONDS]
-        [--uecda-revision 2018|later] [--host 127.0.0.1] [--log-dir logs] [--tables N]
+        [--uecda-revision 2018|later] [--uecda-logs logs] [--host 127.0.0.1] [--tables N]
 
-(``pitboss serve --uecda`` takes the same options beside the HTTP service's.)
+(``pitboss serve --uecda PORT`` takes the same options beside the HTTP service's: the
+package's CLI_OPTIONS.)
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from referee.service.uecda.server import DEFAULT_TIMEOUT, Settings, contest_part, run
-
-
-def settings_of(config: str | None, games: int | None, seed: int | None, options: str, timeout: float,
-                revision: str | None, log_dir: str, tables: int | None = None) -> Settings:
-    """The listener's settings from the command line's options (ValueError: what is wrong)."""
-    part = contest_part()
-    if timeout <= 0:
-        raise ValueError("--uecda-timeout takes a number of seconds above 0")
-    loaded = part.load(Path(config) if config else None, options=options, games=games, revision=revision)
-    return Settings(loaded, seed, timeout, Path(log_dir), tables, part)
+from referee.service.uecda import CLI_OPTIONS, NAME
+from referee.service.uecda.server import contest_part, run, settings_from
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m referee.service.uecda", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--uecda", type=int, default=contest_part().DEFAULT_PORT, metavar="PORT")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--uecda-config", metavar="FILE")
-    parser.add_argument("--uecda-games", type=int, metavar="N")
-    parser.add_argument("--uecda-seed", type=int, metavar="S")
-    parser.add_argument("--uecda-options", default="", metavar="TOGGLES")
-    parser.add_argument("--uecda-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS")
-    parser.add_argument("--uecda-revision", metavar="REVISION")
-    parser.add_argument("--log-dir", default="logs")
-    parser.add_argument("--tables", type=int, help="stop after this many tables")
-    args = parser.parse_args(argv)
+    parser = argparse.ArgumentParser(prog=f"python -m referee.service.{NAME}", description=__doc__.split("\n\n")[0])
+    parser.add_argument(f"--{NAME}", type=int, default=contest_part().DEFAULT_PORT, metavar="PORT", dest="port",
+                        help="The port to listen on (the contest's is the default).")
+    parser.add_argument("--host", default="127.0.0.1", help="The address to listen on (loopback by default).")
+    parser.add_argument("--tables", type=int, help="Stop after this many tables.")
+    for flag, kind, default, text in CLI_OPTIONS:
+        parser.add_argument(f"--{flag}", type=kind, default=default, help=text)
+    args = vars(parser.parse_args(argv))
+    args[f"{NAME}_tables"] = args.pop("tables")
+    host, port = args.pop("host"), args.pop("port")
     try:
-        settings = settings_of(args.uecda_config, args.uecda_games, args.uecda_seed, args.uecda_options,
-                               args.uecda_timeout, args.uecda_revision, args.log_dir, args.tables)
-        return run(args.host, args.uecda, settings)
+        return run(host, port, settings_from(args))
     except (ValueError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

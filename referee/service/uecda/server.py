@@ -142,10 +142,29 @@ class ContestServer:
         thread.start()
 
 
+def settings_from(options: dict[str, Any]) -> Settings:
+    """The settings the command line's options name (``NAME_config``, ``NAME_games``, ...:
+    the package's CLI_OPTIONS); ValueError says what is wrong."""
+    from referee.service.uecda import NAME
+
+    def given(key: str, default: Any = None) -> Any:
+        value = options.get(f"{NAME}_{key}")
+        return default if value is None else value
+    part = contest_part()
+    timeout = float(given("timeout", DEFAULT_TIMEOUT))
+    if timeout <= 0:
+        raise ValueError(f"--{NAME}-timeout takes a number of seconds above 0")
+    config_file = given("config")
+    config = part.load(Path(config_file) if config_file else None, options=given("options", ""),
+                       games=given("games"), revision=given("revision"))
+    return Settings(config, given("seed"), timeout, Path(given("logs", "logs")), given("tables"), part)
+
+
 async def serve(hub: Any, host: str, port: int, settings: Settings | None = None,
-                announce: Callable[[str], None] = print) -> None:
-    """Run the listener beside the HTTP service (``hub``: its table hub) until cancelled."""
-    server = ContestServer(host, port, settings or Settings())
+                announce: Callable[[str], None] = print, **options: Any) -> None:
+    """Run the listener beside the HTTP service (``hub``: its table hub) until cancelled;
+    ``options`` as the command line gives them (see ``settings_from``)."""
+    server = ContestServer(host, port, settings or settings_from(options))
     bound = await asyncio.to_thread(server.start)
     announce(f"contest protocol: listening on {host}:{bound}")
     try:

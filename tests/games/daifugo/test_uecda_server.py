@@ -294,7 +294,7 @@ def test_the_listener_on_its_own(tmp_path: Path) -> None:
     port_probe.close()
     proc = subprocess.Popen([sys.executable, "-m", "referee.service.uecda", "--uecda", str(port), "--uecda-games",
                              "2", "--uecda-seed", "5", "--uecda-options", "+eleven-back", "--tables", "1",
-                             "--log-dir", str(tmp_path / "logs")], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+                             "--uecda-logs", str(tmp_path / "logs")], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         assert "listening on" in proc.stdout.readline()
@@ -315,3 +315,43 @@ def test_the_listener_on_its_own(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "referee.service.uecda", "--uecda-options", "+miyako-ochi"],
                          cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2 and "miyako-ochi" in bad.stderr
+
+
+def test_the_service_runs_the_listener_with_its_command_line_options(tmp_path: Path) -> None:
+    """How ``pitboss serve --uecda PORT`` runs it (referee.service.protocols): the package's
+    CLI_OPTIONS as keywords to ``server.serve(hub, host, port, **options)``, a coroutine
+    that listens until it is cancelled."""
+    import asyncio
+
+    from referee.service import uecda
+    from referee.service.uecda import server as listener
+
+    flags = [flag for flag, *_ in uecda.CLI_OPTIONS]
+    assert flags == [f"{uecda.NAME}-{k}" for k in ("config", "games", "seed", "options", "timeout", "revision",
+                                                     "logs")]
+    options = {flag.replace("-", "_"): default for flag, _, default, _ in uecda.CLI_OPTIONS}
+    options.update(uecda_games=2, uecda_seed=11, uecda_logs=str(tmp_path / "logs"), uecda_options="-eight-cut")
+    said: list[str] = []
+
+    async def main() -> None:
+        task = asyncio.create_task(listener.serve(None, "127.0.0.1", 0, announce=said.append, **options))
+        while not said:
+            await asyncio.sleep(0.01)
+        port = int(said[0].rsplit(":", 1)[1])
+        clients = [Client("127.0.0.1", port, f"h{i}", seed=i) for i in range(5)]
+        for c in clients:
+            await asyncio.to_thread(lambda c=c: threading.Thread(target=c.run, daemon=True).start())
+            await asyncio.sleep(0.05)
+        while not list((tmp_path / "logs").glob("*.json")):
+            await asyncio.sleep(0.05)
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+
+    asyncio.run(asyncio.wait_for(main(), 120))
+    (log,) = (tmp_path / "logs").glob("*.log")
+    assert "%-----%RULE_8GIRI% NO" in log.read_text() and all(r.valid for r in validate_file(log))
+    with pytest.raises(ValueError):
+        listener.settings_from({"uecda_timeout": 0})
