@@ -173,7 +173,11 @@ async def serve(hub: Any, host: str, port: int, settings: Settings | None = None
         await asyncio.to_thread(server.stop)
 
 
-def run(host: str, port: int, settings: Settings, announce: Callable[[str], None] = print) -> int:
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def run(host: str, port: int, settings: Settings, announce: Callable[[str], None] = _say) -> int:
     """Serve standalone until interrupted; 0 when stopped cleanly."""
     server = ContestServer(host, port, settings)
     bound = server.start()
