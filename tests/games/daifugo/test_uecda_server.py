@@ -355,3 +355,61 @@ def test_the_service_runs_the_listener_with_its_command_line_options(tmp_path: P
     assert "%-----%RULE_8GIRI% NO" in log.read_text() and all(r.valid for r in validate_file(log))
     with pytest.raises(ValueError):
         listener.settings_from({"uecda_timeout": 0})
+
+
+def _replayed(tmp_path: Path, name: str, expect=None, timeout: float = 5.0):
+    run = _run(name)
+    header, conns = uecda_wire.load(run / "transcript.jsonl.gz")
+    server = _server(tmp_path, C.load(run / "tndhms.cfg"), int(header["meta"]["seed"]), timeout=timeout)
+    try:
+        outcomes = uecda_wire.replay(server.port, conns, timeout=60, expect=expect)
+        assert server.join(30)
+    finally:
+        server.stop()
+    return run, conns, outcomes, server.tables[0]
+
+
+@pytest.mark.parametrize("name, incident", [("malformed-garbage-seed4242", "malformed"),
+                                            ("malformed-silent-seed4242", None),
+                                            ("malformed-echo-seed4242", "extra-cells")])
+def test_a_recorded_misbehaviour_the_server_survives_replays_exactly(tmp_path: Path, name: str,
+                                                                     incident: str | None) -> None:
+    """garbage (the value 7: rejected, a pass), silent (no profile: protocol 20060, host
+    byte order, ``Player 3``), echo (numbers outside the card rows): the contest server
+    plays on, and so do we, with the same bytes; but we echo nothing, so where it copied
+    the client's cells into everyone's tables we send zeros."""
+    expect = uecda_wire.without_echo if "echo" in name else None
+    run, conns, outcomes, table = _replayed(tmp_path, name, expect)
+    for conn, out in zip(conns, outcomes):
+        assert not out.mismatches, out.mismatches
+        assert out.compared == sum(1 for m in conn.messages if m["dir"] == "s2c") and out.closed
+    assert [(i.player, i.kind) for i in table.incidents] == ([(2, incident)] if incident else [])
+    ours = table.log_path.read_text(encoding="latin-1").splitlines()
+    theirs = (run / "server.log").read_text(encoding="latin-1").splitlines()
+    assert [a for a, b in zip(ours, theirs) if a != b] == [f"%-----%GAME_PORT% {table.config.port}"]
+    assert all(r.valid for r in validate_file(table.log_path))
+
+
+def test_the_overflow_that_crashed_the_contest_server(tmp_path: Path) -> None:
+    """75 card cells of 1: the contest server answered 8 and died of a buffer overflow
+    (its transcript stops there). Up to that point every byte is the same; ours reports the
+    submission, rejects it (a pass) and would play on."""
+    _, conns, outcomes, table = _replayed(tmp_path, "malformed-overflow-seed4242", timeout=0.5)
+    for conn, out in zip(conns, outcomes):
+        assert not out.mismatches, out.mismatches
+        assert out.compared == sum(1 for m in conn.messages if m["dir"] == "s2c")
+    assert table.incidents[0].player == 2 and table.incidents[0].kind == "malformed"
+
+
+def test_the_long_message_that_desynchronised_the_contest_server(tmp_path: Path) -> None:
+    """500 bytes for a 480-byte table: the contest server judged every later submission of
+    that client one turn late. Ours reports the extra bytes and drops the seat (its turns
+    pass): until then every byte is the same; the client's connection is then closed."""
+    _, conns, outcomes, table = _replayed(tmp_path, "malformed-long-seed4242", timeout=0.5)
+    assert [(i.player, i.kind) for i in table.incidents][:1] == [(2, "long")]
+    bad = conns[2]
+    long_at = next(m["i"] for m in bad.messages if m["dir"] == "c2s" and m.get("unsolicited"))
+    first_wrong = outcomes[2].mismatches[0]
+    assert int(first_wrong.split("message ")[1].split(" ")[0].rstrip(":")) > long_at
+    for k in (0, 1, 3, 4):  # the others saw the same bytes up to the first turn after the long one
+        assert outcomes[k].compared > 0

@@ -7,8 +7,10 @@ from __future__ import annotations
 import gzip
 import json
 import socket
+import struct
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,10 +58,13 @@ class Outcome:
     closed: bool = False
 
 
-def replay(port: int, conns: list[Connection], timeout: float = 60.0) -> list[Outcome]:
+def replay(port: int, conns: list[Connection], timeout: float = 60.0,
+           expect: Callable[[dict, bytes], bytes] | None = None) -> list[Outcome]:
     """Connect in order (each after the previous has its player number), then run every
     connection on its own thread; the outcome of each: mismatching messages (the first few),
-    how many server messages were compared, whether the server closed it at the end."""
+    how many server messages were compared, whether the server closed it at the end.
+    ``expect(message, recorded bytes)``: the bytes expected instead (a server that does
+    better than the recorded one)."""
     deadline = time.monotonic() + timeout
     outcomes = [Outcome(c.conn) for c in conns]
     socks: list[socket.socket] = []
@@ -71,7 +76,7 @@ def replay(port: int, conns: list[Connection], timeout: float = 60.0) -> list[Ou
         i = 0
         for m in c.messages:  # up to and including the player number
             i += 1
-            _step(s, m, out, deadline)
+            _step(s, m, out, deadline, expect)
             if m["kind"] == "player_number":
                 break
         starts.append(i)
@@ -79,7 +84,7 @@ def replay(port: int, conns: list[Connection], timeout: float = 60.0) -> list[Ou
     def run(k: int) -> None:
         s, c, out = socks[k], conns[k], outcomes[k]
         for m in c.messages[starts[k]:]:
-            if not _step(s, m, out, deadline):
+            if not _step(s, m, out, deadline, expect):
                 return
         s.settimeout(max(0.01, deadline - time.monotonic()))
         try:
@@ -97,11 +102,18 @@ def replay(port: int, conns: list[Connection], timeout: float = 60.0) -> list[Ou
     return outcomes
 
 
-def _step(s: socket.socket, m: dict, out: Outcome, deadline: float) -> bool:
+def _step(s: socket.socket, m: dict, out: Outcome, deadline: float,
+          expect: Callable[[dict, bytes], bytes] | None = None) -> bool:
     data = bytes.fromhex(m["hex"])
     if m["dir"] == "c2s":
-        s.sendall(data)
+        try:
+            s.sendall(data)
+        except OSError:
+            out.mismatches.append(f"conn {out.conn} message {m['i']}: the server had closed the connection")
+            return False
         return True
+    if expect is not None:
+        data = expect(m, data)
     got = _recv(s, len(data), deadline)
     out.compared += 1
     if got != data:
@@ -115,6 +127,16 @@ def _step(s: socket.socket, m: dict, out: Outcome, deadline: float) -> bool:
 
 def cell_diff(expected: bytes, got: bytes) -> list[tuple[int, int, int, int]]:
     """[row, column, expected, got] of the cells where two 480-byte tables differ."""
-    import struct
     a, b = struct.unpack(">120i", expected), struct.unpack(">120i", got.ljust(480, b"\0"))
     return [(i // 15, i % 15, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y]
+
+
+def without_echo(message: dict, data: bytes) -> bytes:
+    """A server table with the cells the contest server echoes from a client's submission
+    ([5][8..14] and row 7) zeroed: what a server that echoes nothing sends."""
+    if message["dir"] != "s2c" or len(data) != 480 or message.get("byte_order") == "little":
+        return data
+    cells = list(struct.unpack(">120i", data))
+    for i in list(range(5 * 15 + 8, 6 * 15)) + list(range(7 * 15, 8 * 15)):
+        cells[i] = 0
+    return struct.pack(">120i", *cells)
