@@ -413,3 +413,17 @@ def test_the_long_message_that_desynchronised_the_contest_server(tmp_path: Path)
     assert int(first_wrong.split("message ")[1].split(" ")[0].rstrip(":")) > long_at
     for k in (0, 1, 3, 4):  # the others saw the same bytes up to the first turn after the long one
         assert outcomes[k].compared > 0
+
+
+@pytest.mark.parametrize("name, incident", [("malformed-stall-seed4242", "stall"),
+                                            ("malformed-badversion-seed4242", "bad-version"),
+                                            ("disconnect-kill9-seed20261202", "disconnect")])
+def test_a_recorded_hang_is_the_same_until_the_contest_server_stops(tmp_path: Path, name: str, incident: str) -> None:
+    """stall (the contest server waits for ever), badversion (it never answers that client
+    and spins at its first turn), kill9 (it spins at the next answer): every byte it did
+    send, ours sends too; where it stopped, ours reports the client and plays on."""
+    _, conns, outcomes, table = _replayed(tmp_path, name, timeout=0.5)
+    for conn, out in zip(conns, outcomes):
+        assert not out.mismatches, out.mismatches
+        assert out.compared == sum(1 for m in conn.messages if m["dir"] == "s2c")
+    assert (table.incidents[0].player, table.incidents[0].kind) == (2, incident)

@@ -19,6 +19,9 @@ from pathlib import Path
 class Connection:
     conn: int
     messages: list[dict] = field(default_factory=list)
+    #: The client closed its side before the server did (it was killed, or quit).
+    client_quit: bool = False
+    _eof_seen: bool = False
 
 
 def load(path: Path) -> tuple[dict, list[Connection]]:
@@ -31,6 +34,11 @@ def load(path: Path) -> tuple[dict, list[Connection]]:
                 header = rec
             elif rec["type"] == "msg":
                 conns.setdefault(rec["conn"], Connection(rec["conn"])).messages.append(rec)
+            elif rec["type"] == "event" and rec.get("event") == "eof" and rec["conn"] in conns:
+                c = conns[rec["conn"]]
+                if not c._eof_seen:
+                    c.client_quit = rec.get("dir") == "c2s"
+                    c._eof_seen = True
     for c in conns.values():
         c.messages.sort(key=lambda m: m["i"])
     return header, [conns[k] for k in sorted(conns)]
@@ -86,6 +94,9 @@ def replay(port: int, conns: list[Connection], timeout: float = 60.0,
         for m in c.messages[starts[k]:]:
             if not _step(s, m, out, deadline, expect):
                 return
+        if c.client_quit:  # as the recorded client did
+            s.shutdown(socket.SHUT_RDWR)
+            return
         s.settimeout(max(0.01, deadline - time.monotonic()))
         try:
             out.closed = s.recv(1) == b""
