@@ -427,3 +427,25 @@ def test_a_recorded_hang_is_the_same_until_the_contest_server_stops(tmp_path: Pa
         assert not out.mismatches, out.mismatches
         assert out.compared == sum(1 for m in conn.messages if m["dir"] == "s2c")
     assert (table.incidents[0].player, table.incidents[0].kind) == (2, incident)
+
+
+def test_the_c_library_generator_end_to_end(tmp_path: Path) -> None:
+    """RAND_TYPE ISO_NORMAL (the server's default): glibc's rand draws the seats and
+    deals; the log says RAND_TYPE 0 and validate re-derives them with the same generator
+    (a hand changed in the log is then caught)."""
+    config = C.read_config("RAND_TYPE\tISO_NORMAL\nGAME_NUMBER\t4\nRULE_SEKIGAE_NUM\t2\n")
+    clients = [Client("127.0.0.1", 0, f"g{i}", seed=i) for i in range(5)]
+    server = _table_of_clients(tmp_path, clients, config, 31337, timeout=5)
+    log = server.tables[0].log_path
+    text = log.read_text(encoding="latin-1")
+    assert "%-----%RAND_TYPE% 0" in text
+    assert all(r.valid for r in validate_file(log))
+    lines = text.splitlines(keepends=True)
+    i = next(k for k, line in enumerate(lines) if line.startswith("%00002%palyer_cards%"))
+    head, hands = lines[i].split("% ", 1)
+    first, second, *rest = hands.split(" ")
+    lines[i] = f"{head}% {' '.join([second, first, *rest])}"  # two players' hands swapped
+    altered = tmp_path / "altered.log"
+    altered.write_text("".join(lines), encoding="latin-1")
+    reports = list(validate_file(altered))
+    assert [f.rule for f in reports[2].errors] == ["daifugo.deal.seed"]
