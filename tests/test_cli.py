@@ -37,7 +37,7 @@ def test_validate_json_contract() -> None:
                                  str(ROOT / "examples" / "caravan.cvn")])
     assert result.exit_code == 1
     doc = json.loads(result.output)
-    assert doc["summary"] == {"games": 3, "valid": 2, "invalid": 1}
+    assert doc["summary"] == {"games": 3, "valid": 2, "invalid": 1, "errors": 1, "warnings": 0}
     game = doc["games"][0]
     for key in ("file", "index", "game", "rules", "valid", "errors", "warnings"):
         assert key in game
@@ -84,13 +84,13 @@ def test_selfplay_caravan_is_deterministic_and_valid(tmp_path: Path) -> None:
     assert again.output == out.read_text()
     checked = runner.invoke(app, ["validate", "--json", str(out)])
     assert checked.exit_code == 0
-    assert json.loads(checked.output)["summary"] == {"games": 5, "valid": 5, "invalid": 0}
+    assert json.loads(checked.output)["summary"] == {"games": 5, "valid": 5, "invalid": 0, "errors": 0, "warnings": 0}
 
 
 def test_record_tools_refuse_a_contest_log_clearly(tmp_path: Path) -> None:
     log = tmp_path / "contest.log"
     log.write_text("%-----%palyer_name% p0 p1 p2 p3 p4\n%-----%RULE_KAKUMEI% YES\n", encoding="utf-8")
-    for args in (["show"], ["explain", "--ply", "1"], ["solve", "-q", "out", "--player", "p0"], ["annotate"]):
+    for args in (["show"], ["explain", "--ply", "1"], ["solve", "-Q", "out", "--player", "p0"], ["annotate"]):
         result = runner.invoke(app, [*args, str(log)])
         assert result.exit_code == 2, (args, result.output)
         assert "contest-server log" in result.output and "pitboss validate" in result.output
