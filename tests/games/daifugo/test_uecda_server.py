@@ -207,10 +207,10 @@ def test_five_client_processes_play_a_sample_of_games(tmp_path: Path) -> None:
 
 
 def test_the_later_revision_and_no_sequences(tmp_path: Path) -> None:
-    log = _processes(tmp_path, 30, revision="later", options="-sequences")
+    log = _processes(tmp_path, 20, revision="later", options="-sequences")
     text = log.read_text(encoding="latin-1")
     assert text.startswith("%-----%hostname% ") and "%-----%RULE_KAIDAN% NO" in text and "%-----%TIME_END%" in text
-    _valid(log, 30)
+    _valid(log, 20)
 
 
 @pytest.mark.slow
