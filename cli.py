@@ -28,13 +28,17 @@ from referee.notation.records import NotText, caret_line, open_text, visible
 
 def _app_help() -> str:
     titles = " and ".join(g.title for g in registry.games())
-    formats = ", ".join([f"{g.notation} records" for g in registry.games()]
-                        + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
+    formats = _formats_text()
     examples = [e for g in registry.games() for e in g.examples]
     return (f"The rules referee for {titles}.\n\n"
             f"Validate recorded games ({formats}) against named rule sets, annotate and explain "
             "disputed moves, draw positions, answer puzzles, and generate random legal games. Each "
             "command's --help has examples.\n\n\b\nExamples:\n" + "\n".join(f"  {e}" for e in examples))
+
+
+def _formats_text() -> str:
+    return ", ".join([f"{g.notation} records" for g in registry.games()]
+                     + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
 
 
 def _rule_sets_text() -> str:
@@ -311,7 +315,7 @@ def _rules_option(values: list[str] | None) -> dict:
 
 @app.command()
 def validate(
-    files: Annotated[list[str], typer.Argument(help="Record files (CVN, DFN, or UEC contest logs; gzip, bzip2 or xz compressed too), folders (searched recursively for them), FIFOs and process substitutions; - reads standard input.", metavar="FILE...")],
+    files: Annotated[list[str], typer.Argument(help=f"Record files ({_formats_text()}; gzip, bzip2 or xz compressed too), folders (searched recursively for them), FIFOs and process substitutions; - reads standard input.", metavar="FILE...")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings (as --format json).")] = False,
     output_format: Annotated[Format, typer.Option("--format", "-f", help="text (default), json (one document, as --json) or github (GitHub Actions annotations: ::error file=...,line=...,col=...).", case_sensitive=False)] = Format.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only invalid games and the summary.")] = False,
@@ -702,7 +706,8 @@ def show(
             typer.echo(f"{svg}: {frame.title}", err=html == "-" or as_json)
     if html is not None:
         report = chosen.report
-        verdict = "valid" if report.valid else f"invalid: [{report.errors[0].rule}] {report.errors[0].message}"
+        verdict = ("valid" if report.valid
+                   else f"invalid: {report.errors[0].message.rstrip('.')} (rule {report.errors[0].rule})")
         page = replay_page(frames, f"{Path(name).name}, game {game} ({report.game}, {annotated.variants[0].label if annotated.variants else report.rules})",
                            f"{len(frames)} positions · {verdict}")
         _write_file(html, page)
@@ -717,6 +722,136 @@ def show(
     elif svg is None and html is None:
         sys.stdout.write(render_text(frame, _use_color(no_color, color)))
     raise typer.Exit(0 if chosen.report.valid else 1)
+
+
+# ------------------------------------------------------------------ rules
+
+
+@app.command()
+def rules(
+    game: Annotated[Optional[str], typer.Argument(help="The game (default: every game): " + ", ".join(registry.names()) + ".", metavar="[GAME]")] = None,
+    rule_set: Annotated[Optional[str], typer.Option("--rules", "-r", help="Only this rule set's rules (needs GAME).", metavar="R")] = None,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Write the rulebook as one self-contained HTML page (each rule at #its-id).", metavar="PATH")] = None,
+) -> None:
+    """The rulebook: every rule and ruling Pitboss applies, with its id (as validate,
+    annotate and explain cite it), text, the rule sets and options it belongs to and its
+    source; and where the rule sets differ, side by side.
+
+    Examples:
+
+      pitboss rules caravan
+
+      pitboss rules daifugo --rules uecda
+
+      pitboss rules --html rules.html
+
+    Exit status: 0 written, 2 could not run (an unknown game or rule set).
+    """
+    from referee.jobs import registry
+    from referee.jobs.rulebook import book
+    from referee.jobs.rulebook import html as rulebook_html
+    from referee.jobs.rulebook import text as rulebook_text
+
+    if game is not None and registry.find(game) is None:
+        _fail(f"no game {game!r}: the games are {', '.join(registry.names())}")
+    if rule_set is not None and game is None:
+        _fail("--rules needs a GAME: rule sets belong to a game")
+    chosen = [registry.game(game)] if game is not None else list(registry.games())
+    try:
+        books = [book(g, rule_set.strip().lower() if rule_set else None) for g in chosen]
+    except ValueError as err:
+        _fail(str(err))
+    if html is not None:
+        _write_file(html, rulebook_html(books))
+        typer.echo(f"{html}: {sum(len(b.rules) for b in books)} rules")
+    else:
+        sys.stdout.write(rulebook_text(books))
+
+
+# ------------------------------------------------------------------ convert
+
+
+def _writable() -> dict[str, tuple]:
+    """The formats records can be written in besides their notation: name -> (game, format)."""
+    return {f.name: (g, f) for g in registry.games() for f in g.foreign if f.writes}
+
+
+def _convert_records(stream, name: str, to: Optional[str], record: Optional[int], output: Optional[Path]) -> None:
+    targets = _writable()
+    said = ", ".join(f"{t} ({g.notation} records)" for t, (g, _) in targets.items()) or "none"
+    if to is None:
+        _fail(f"{name} holds records in a game's own notation; say what to write with --to: {said}")
+    target = targets.get(to.strip().lower())
+    if target is None:
+        _fail(f"{name}: records can be written as {said}, not {to}")
+    try:
+        text = target[1].written(stream, name, record)
+    except ValueError as err:
+        _fail(str(err))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        _write_file(output, text)
+        typer.echo(f"{output}: {name} as {target[1].title}")
+    raise typer.Exit(0)
+
+
+@app.command()
+def convert(
+    file: Annotated[str, typer.Argument(help="A file in a format Pitboss reads (a UEC contest-server log, ...); - reads standard input.", metavar="FILE")],
+    to: Annotated[Optional[str], typer.Option("--to", help="What to write: for a contest log its game's notation (the default); for records another format they can be written in (" + ", ".join(f"{f.name}: {g.notation} records" for g in registry.games() for f in g.foreign if f.writes) + ").", metavar="FORMAT")] = None,
+    game: Annotated[Optional[int], typer.Option("--game", "-g", min=1, help="Which record of the file, where the target holds one (default: the only one).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (written whole or not at all) instead of standard output.", metavar="PATH")] = None,
+) -> None:
+    """Write a file in another notation: a UEC contest-server log as DFN (each game a
+    round of a match, the exchange the log leaves out as the referee infers it), or a
+    record as another format it can be written in (a uecda DFN match as a contest log).
+    The result validates with the input's verdicts; what the target cannot state is left
+    out, saying why.
+
+    Examples:
+
+      pitboss convert contest.log -o contest.dfn
+
+      pitboss convert contest.log | pitboss validate -
+
+      pitboss convert match.dfn --to uecda-log -o match.log
+
+    Exit status: 0 converted, 1 converted with games left out, 2 could not run.
+    """
+    from referee.jobs.registry import games
+    from referee.jobs.validate import sniff
+    from referee.notation.records import open_text
+
+    _need_file(file)
+    name = "<stdin>" if file == "-" else file
+    try:
+        handle = open_text(file)
+    except OSError as err:
+        _fail(f"cannot read {file}: {err.strerror or err}")
+    try:
+        stream, foreign = sniff(handle)
+        if foreign is None:
+            _convert_records(stream, name, to, game, output)
+            return
+        owner = next(g for g in games() if foreign in g.foreign)
+        if foreign.convert is None:
+            _fail(f"{name} is {foreign.title}, which Pitboss cannot write in another notation")
+        if to is not None and to.strip().lower() != owner.notation.lower():
+            _fail(f"{name} is {foreign.title}: it can be written in {owner.notation}, not {to}")
+        left_out = 0
+        with _output(output) as out:
+            for piece in foreign.converted(stream, name):
+                left_out += piece.startswith("; ")
+                out.write(piece)
+    finally:
+        if file != "-":
+            handle.close()
+    if output is not None:
+        typer.echo(f"{output}: {name} as {owner.notation}" + (f", {left_out} game(s) left out" if left_out else ""))
+    elif left_out:
+        typer.echo(f"pitboss: {left_out} game(s) of {name} left out (see the ; comments)", err=True)
+    raise typer.Exit(1 if left_out else 0)
 
 
 # ------------------------------------------------------------------ solve
