@@ -45,6 +45,7 @@ GAME = Game(
     parts={
         "analyse": "referee.games.daifugo.analyse",
         "annotate": "referee.games.daifugo.annotate",
+        "contest": "referee.games.daifugo.contest",
         "render": "referee.games.daifugo.render",
         "rulebook": "referee.games.daifugo.rulebook",
         "selfplay": "referee.games.daifugo.selfplay",
