@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from referee.engines.base import JOKER, Card, Violation
 from referee.games.daifugo.engine.cards import (
@@ -110,10 +111,12 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
         return v
     if consulted is not None:
         consulted.append("daifugo.hand.possession")
-    _, v, ids = _resolve(state, move)
-    if consulted is not None and v is None:
+    _, fault, ids = _resolve(state, move)
+    if fault is not None:
+        return fault.violation()
+    if consulted is not None:
         consulted.extend(ids)
-    return v
+    return None
 
 
 def _check_turn(state: State, p: int) -> Violation:
@@ -151,7 +154,22 @@ def _check_possession(state: State, p: int, cards: Sequence[Card]) -> Violation 
     return _v("daifugo.hand.possession", f"{state.name(p)} does not hold {missing}{times}")
 
 
-Resolution = tuple[Combo | None, Violation | None, tuple[str, ...]]
+_SPADE_3_STRENGTH = strength(SPADE_3)
+_SPADES = frozenset(SPADE_3.suit)
+
+
+class _Fault(NamedTuple):
+    """A rule a play breaks on this table, its message written only when a caller asks
+    (``check`` does; the search for legal moves discards most candidates unread)."""
+
+    rule: str
+    write: Callable[[], str]
+
+    def violation(self) -> Violation:
+        return Violation(self.rule, self.write())
+
+
+Resolution = tuple[Combo | None, _Fault | None, tuple[str, ...]]
 
 #: The last resolution (state, move, result). Bound: one entry. Reason: a replay runs
 #: ``check`` then ``apply`` on the same (state, move), and resolving a play (its readings
@@ -182,7 +200,8 @@ def _resolve(state: State, move: Play) -> Resolution:
 def _resolve_uncached(state: State, move: Play) -> Resolution:
     found = readings(state.rules, move.cards, move.joker_as)
     if not found:
-        return None, _v("daifugo.combo.invalid", _invalid_message(state.rules, move.cards, move.joker_as)), ()
+        return None, _Fault("daifugo.combo.invalid",
+                            lambda: _invalid_message(state.rules, move.cards, move.joker_as)), ()
     ids = ["daifugo.combo.invalid"]
     if len(move.cards) > 1 and JOKER in move.cards and (
             len(move.joker_as) < move.cards.count(JOKER) or None in move.joker_as):
@@ -206,8 +225,8 @@ def _resolve_uncached(state: State, move: Play) -> Resolution:
     merged = _merge(legal)
     if merged is None:
         options = ", ".join(sorted({str(c) for c in legal}))
-        return None, _v("daifugo.joker.ambiguous",
-                        f"the joker can be read several legal ways here ({options}); write its card, e.g. JK(5D)"), ()
+        return None, _Fault("daifugo.joker.ambiguous", lambda: f"the joker can be read several legal ways here "
+                                                               f"({options}); write its card, e.g. JK(5D)"), ()
     return merged, None, tuple(decided or ids)
 
 
@@ -229,16 +248,17 @@ def _waived(state: State, combo: Combo) -> bool:
             and combo.kind == GROUP and combo.size >= 4)
 
 
-def _fits(state: State, combo: Combo, consulted: list[str] | None = None) -> Violation | None:
+def _fits(state: State, combo: Combo, consulted: list[str] | None = None) -> _Fault | None:
     """May ``combo`` be played now: against the table, then (last, as the contest server
     checks it) whether the rules allow sequences at all (daifugo.option.sequences)."""
     v = _against_table(state, combo, consulted)
     if v is None and combo.kind == SEQUENCE and not state.rules.sequences:
-        return _v("daifugo.option.sequences", f"{combo}: sequences are not played under these rules (-sequences)")
+        return _Fault("daifugo.option.sequences",
+                      lambda: f"{combo}: sequences are not played under these rules (-sequences)")
     return v
 
 
-def _against_table(state: State, combo: Combo, consulted: list[str] | None = None) -> Violation | None:
+def _against_table(state: State, combo: Combo, consulted: list[str] | None = None) -> _Fault | None:
     """Kind, size, strength and suit-lock against the play on the table; ``consulted`` as
     for ``check``."""
     table = state.table
@@ -249,33 +269,34 @@ def _against_table(state: State, combo: Combo, consulted: list[str] | None = Non
     rules = state.rules
     if table.lone_joker:
         if rules.spade3 and combo.kind == SINGLE and not combo.lone_joker \
-                and combo.low == strength(SPADE_3) and combo.suits == frozenset(SPADE_3.suit):
+                and combo.low == _SPADE_3_STRENGTH and combo.suits == _SPADES:
             if consulted is not None:
                 consulted.append("daifugo.play.lone-joker")
             return None
         tail = "only the spade 3 beats it (spade3)" if rules.spade3 else "nothing beats it"
-        return _v("daifugo.play.lone-joker", f"a lone joker is on the table: {tail}")
+        return _Fault("daifugo.play.lone-joker", lambda: f"a lone joker is on the table: {tail}")
     if combo.lone_joker:
         if table.kind == SINGLE:
             if consulted is not None:
                 consulted += ("daifugo.play.same-kind", "daifugo.play.lone-joker")
             return None
-        return _v("daifugo.play.same-kind", f"the table holds {table}: a lone joker can only follow a single")
+        return _Fault("daifugo.play.same-kind",
+                      lambda: f"the table holds {table}: a lone joker can only follow a single")
     if combo.kind != table.kind or combo.size != table.size:
-        return _v("daifugo.play.same-kind",
-                  f"the table holds {table}; the play must be the same kind with {table.size} "
-                  f"card{'s' if table.size > 1 else ''}, not {combo}")
+        return _Fault("daifugo.play.same-kind",
+                      lambda: f"the table holds {table}; the play must be the same kind with {table.size} "
+                              f"card{'s' if table.size > 1 else ''}, not {combo}")
     if not _stronger(state, combo, table) and not _waived(state, combo):
         order = "reversed order" if state.reversed else "normal order"
         if combo.kind == SEQUENCE:
             if rules.sequence_compare == "above":
-                return _v("daifugo.play.sequence-above",
-                          f"{combo} does not lie wholly {'below' if state.reversed else 'above'} "
-                          f"{table} ({order})")
-            return _v("daifugo.play.sequence-top",
-                      f"{combo} is not stronger than {table}: sequences compare by their strongest "
-                      f"card ({order})")
-        return _v("daifugo.play.stronger", f"{combo} does not beat {table} ({order})")
+                return _Fault("daifugo.play.sequence-above",
+                              lambda: f"{combo} does not lie wholly {'below' if state.reversed else 'above'} "
+                                      f"{table} ({order})")
+            return _Fault("daifugo.play.sequence-top",
+                          lambda: f"{combo} is not stronger than {table}: sequences compare by their strongest "
+                                  f"card ({order})")
+        return _Fault("daifugo.play.stronger", lambda: f"{combo} does not beat {table} ({order})")
     if consulted is not None:
         consulted.append("daifugo.play.same-kind")
         if combo.kind == SEQUENCE:
@@ -285,12 +306,16 @@ def _against_table(state: State, combo: Combo, consulted: list[str] | None = Non
             consulted.append("daifugo.play.stronger")
     if state.lock is not None:
         if combo.suits != state.lock:
-            locked = ", ".join(_SUIT_NAMES[x] for x in sorted(state.lock, key=_suit_pos))
-            return _v("daifugo.option.suit-lock",
-                      f"the suits are locked to {locked}; this play must use exactly those suits")
+            lock = state.lock
+            return _Fault("daifugo.option.suit-lock", lambda: f"the suits are locked to {_suit_names(lock)}; "
+                                                              f"this play must use exactly those suits")
         if consulted is not None:
             consulted.append("daifugo.option.suit-lock")
     return None
+
+
+def _suit_names(suits: frozenset[str]) -> str:
+    return ", ".join(_SUIT_NAMES[x] for x in sorted(suits, key=_suit_pos))
 
 
 def _owed(state: State) -> str:
