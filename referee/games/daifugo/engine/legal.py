@@ -8,7 +8,7 @@ from itertools import combinations
 from random import Random
 from typing import TypeVar
 
-from referee.engines.base import JOKER, SUITS, Card
+from referee.engines.base import ALL_CARDS, JOKER, SUITS, Card
 from referee.games.daifugo.engine.cards import (
     _STRENGTH,
     ABOVE_2,
@@ -103,13 +103,17 @@ def _legal_gives(state: State) -> Iterator[Give]:
             yield move
 
 
+#: Candidates list real cards weakest first (normal order), ties S, H, D, C.
+_CANDIDATE_ORDER = {c: (_STRENGTH[c], _suit_pos(c.suit)) for c in ALL_CARDS if c.rank}
+
+
 def _candidates(state: State, p: int) -> Iterator[Play]:
     """Plays made of ``p``'s cards that could fit the table's kind and size."""
     rules = state.rules
     hand = state.hands[p]
     table = state.table
     jokers = hand.count(JOKER)
-    reals = sorted({c for c in hand if not c.is_joker}, key=lambda c: (_STRENGTH[c], _suit_pos(c.suit)))
+    reals = sorted({c for c in hand if c.rank}, key=_CANDIDATE_ORDER.__getitem__)
     kind = size = None
     if table is not None:
         kind, size = (SINGLE, 1) if table.lone_joker else (table.kind, table.size)
