@@ -24,8 +24,7 @@ import pytest
 from referee import spec
 from referee.jobs import registry
 from referee.jobs.replay import cite
-from referee.jobs.validate import validate_file
-from referee.notation.records import split_records
+from referee.jobs.validate import split, validate_file
 
 GOLDEN = Path(__file__).parent / "golden"
 _EXPECT = re.compile(r";\s*expect:\s*(valid|error|warning)\b\s*(\S+)?\s*(\d+:\d+)?\s*(?:ply\s+(\d+))?")
@@ -104,7 +103,7 @@ def _check_covers(path: Path, wanted: list[Expectation]) -> None:
     if path.suffix == ".log":
         return
     with path.open(encoding="utf-8") as handle:
-        chunks = list(split_records(handle))
+        chunks = list(split(handle))
     for index, (chunk, want) in enumerate(zip(chunks, wanted), start=1):
         if not want.covers:
             continue

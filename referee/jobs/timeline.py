@@ -17,8 +17,8 @@ from referee.jobs import registry
 from referee.jobs.game import Game
 from referee.jobs.replay import Positions, Segment, Step, replay
 from referee.jobs.report import GameReport
-from referee.jobs.validate import attach_sources, judge_chunk, sniff
-from referee.notation.records import Chunk, MoveEntry, split_records
+from referee.jobs.validate import attach_sources, judge_chunk, sniff, split
+from referee.notation.records import Chunk, MoveEntry
 
 __all__ = ["ContestLog", "Segment", "Step", "Timeline", "record_chunks", "timeline_of", "timelines"]
 
@@ -84,7 +84,7 @@ def record_chunks(lines: Iterable[str], file: str) -> Iterator[Chunk]:
         notations = " and ".join(g.notation for g in registry.games())
         raise ContestLog(f"{file} is {foreign.title}: this command takes {notations} records; "
                          f"judge it with `pitboss validate {file}`")
-    yield from split_records(stream)
+    yield from split(stream)
 
 
 def timelines(lines: Iterable[str], file: str, setting: Any = None) -> Iterator[Timeline]:

@@ -41,6 +41,12 @@ class Summary:
         return {"games": self.games, "valid": self.valid, "invalid": self.invalid}
 
 
+def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
+    """The records of a file in its games' own notations (``records.split_records``, told
+    which tags open a tag section inside a record of each game)."""
+    return split_records(lines, first_line, registry.section_tags())
+
+
 def judge_chunk(chunk: Chunk, file: str, index: int) -> GameReport:
     kind = registry.find(chunk.game)
     if kind is None:
@@ -104,7 +110,7 @@ def validate_lines(lines: Iterable[str], file: str) -> Iterator[GameReport]:
     if foreign is not None:
         yield from foreign.validate(stream, file)
         return
-    for index, chunk in enumerate(split_records(stream), start=1):
+    for index, chunk in enumerate(split(stream), start=1):
         yield judge_chunk(chunk, file, index)
 
 

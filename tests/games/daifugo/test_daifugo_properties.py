@@ -21,8 +21,7 @@ from referee import spec
 from referee.games.daifugo import engine as D
 from referee.games.daifugo.notation.dfn import read_daifugo, record_text, ruleset_of
 from referee.games.daifugo.selfplay import NAMES, daifugo_matches
-from referee.jobs.validate import validate_text
-from referee.notation.records import split_records
+from referee.jobs.validate import split, validate_text
 
 EXAMPLES = int(os.environ.get("PITBOSS_EXAMPLES", "300"))
 MATCHES = max(EXAMPLES // 15, 4)
@@ -57,7 +56,7 @@ def matches(preset: str, count: int, seed: int) -> list[tuple[str, str, int]]:
 
 
 def _chunks(text: str):
-    return list(split_records(text.splitlines(keepends=True)))
+    return list(split(text.splitlines(keepends=True)))
 
 
 def _validate_and_roundtrip(preset: str, count: int, seed: int) -> None:

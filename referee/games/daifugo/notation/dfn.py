@@ -622,4 +622,3 @@ def _glyph_text(glyphs: Sequence[str]) -> str:
     return "".join(g if not g.startswith("$") else " " + g for g in glyphs)
 
 
-MoveEntry.formatters.update({kind: (lambda m: move_text(m, ())) for kind in (df.Play, df.Pass, df.Give)})
