@@ -83,18 +83,21 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     weakest), in the order they are checked. The phase preconditions (the round is not
     over, the exchange is not pending) decide nothing about a move and are not listed.
     What a legal move sets off is in the ``events`` of ``apply``'s result."""
-    if state.phase == "over":
-        return _v("daifugo.end.game-over", "the round is already over")
-    if type(move) is Give:
-        return _check_give(state, move, consulted)
-    if state.phase == "exchange":
+    kind = type(move)
+    phase = state.phase
+    if phase != "play":
+        if phase == "over":
+            return _v("daifugo.end.game-over", "the round is already over")
+        if kind is Give:
+            return _check_give(state, move, consulted)  # type: ignore[arg-type]
         return _v("daifugo.exchange.pending", "the card exchange is not complete: " + _owed(state))
+    if kind is Give:
+        return _check_give(state, move, consulted)  # type: ignore[arg-type]
     p = move.player
     if p != state.to_move:
         return _check_turn(state, p)
     if consulted is not None:
         consulted.append("daifugo.turn.order")
-    kind = type(move)
     if kind is Pass:
         if state.table is None:
             if not state.rules.leader_may_pass:
@@ -111,12 +114,14 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
         return v
     if consulted is not None:
         consulted.append("daifugo.hand.possession")
-    _, fault, ids = _resolve(state, move)
-    if fault is not None:
-        return fault.violation()
-    if consulted is not None:
-        consulted.extend(ids)
-    return None
+    if consulted is None:
+        fault = _resolve(state, move)[1]
+    else:
+        ids: list[str] = []
+        fault = _resolve_uncached(state, move, ids)[1]
+        if fault is None:
+            consulted += ids
+    return None if fault is None else fault.violation()
 
 
 def _check_turn(state: State, p: int) -> Violation:
@@ -169,7 +174,7 @@ class _Fault(NamedTuple):
         return Violation(self.rule, self.write())
 
 
-Resolution = tuple[Combo | None, _Fault | None, tuple[str, ...]]
+Resolution = tuple[Combo | None, _Fault | None]
 
 #: The last resolution (state, move, result). Bound: one entry. Reason: a replay runs
 #: ``check`` then ``apply`` on the same (state, move), and resolving a play (its readings
@@ -186,8 +191,7 @@ def resolved(state: State, move: Play) -> Combo | None:
 
 def _resolve(state: State, move: Play) -> Resolution:
     """The combination a play makes on this table, or the violation (daifugo.joker.ambiguous
-    when a bare joker leaves several legal readings that differ in kind or strength), and
-    the ids of the rules that decided a legal one."""
+    when a bare joker leaves several legal readings that differ in kind or strength)."""
     global _last_resolved
     last = _last_resolved
     if last is not None and last[0] is state and last[1] is move:
@@ -197,23 +201,31 @@ def _resolve(state: State, move: Play) -> Resolution:
     return result
 
 
-def _resolve_uncached(state: State, move: Play) -> Resolution:
+def _resolve_uncached(state: State, move: Play, consulted: list[str] | None = None) -> Resolution:
+    """``_resolve``; ``consulted`` as for ``check`` (the ids of the rules that decided a legal
+    play; left as it was for an illegal one)."""
     found = readings(state.rules, move.cards, move.joker_as)
     if not found:
         return None, _Fault("daifugo.combo.invalid",
-                            lambda: _invalid_message(state.rules, move.cards, move.joker_as)), ()
-    ids = ["daifugo.combo.invalid"]
-    if len(move.cards) > 1 and JOKER in move.cards and (
-            len(move.joker_as) < move.cards.count(JOKER) or None in move.joker_as):
-        ids.append("daifugo.joker.ambiguous")  # a bare joker, read the one legal way
+                            lambda: _invalid_message(state.rules, move.cards, move.joker_as))
+    ids: list[str] | None = None
+    if consulted is not None:
+        ids = ["daifugo.combo.invalid"]
+        if len(move.cards) > 1 and JOKER in move.cards and (
+                len(move.joker_as) < move.cards.count(JOKER) or None in move.joker_as):
+            ids.append("daifugo.joker.ambiguous")  # a bare joker, read the one legal way
     if len(found) == 1:
         v = _fits(state, found[0], ids)
-        return (found[0], None, tuple(ids)) if v is None else (None, v, ())
+        if v is not None:
+            return None, v
+        if consulted is not None and ids is not None:
+            consulted += ids
+        return found[0], None
     legal = []
     first_v = None
     decided: list[str] | None = None
     for c in found:
-        why = list(ids)
+        why = None if ids is None else list(ids)
         v = _fits(state, c, why)
         if v is None:
             legal.append(c)
@@ -221,13 +233,15 @@ def _resolve_uncached(state: State, move: Play) -> Resolution:
         elif first_v is None:
             first_v = v
     if not legal:
-        return None, first_v, ()
+        return None, first_v
     merged = _merge(legal)
     if merged is None:
         options = ", ".join(sorted({str(c) for c in legal}))
         return None, _Fault("daifugo.joker.ambiguous", lambda: f"the joker can be read several legal ways here "
-                                                               f"({options}); write its card, e.g. JK(5D)"), ()
-    return merged, None, tuple(decided or ids)
+                                                               f"({options}); write its card, e.g. JK(5D)")
+    if consulted is not None and decided is not None:
+        consulted += decided
+    return merged, None
 
 
 def _stronger(state: State, combo: Combo, table: Combo) -> bool:
