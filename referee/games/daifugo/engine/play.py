@@ -53,6 +53,7 @@ from referee.games.daifugo.engine.state import (
     PASSED,
     REVOLUTION,
     RULES,
+    SEATS,
     STALL,
     STALLED,
     TABLE,
@@ -66,6 +67,7 @@ from referee.games.daifugo.engine.state import (
     State,
     Unreadable,
     _new,
+    _turn_order,
     _v,
     clear_trick,
     end_round,
@@ -556,13 +558,18 @@ def _apply_pass(state: State, p: int) -> State:
 def _after(f: list, actor: int, events: list[str], cut: bool, played: bool) -> State:
     """Round end, trick end or the next player, after ``actor``'s move, on the new state's
     fields ``f`` (``played``: the move was a play, so someone may have gone out)."""
-    ins = in_turn_order(f, actor)
-    if played and len(ins) <= 1:
-        return end_round(f, events)
-    if cut:
-        return _clear(f, actor, events)
     passed = f[PASSED]
-    unpassed = [q for q in ins if q not in passed] if passed else ins
+    if played:
+        ins = in_turn_order(f, actor)
+        if len(ins) <= 1:
+            return end_round(f, events)
+        if cut:
+            return _clear(f, actor, events)
+        unpassed = [q for q in ins if q not in passed] if passed else ins
+    else:  # a pass: nobody went out, so the round goes on; those still in and not passed
+        hands, dropped = f[HANDS], f[DROPPED]
+        unpassed = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION])
+                    if hands[q] and q not in passed and q not in dropped]
     rule = f[RULES].trick_end
     if rule == "all-but-one":
         done, why = len(unpassed) <= 1, "daifugo.option.trick-end"
