@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from referee.engines.base import JOKER, Card, Violation
 from referee.games.daifugo.engine.cards import (
@@ -85,22 +85,21 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     weakest), in the order they are checked. The phase preconditions (the round is not
     over, the exchange is not pending) decide nothing about a move and are not listed.
     What a legal move sets off is in the ``events`` of ``apply``'s result."""
-    kind = type(move)
     phase = state.phase
     if phase != "play":
         if phase == "over":
             return _v("daifugo.end.game-over", "the round is already over")
-        if kind is Give:
-            return _check_give(state, move, consulted)  # type: ignore[arg-type]
+        if isinstance(move, Give):
+            return _check_give(state, move, consulted)
         return _v("daifugo.exchange.pending", "the card exchange is not complete: " + _owed(state))
-    if kind is Give:
-        return _check_give(state, move, consulted)  # type: ignore[arg-type]
+    if isinstance(move, Give):
+        return _check_give(state, move, consulted)
     p = move.player
     if p != state.to_move:
         return _check_turn(state, p)
     if consulted is not None:
         consulted.append("daifugo.turn.order")
-    if kind is Pass:
+    if isinstance(move, Pass):
         if state.table is None:
             if not state.rules.leader_may_pass:
                 return _v("daifugo.pass.leader", f"{state.name(p)} leads this trick and must play; "
@@ -108,7 +107,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
             if consulted is not None:
                 consulted.append("daifugo.pass.empty-stage")
         return None
-    if kind is Unreadable:
+    if isinstance(move, Unreadable):
         return _v("daifugo.hand.possession", f"{move.text or 'the submission'} holds a card outside the "
                                              f"server's table (a real card below the 3 or above the 2)")
     v = _check_possession(state, p, move.cards)
@@ -397,12 +396,13 @@ def _check_give(state: State, move: Give, consulted: list[str] | None = None) ->
 def apply(state: State, move: Move) -> State:
     """The state after a legal move (run ``check`` first). ``events`` of the result names
     the behaviours it set off."""
-    kind = type(move)
-    if kind is Pass:
+    if isinstance(move, Pass):
         return _apply_pass(state, move.player)
-    if kind is Give:
+    if isinstance(move, Give):
         return _apply_give(state, move)
-    return _apply_play(state, move)
+    if isinstance(move, Play):
+        return _apply_play(state, move)
+    raise ValueError(f"{move!r} is not a legal move: run check() first")
 
 
 def reject(state: State, move: Move, violation: Violation | None = None) -> State:
@@ -415,7 +415,8 @@ def reject(state: State, move: Move, violation: Violation | None = None) -> Stat
     ``daifugo.option.sequences`` can still switch the lock on."""
     if not state.rules.rejection_is_pass:
         raise ValueError(f"under {state.rules.name} an illegal move is an error, not a pass")
-    if state.phase != "play" or state.to_move is None:
+    p = state.to_move
+    if state.phase != "play" or p is None:
         raise ValueError("only a submission during play can be rejected")
     events: tuple[str, ...] = ("daifugo.turn.rejected",)
     if violation is not None and violation.rule == "daifugo.option.sequences" and isinstance(move, Play):
@@ -425,7 +426,7 @@ def reject(state: State, move: Move, violation: Violation | None = None) -> Stat
         if lock != state.lock:
             state = state._replace(lock=lock)
             events += ("daifugo.option.suit-lock",)
-    after = _apply_pass(state, state.to_move)
+    after = _apply_pass(state, p)
     return after._replace(events=events + after.events)
 
 
@@ -555,7 +556,7 @@ def _apply_pass(state: State, p: int) -> State:
     return _after(f, p, events, False, False)
 
 
-def _after(f: list, actor: int, events: list[str], cut: bool, played: bool) -> State:
+def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool) -> State:
     """Round end, trick end or the next player, after ``actor``'s move, on the new state's
     fields ``f`` (``played``: the move was a play, so someone may have gone out)."""
     passed = f[PASSED]
@@ -587,7 +588,7 @@ def _after(f: list, actor: int, events: list[str], cut: bool, played: bool) -> S
     return _new(State, f)
 
 
-def _clear(f: list, last: int, events: list[str]) -> State:
+def _clear(f: list[Any], last: int, events: list[str]) -> State:
     """End the trick: the table, the passes, the lock, eleven-back go; ``last`` leads, or the
     next player still in after them (daifugo.trick.leader)."""
     leader = leader_after(f, last)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple, Union
+from typing import Any, NamedTuple, Union
 
 from referee.engines.base import Card, Violation
 from referee.games.daifugo.engine.combos import Combo, Stand
@@ -57,7 +57,7 @@ class Duty(NamedTuple):
 
     giver: int
     receiver: int
-    count: int
+    count: int  # type: ignore[assignment]  # the rules' word; tuple.count is never asked of a Duty
     choose: str
     server: bool = False
 
@@ -221,7 +221,7 @@ def leader_after(fields: Sequence[object], player: int) -> int | None:
     return ins[0] if ins else None
 
 
-def clear_trick(fields: list[object], leader: int | None) -> None:
+def clear_trick(fields: list[Any], leader: int | None) -> None:
     """End the trick in a state's ``fields``: the table, the passes, the lock and
     eleven-back cleared (what the end of a trick clears); ``leader`` to move."""
     fields[TABLE] = None
@@ -240,7 +240,7 @@ def fresh_trick(state: State, leader: int) -> State:
     return _new(State, fields)
 
 
-def end_round(fields: list[object], events: Sequence[str]) -> State:
+def end_round(fields: list[Any], events: Sequence[str]) -> State:
     """The round over, from a state's ``fields``: nobody to move (daifugo.round.end)."""
     fields[PHASE] = "over"
     fields[TO_MOVE] = None
