@@ -164,7 +164,8 @@ def _sequence_candidates(rules: RuleSet, p: int, reals: list[Card], jokers: int,
         # The spans (length, lowest strength) the suit's cards and the jokers can fill: from
         # each lowest strength, grow the span until it lacks more cards than there are jokers.
         spans = []
-        for lo in range(lo_min, hi_max + 1):
+        # Without a joker a span starts at a card held; with one it may start anywhere.
+        for lo in (range(lo_min, hi_max + 1) if jokers else sorted(held)):
             missing = 0
             for hi in range(lo, hi_max + 1):
                 if hi not in held:
