@@ -1,5 +1,7 @@
 """Legal moves: the gifts still owed during the exchange, else every move of the player to
-move, each checked by ``check`` (so they are exactly what ``check`` accepts)."""
+move, each judged by ``check`` (a candidate play, made of the mover's own cards, by the part
+of ``check`` that reads it against the table), so they are exactly what ``check`` accepts;
+and ``random_move``, one of them drawn at random without judging them all."""
 
 from __future__ import annotations
 
