@@ -277,6 +277,7 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
             page.viewport(1280, 800)
             page.goto(caravan_page.as_uri())
             assert page.eval("window.pitbossReplay.count") == len(caravan_frames)
+            assert page.eval("window.pitbossReplay.titles") == [f.title for f in caravan_frames]
             assert page.eval("document.body.dataset.frame") == "0"
             assert page.eval("document.getElementById('moves').children.length") == len(caravan_frames)
             # Step through every move with the "next" button; the page draws each frame with
@@ -307,6 +308,7 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
             page.goto(daifugo_page.as_uri() + "#5")
             assert page.eval("document.body.dataset.frame") == "5"
             assert page.eval("document.getElementById('notes').textContent").startswith("It stands by a ruling")
+            assert page.eval("window.pitbossReplay.titles") == [f.title for f in daifugo_frames]
             for i, frame in enumerate(daifugo_frames):
                 page.eval(f"window.pitbossReplay.go({i})")
                 assert Counter(map(tuple, _board_cards(page))) == _svg_cards(frame), frame.title
@@ -314,6 +316,7 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
             assert page.eval("document.body.dataset.frame") == str(len(daifugo_frames) - 1)
             # An illegal move says why, with the rule's text.
             page.goto(illegal_page.as_uri())
+            assert page.eval("window.pitbossReplay.titles") == [f.title for f in illegal_frames]
             bad = next(i for i, f in enumerate(illegal_frames) if f.illegal)
             page.eval(f"window.pitbossReplay.go({bad})")
             assert page.eval("document.getElementById('why').hidden") is False
