@@ -72,7 +72,8 @@ def _verdicts(text: str, name: str) -> list[tuple]:
 def _round_trip_sources() -> list[Path]:
     files = list((ROOT / "tests" / "golden").rglob("*.cvn")) + list((ROOT / "tests" / "golden").rglob("*.dfn"))
     files += list((ROOT / "examples").glob("*.cvn")) + list((ROOT / "examples").glob("*.dfn"))
-    return sorted(p for p in files if not re.search(r"\.(annotated|explained)\.", p.name))
+    # limits.cvn: a record over the size limit is not kept whole, so it cannot be written back
+    return sorted(p for p in files if not re.search(r"\.(annotated|explained)\.", p.name) and p.name != "limits.cvn")
 
 
 @pytest.mark.parametrize("path", _round_trip_sources(), ids=lambda p: str(p.relative_to(ROOT)))

@@ -48,6 +48,8 @@ class Foreign:
     sniff: Callable[[str], bool]
     #: The file's lines (and its name) to reports, one per record of the format.
     validate: Callable[[Iterable[str], str], Iterator[Any]]
+    #: File endings it is written with (what a folder given to validate is searched for).
+    extensions: tuple[str, ...] = ()
     #: The module that writes such a file in the game's notation (its ``records(lines,
     #: file)`` yields the text piece by piece), loaded on first use; None: it cannot be.
     convert: str | None = None

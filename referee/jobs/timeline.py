@@ -59,7 +59,7 @@ def timeline_of(chunk: Chunk, file: str, index: int, setting: Any = None) -> Tim
     """The record's verdict (as ``validate`` gives it) and its positions, from one replay
     (under ``setting`` instead of the record's own rules, when given)."""
     game = registry.find(chunk.game)
-    if game is None:
+    if game is None or chunk.findings:  # an unknown game, or a record over a size limit
         return Timeline(chunk.game, chunk, None, judge_chunk(chunk, file, index))
     return replayed(game, chunk, game.read(chunk, file, index), setting)
 

@@ -151,7 +151,7 @@ def test_show_annotate_and_explain_take_a_contest_log(tmp_path: Path) -> None:
 def test_solve_takes_a_contest_log(tmp_path: Path) -> None:
     log = str(tmp_path / "first-games.log")
     Path(log).write_text(_first_games(fixtures_dir() / "uecda-sample.log", 3), encoding="utf-8")
-    result = runner.invoke(app, ["solve", log, "--round", "2", "--ply", "10", "-q", "out", "--player", "p1"])
+    result = runner.invoke(app, ["solve", log, "--round", "2", "--ply", "10", "-Q", "out", "--player", "p1"])
     assert result.exit_code == 0, result.output
     assert "round 2, after 10 moves" in result.output and "confirmed" in result.output
 
