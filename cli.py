@@ -28,13 +28,17 @@ from referee.notation.records import NotText, caret_line, open_text, visible
 
 def _app_help() -> str:
     titles = " and ".join(g.title for g in registry.games())
-    formats = ", ".join([f"{g.notation} records" for g in registry.games()]
-                        + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
+    formats = _formats_text()
     examples = [e for g in registry.games() for e in g.examples]
     return (f"The rules referee for {titles}.\n\n"
             f"Validate recorded games ({formats}) against named rule sets, annotate and explain "
             "disputed moves, draw positions, answer puzzles, and generate random legal games. Each "
             "command's --help has examples.\n\n\b\nExamples:\n" + "\n".join(f"  {e}" for e in examples))
+
+
+def _formats_text() -> str:
+    return ", ".join([f"{g.notation} records" for g in registry.games()]
+                     + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
 
 
 def _rule_sets_text() -> str:
@@ -311,7 +315,7 @@ def _rules_option(values: list[str] | None) -> dict:
 
 @app.command()
 def validate(
-    files: Annotated[list[str], typer.Argument(help="Record files (CVN, DFN, or UEC contest logs; gzip, bzip2 or xz compressed too), folders (searched recursively for them), FIFOs and process substitutions; - reads standard input.", metavar="FILE...")],
+    files: Annotated[list[str], typer.Argument(help=f"Record files ({_formats_text()}; gzip, bzip2 or xz compressed too), folders (searched recursively for them), FIFOs and process substitutions; - reads standard input.", metavar="FILE...")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings (as --format json).")] = False,
     output_format: Annotated[Format, typer.Option("--format", "-f", help="text (default), json (one document, as --json) or github (GitHub Actions annotations: ::error file=...,line=...,col=...).", case_sensitive=False)] = Format.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only invalid games and the summary.")] = False,
