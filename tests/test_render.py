@@ -399,3 +399,20 @@ def _check_layout(page, path: Path, frame_no: int, width: int, height: int, dark
     assert len(felt) >= image.width / 2, (where, len(felt), image.width)
     # ... and the page's paper at the screen's top right, beside the title.
     assert _near(image.pixel(image.width - 2, 2), channels, 40), (where, image.pixel(image.width - 2, 2), channels)
+
+
+def test_a_frame_made_by_hand_draws() -> None:
+    """The live service builds frames itself (no annotate): the state, the rules, the ply,
+    the round, the last move and its mover, and for a table the play on it."""
+    from referee.jobs.render.frames import Frame, TablePlay
+
+    _, frames = _frames(GOLDEN / "annotate" / "daifugo-rulings.dfn")
+    shown = select(frames, 1)
+    frame = Frame("daifugo", shown.state, "seed", 1, 1, shown.move, "Aki",
+                  table=TablePlay(shown.table.player, shown.table.cards, shown.table.joker_as))
+    assert sorted(c for c, where in shown_cards(render_svg(frame)) if where == "table") == ["5S", "JK"]
+    assert "Table: Aki: 5♠ JK(5H)" in render_text(frame)
+    _, frames = _frames(GOLDEN / "annotate" / "caravan-disputed.cvn")
+    frame = Frame("caravan", frames[2].state, "holotape", 2, None, frames[2].move, "2")
+    assert Counter(shown_cards(render_svg(frame))) == _expected_caravan_cards(frame.state)
+    assert "Player 1 to move." in render_text(frame) or "Player 2 to move." in render_text(frame)
