@@ -148,7 +148,12 @@ def test_daifugo_svg_shows_hands_and_table() -> None:
 
 
 def _page_data(page: str) -> dict:
-    return json.loads(re.search(r'<script type="application/json" id="replay">(.*?)</script>', page, re.S).group(1))
+    """The page's data, each frame's number filled in as the page's script does (it is
+    left out where it is the plain ply number)."""
+    data = json.loads(re.search(r'<script type="application/json" id="replay">(.*?)</script>', page, re.S).group(1))
+    for f in data["frames"]:
+        f.setdefault("number", f"{f.get('ply', 0)}.")
+    return data
 
 
 def test_replay_page_is_self_contained() -> None:
@@ -312,6 +317,8 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
             for i, frame in enumerate(daifugo_frames):
                 page.eval(f"window.pitbossReplay.go({i})")
                 assert Counter(map(tuple, _board_cards(page))) == _svg_cards(frame), frame.title
+                item = page.eval(f"document.getElementById('moves').children[{i}].textContent")
+                assert item.startswith(frame.title if frame.move is None else f"{frame.number} {frame.move}"), item
             page.key("End", "End", 35)
             assert page.eval("document.body.dataset.frame") == str(len(daifugo_frames) - 1)
             # An illegal move says why, with the rule's text.

@@ -191,8 +191,9 @@ SCRIPT = r"""
   frames.forEach(function (f, i) {
     f.d = i ? patch(frames[i - 1].d, f.d) : f.d;
     f.notes = f.notes || [];
-    if (f.round === undefined) { f.round = null; }
+    if (f.round === undefined) { f.round = i ? frames[i - 1].round : null; }
     if (f.ply === undefined) { f.ply = 0; }
+    if (f.number === undefined) { f.number = f.ply + "."; }
     f.title = title(f);
   });
   function heading(f) { return page.heading + (f.move === null ? page.start : f.title); }
@@ -335,10 +336,18 @@ def page_data(frames: Sequence[Frame]) -> dict:
              for r in sorted(cited) if r in catalog}
     items = [frame_data(f) for f in frames]
     previous: dict = {}
+    last_round = None
     for item in items:
         whole = item["d"]
         item["d"] = delta(previous, whole) if previous else whole
         previous = whole
+        # What the page can tell from the frame before: the round, the plain ply number.
+        if item.get("number") == f"{item.get('ply', 0)}.":
+            del item["number"]
+        this_round = item.get("round")
+        if this_round is not None and this_round == last_round:
+            del item["round"]
+        last_round = this_round
     game = registry.game(frames[0].game)
     return {"game": game.name, "heading": f"{game.title} · {frames[0].rules} · ", "text": TEXT, "rules": rules,
             "start": SVG_TEXT["start"], "titles": FRAME_TEXT, "frames": items}
