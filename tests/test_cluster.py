@@ -43,15 +43,16 @@ def test_golden_files_give_the_same_reports_on_the_cluster(client):
     assert [r.to_json() for r in validate_on_dask(client, files)] == _serial(files)
 
 
-def test_the_command_line_prints_the_same_through_a_scheduler(client):
-    files = golden_files()[:20]
+@pytest.mark.parametrize("fmt", [[], ["--json"]], ids=["text", "json"])
+def test_the_command_line_prints_the_same_through_a_scheduler(client, fmt):
+    files = golden_files()
 
     def cli(*args):
-        return subprocess.run([sys.executable, "-m", "cli", "validate", *args, *files], cwd=ROOT,
+        return subprocess.run([sys.executable, "-m", "cli", "validate", *fmt, *args, *files], cwd=ROOT,
                               capture_output=True, timeout=300)
 
     here, there = cli("--jobs", "1"), cli("--dask", client.scheduler.address)
-    assert there.returncode == here.returncode
+    assert there.returncode == here.returncode == 1
     assert there.stdout == here.stdout and b"game 1" in here.stdout
 
 
