@@ -215,9 +215,6 @@ def parse_wanted(wanted: Sequence[str]) -> list[str]:
     return texts
 
 
-#: The name the CLI used before settings took options.
-check_wanted = parse_wanted
-
 
 def _comparisons(game: Game, own: Any, timeline: Timeline, wanted: Sequence[str]) -> list[Comparison]:
     if not wanted:

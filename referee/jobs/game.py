@@ -91,6 +91,16 @@ class Game:
     #: A position -> the ids of the rules that brought it about without a move of its own
     #: (a start position already over; a counted illegal move).
     set_off: Callable[[Any], Sequence[str]]
+    #: ``pitboss selfplay``: the generator and its options (``referee.jobs.selfplay``).
+    selfplay: Any = None
+    #: What ``pitboss solve`` can ask of this game's positions (answered by its ``solve`` part).
+    questions: tuple[Any, ...] = ()
+    #: The options those questions take (``referee.jobs.solve.QuestionOption``).
+    question_options: tuple[Any, ...] = ()
+    #: What ``annotate --analyse`` says of a move, in a sentence for ``--help``.
+    analysis: str = ""
+    #: Command lines for ``pitboss --help`` (each runs on files a user may have).
+    examples: tuple[str, ...] = ()
     #: Does a move's text name who made it (``Aki: 3D``)? Else the jobs say whose it was.
     moves_name_mover: bool = True
     #: Formats read whole-file (contest logs).

@@ -22,20 +22,16 @@ from lark.lark import _LOAD_ALLOWED_OPTIONS
 from referee.notation.records import Finding
 from referee.resources import data_dir
 
-#: What a terminal is called in a message for a player.
+#: What a terminal every notation shares is called in a message for a player (each
+#: notation's reader names its own terminals).
 TERMINAL_NAMES = {
-    "PLACE": "a move such as 7H>A or KS>D2",
-    "DISCARD": "'discard'",
-    "DISBAND": "'disband'",
     "CARD": "a card",
-    "CARAVAN": "a caravan letter A-F",
-    "DRAW": "a draw such as +9D",
     "MOVE_NUMBER": "a move number",
     "RESULT": "a result (1-0, 0-1, *)",
     "GLYPH": "an annotation glyph",
     "NAG": "a $N annotation",
     "TAG_NAME": "a tag name",
-    "TAG_VALUE": 'a quoted tag value such as "Caravan"',
+    "TAG_VALUE": 'a quoted tag value such as "2"',
     "LSQB": "'['",
     "RSQB": "']'",
     "$END": "the end of the record",

@@ -194,7 +194,7 @@ def test_cite_lists_the_rules_the_moves_set_off():
 
 def test_selfplay_is_deterministic_and_valid(tmp_path: Path):
     out = tmp_path / "m.dfn"
-    args = ["selfplay", "daifugo", "-n", "3", "-p", "6", "-s", "9", "--options", "+eight-cut +suit-lock",
+    args = ["selfplay", "daifugo", "-n", "3", "--players", "6", "-s", "9", "--options", "+eight-cut +suit-lock",
             "--rounds", "2", "-o", str(out)]
     assert runner.invoke(app, args).exit_code == 0
     first = out.read_text()
@@ -209,7 +209,7 @@ def test_selfplay_is_deterministic_and_valid(tmp_path: Path):
     assert doc["games"][0]["game"] == "daifugo" and doc["games"][0]["rules"] == "seed"
 
 
-@pytest.mark.parametrize("args", [["-p", "9"], ["-p", "2"], ["-r", "uecda", "-p", "4"], ["--options", "+bogus"],
+@pytest.mark.parametrize("args", [["--players", "9"], ["--players", "2"], ["-r", "uecda", "--players", "4"], ["--options", "+bogus"],
                                   ["--options", "exchange=most"], ["--rounds", "0"]])
 def test_selfplay_rejects_bad_options(args: list[str]):
     result = runner.invoke(app, ["selfplay", "daifugo", "-n", "1", *args])
@@ -217,7 +217,7 @@ def test_selfplay_rejects_bad_options(args: list[str]):
 
 
 def test_selfplay_writes_to_standard_output():
-    result = runner.invoke(app, ["selfplay", "daifugo", "-n", "2", "-p", "3", "-r", "seed", "--rounds", "1"])
+    result = runner.invoke(app, ["selfplay", "daifugo", "-n", "2", "--players", "3", "-r", "seed", "--rounds", "1"])
     assert result.exit_code == 0
     assert result.output.count('[Game "Daifugo"]') == 2
     assert all(r.valid for r in validate_text(result.output))
