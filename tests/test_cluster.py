@@ -70,7 +70,7 @@ def test_a_worker_killed_mid_run_is_survived(client, tmp_path):
     def consume():
         try:
             results.extend(run_files(client, files, in_flight=4))
-        except Exception as err:  # noqa: BLE001 - reported by the assertion below
+        except Exception as err:
             failure.append(err)
 
     runner = threading.Thread(target=consume)
@@ -104,7 +104,7 @@ def test_an_unreadable_file_stops_the_run_after_the_files_before_it(client, tmp_
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
-    import referee.jobs.cluster as cluster
+    from referee.jobs import cluster
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):

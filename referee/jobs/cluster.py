@@ -129,7 +129,7 @@ def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None) -
             name, future = pending.popleft()
             try:
                 reports, worker = future.result()
-            except Exception as err:  # noqa: BLE001 - KilledWorker, a lost scheduler, ...
+            except Exception as err:
                 raise ClusterError(f"the cluster gave up on {name}: {type(err).__name__}: {err}") from err
             future.release()
             yield name, reports, worker

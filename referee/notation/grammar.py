@@ -63,7 +63,7 @@ def load(name: str, start: tuple[str, ...] = ("start",), transformer: type[Trans
                 return Lark.__new__(Lark)._load(f, **given)
         except FileNotFoundError:
             pass
-        except Exception:  # noqa: BLE001 - a damaged cache file is rebuilt, never fatal
+        except Exception:
             with suppress(OSError):
                 target.unlink()
     parser = Lark.open(str(path), **built, **given)
