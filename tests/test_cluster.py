@@ -109,3 +109,14 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
         list(validate_on_dask("tcp://127.0.0.1:9", [str(GOLDEN / "caravan" / "deck.cvn")]))
+
+
+def test_unreadable_files_can_be_reported_and_the_run_go_on(client, tmp_path):
+    good = str(GOLDEN / "caravan" / "deck.cvn")
+    missing = str(tmp_path / "gone.cvn")
+    events: list = []
+    for report in validate_on_dask(client, [good, missing, good],
+                                   unreadable=lambda path, err: events.append(("unread", path))):
+        events.append(report.to_json())
+    once = _serial([good])
+    assert events == once + [("unread", missing)] + once

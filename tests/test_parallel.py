@@ -145,3 +145,16 @@ def test_jobs_and_dask_together_are_refused():
                                       str(GOLDEN / "caravan" / "deck.cvn")])
     assert result.exit_code == 2
     assert "--jobs and --dask: choose one" in result.output
+
+
+def test_unreadable_files_can_be_reported_and_the_run_go_on(tmp_path):
+    good = str(GOLDEN / "caravan" / "deck.cvn")
+    missing = str(tmp_path / "gone.cvn")
+    expected = _as_json_reports([good, good])
+    for jobs in (1, 2):
+        events: list = []
+        for report, _ in validate_paths([good, missing, good], jobs=jobs,
+                                        unreadable=lambda path, err: events.append(("unread", path))):
+            events.append(report.to_json())
+        n = len(expected) // 2
+        assert events == expected[:n] + [("unread", missing)] + expected[n:]

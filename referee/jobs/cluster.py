@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from referee.jobs.parallel import ReadError, RunError
+from referee.jobs.parallel import ReadError, RunError, Unreadable
 from referee.jobs.report import GameReport
 from referee.jobs.validate import validate_lines
 from referee.notation.records import open_text
@@ -93,19 +93,21 @@ def connect(scheduler: Any) -> tuple[Any, bool]:
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from err
 
 
-def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None) -> Iterator[tuple[str, list[GameReport], str | None]]:
-    """(file, its reports, the worker that judged it) for each file, in input order.
-    Raises :class:`ReadError` where a file cannot be read, after every file before it."""
+def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None,
+              unreadable: Unreadable | None = None) -> Iterator[tuple[str, list[GameReport], str | None]]:
+    """(file, its reports, the worker that judged it) for each file, in input order. A
+    file that cannot be read is given to ``unreadable`` at its place (without it:
+    :class:`ReadError` is raised there)."""
     if in_flight is None:
         threads = sum(client.nthreads().values()) or 1
         in_flight = IN_FLIGHT_PER_THREAD * threads
     run = uuid.uuid4().hex[:12]
+    # (name, future) for a file sent, (path, error) for one that could not be read
     pending: deque[tuple[str, Any]] = deque()
     todo = iter(enumerate(paths))
-    failed: tuple[str, OSError] | None = None
     try:
         while True:
-            while failed is None and len(pending) < in_flight:
+            while len(pending) < in_flight:
                 item = next(todo, None)
                 if item is None:
                     break
@@ -114,8 +116,8 @@ def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None) -
                 try:
                     data = _read(path)
                 except OSError as err:
-                    failed = (path, err)
-                    break
+                    pending.append((path, err))
+                    continue
                 with warnings.catch_warnings():
                     # the file travels inside its task on purpose (the workers need not
                     # see the client's disks): not the accident the warning is about
@@ -123,10 +125,13 @@ def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None) -
                     future = client.submit(validate_bytes, name, data, key=f"pitboss-validate-{run}-{number}", pure=False)
                 pending.append((name, future))
             if not pending:
-                if failed is not None:
-                    raise ReadError(*failed)
                 return
             name, future = pending.popleft()
+            if isinstance(future, OSError):
+                if unreadable is None:
+                    raise ReadError(name, future)
+                unreadable(name, future)
+                continue
             try:
                 reports, worker = future.result()
             except Exception as err:
@@ -135,15 +140,18 @@ def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None) -
             yield name, reports, worker
     finally:
         for _, future in pending:
-            future.cancel()
+            if not isinstance(future, OSError):
+                future.cancel()
 
 
-def validate_on_dask(scheduler: Any, paths: Iterable[str], in_flight: int | None = None) -> Iterator[GameReport]:
+def validate_on_dask(scheduler: Any, paths: Iterable[str], in_flight: int | None = None,
+                     unreadable: Unreadable | None = None) -> Iterator[GameReport]:
     """Each record's report of each file, in input order, validated on the cluster whose
-    scheduler is at that address (or through that ``distributed.Client``)."""
+    scheduler is at that address (or through that ``distributed.Client``). A file that
+    cannot be read is given to ``unreadable`` (see :func:`referee.jobs.parallel.validate_paths`)."""
     client, own = connect(scheduler)
     try:
-        for _, reports, _ in run_files(client, paths, in_flight):
+        for _, reports, _ in run_files(client, paths, in_flight, unreadable):
             yield from reports
     finally:
         if own:

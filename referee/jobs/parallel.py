@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import signal
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -112,7 +112,7 @@ def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int) -> It
             handle = open_text(path, stdin)
         except OSError as err:
             yield _Unit(path, "error", error=err)
-            return
+            continue
         size = None if path == "-" else _size(path)
         try:
             stream, reader = sniff(handle)
@@ -135,7 +135,6 @@ def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int) -> It
                 yield unit
         except OSError as err:
             yield _Unit(path, "error", error=err)
-            return
         finally:
             if path != "-":
                 handle.close()
@@ -165,15 +164,29 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_quiet_worker)
 
 
+#: Told, in input order, of a file that cannot be read (its path and the error).
+Unreadable = Callable[[str, OSError], None]
+
+
+def _unreadable(callback: Unreadable | None, path: str, error: OSError) -> None:
+    if callback is None:
+        raise ReadError(path, error)
+    callback(path, error)
+
+
 def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO | None = None,
-                   batch_records: int = BATCH_RECORDS) -> Iterator[tuple[GameReport, float | None]]:
+                   batch_records: int = BATCH_RECORDS,
+                   unreadable: Unreadable | None = None) -> Iterator[tuple[GameReport, float | None]]:
     """Each record's report of each file, in input order, with how far through its file
     the reader is (None for standard input), validated on ``jobs`` processes (default:
     the cores available), records sent to the workers ``batch_records`` at a time.
-    Raises :class:`ReadError` where a file cannot be read, after every report before it."""
+
+    A file that cannot be read (after the reports of what was read of it) is given to
+    ``unreadable`` at its place in the order, and the run goes on with the next file;
+    without ``unreadable`` it raises :class:`ReadError` there."""
     jobs = available_cores() if jobs is None else jobs
     if jobs <= 1:
-        yield from _serial(paths, stdin)
+        yield from _serial(paths, stdin, unreadable)
         return
     units = _units(paths, stdin, batch_records)
     pending: deque[_Unit] = deque()
@@ -192,9 +205,9 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
 
     try:
         while True:
-            # Read ahead until enough is in flight; a unit judged here (standard input)
-            # or an unreadable file ends the read-ahead until it is reached.
-            while not exhausted and len(pending) < limit and not (pending and pending[-1].kind in ("here", "error")):
+            # Read ahead until enough is in flight; a unit judged here (a contest log on
+            # standard input) ends the read-ahead until it is reached.
+            while not exhausted and len(pending) < limit and not (pending and pending[-1].kind == "here"):
                 unit = next(units, None)
                 if unit is None:
                     exhausted = True
@@ -214,7 +227,8 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             unit = pending.popleft()
             if unit.kind == "error":
                 assert unit.error is not None
-                raise ReadError(unit.path, unit.error)
+                _unreadable(unreadable, unit.path, unit.error)
+                continue
             if unit.kind == "here":
                 assert unit.stream is not None
                 for report in unit.stream:
@@ -232,27 +246,29 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
                 for report in reports:
                     yield report, 1.0
                 if error is not None:
-                    raise ReadError(unit.path, error)
+                    _unreadable(unreadable, unit.path, error)
     finally:
         units.close()
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _serial(paths: Iterable[str], stdin: TextIO | None) -> Iterator[tuple[GameReport, float | None]]:
+def _serial(paths: Iterable[str], stdin: TextIO | None,
+            unreadable: Unreadable | None) -> Iterator[tuple[GameReport, float | None]]:
     """One process, streamed, record by record (``--jobs 1``)."""
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
             handle = open_text(path, stdin)
         except OSError as err:
-            raise ReadError(path, err) from err
+            _unreadable(unreadable, path, err)
+            continue
         size = None if path == "-" else _size(path)
         try:
             for report in validate_lines(handle, name):
                 yield report, _fraction(handle, size)
         except OSError as err:
-            raise ReadError(path, err) from err
+            _unreadable(unreadable, path, err)
         finally:
             if path != "-":
                 handle.close()
