@@ -111,3 +111,9 @@ def test_captured_pieces_match_with_and_without_the_cache(cache, monkeypatch):
     fresh = pieces.capturing("cvn", "_PLACE", ("_CARD", "_LETTER", "_INDEX"))
     assert built.pattern == again.pattern == fresh.pattern
     assert fresh.fullmatch("KS>D2").group("CARD") == "KS"
+
+
+def test_derived_text_keeps_every_character(cache):
+    text = "a\rb\r\nc\n\ufeffd"
+    assert grammar.derived("probe2", "k", lambda: text) == text
+    assert grammar.derived("probe2", "k", lambda: "other") == text  # read back, unchanged

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import signal
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -51,13 +51,13 @@ class RunError(Exception):
     """What stops a run (exit status 2), after the reports of everything before it."""
 
 
-class ReadError(RunError):
-    """A file could not be read (after the reports of what was read before it)."""
+@dataclass(frozen=True)
+class Unread:
+    """An input that could not be read, in its place in the stream of reports (the run
+    goes on with the next input)."""
 
-    def __init__(self, path: str, error: OSError) -> None:
-        super().__init__(f"cannot read {path}: {error.strerror or error}")
-        self.path = path
-        self.error = error
+    path: str
+    error: OSError
 
 
 # ------------------------------------------------------------------ the work, in a worker
@@ -67,15 +67,15 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def judge_batch(file: str, items: list[tuple[Chunk, int]]) -> list[GameReport]:
-    return [judge_chunk(chunk, file, index) for chunk, index in items]
+def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: dict[str, Any] | None = None) -> list[GameReport]:
+    return [judge_chunk(chunk, file, index, settings) for chunk, index in items]
 
 
-def validate_whole(path: str) -> tuple[list[GameReport], OSError | None]:
+def validate_whole(path: str, settings: dict[str, Any] | None = None) -> tuple[list[GameReport], OSError | None]:
     """Every report of one file (a contest log), and the read error that stopped it."""
     reports: list[GameReport] = []
     try:
-        for report in validate_file(path):
+        for report in validate_file(path, settings=settings):
             reports.append(report)
     except OSError as err:
         return reports, err
@@ -97,15 +97,16 @@ class _Unit:
     error: OSError | None = None
     future: Future | None = None
 
-    def run_here(self) -> Any:
+    def run_here(self, settings: dict[str, Any] | None) -> Any:
         if self.kind == "batch":
-            return judge_batch(self.file, self.items)
+            return judge_batch(self.file, self.items, settings)
         if self.kind == "whole":
-            return validate_whole(self.path)
+            return validate_whole(self.path, settings)
         return None
 
 
-def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int) -> Iterator[_Unit]:
+def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int,
+           settings: dict[str, Any] | None) -> Iterator[_Unit]:
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
@@ -118,7 +119,7 @@ def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int) -> It
             stream, reader = sniff(handle)
             if reader is not None:
                 if path == "-":
-                    yield _Unit(path, "here", stream=validate_lines(stream, name))
+                    yield _Unit(path, "here", stream=validate_lines(stream, name, settings))
                 else:
                     yield _Unit(path, "whole")
                 continue
@@ -135,6 +136,7 @@ def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int) -> It
                 yield unit
         except OSError as err:
             yield _Unit(path, "error", error=err)
+            continue
         finally:
             if path != "-":
                 handle.close()
@@ -148,6 +150,9 @@ def _size(path: str) -> int | None:
 
 
 def _fraction(handle: TextIO, size: int | None) -> float | None:
+    fraction = getattr(handle, "fraction", None)
+    if fraction is not None:
+        return fraction()
     try:
         return handle.buffer.tell() / size if size else None
     except (AttributeError, OSError, ValueError):
@@ -164,31 +169,19 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_quiet_worker)
 
 
-#: Told, in input order, of a file that cannot be read (its path and the error).
-Unreadable = Callable[[str, OSError], None]
-
-
-def _unreadable(callback: Unreadable | None, path: str, error: OSError) -> None:
-    if callback is None:
-        raise ReadError(path, error)
-    callback(path, error)
-
-
 def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO | None = None,
-                   batch_records: int = BATCH_RECORDS,
-                   unreadable: Unreadable | None = None) -> Iterator[tuple[GameReport, float | None]]:
+                   batch_records: int = BATCH_RECORDS, settings: dict[str, Any] | None = None,
+                   ) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """Each record's report of each file, in input order, with how far through its file
     the reader is (None for standard input), validated on ``jobs`` processes (default:
-    the cores available), records sent to the workers ``batch_records`` at a time.
-
-    A file that cannot be read (after the reports of what was read of it) is given to
-    ``unreadable`` at its place in the order, and the run goes on with the next file;
-    without ``unreadable`` it raises :class:`ReadError` there."""
+    the cores available), records sent to the workers ``batch_records`` at a time, judged
+    under ``settings`` (``validate.parse_settings``) where given. A file that cannot be
+    read is an :class:`Unread` in its place, and the run goes on."""
     jobs = available_cores() if jobs is None else jobs
     if jobs <= 1:
-        yield from _serial(paths, stdin, unreadable)
+        yield from _serial(paths, stdin, settings)
         return
-    units = _units(paths, stdin, batch_records)
+    units = _units(paths, stdin, batch_records, settings)
     pending: deque[_Unit] = deque()
     pool: ProcessPoolExecutor | None = None
     limit = jobs * IN_FLIGHT_PER_JOB
@@ -197,17 +190,25 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
 
     def submit(unit: _Unit) -> None:
         assert pool is not None
+        try:
+            _submit(unit)
+        except broken as err:  # the pool is refused new work once a worker died
+            raise RunError(f"a worker process died before {unit.path} was judged ({err}); "
+                           "run again, or with --jobs 1") from err
+
+    def _submit(unit: _Unit) -> None:
+        assert pool is not None
         if unit.kind == "batch":
-            unit.future = pool.submit(judge_batch, unit.file, unit.items)
+            unit.future = pool.submit(judge_batch, unit.file, unit.items, settings)
             unit.items = []  # the worker has its copy; keep memory to what is in flight
         elif unit.kind == "whole":
-            unit.future = pool.submit(validate_whole, unit.path)
+            unit.future = pool.submit(validate_whole, unit.path, settings)
 
     try:
         while True:
-            # Read ahead until enough is in flight; a unit judged here (a contest log on
-            # standard input) ends the read-ahead until it is reached.
-            while not exhausted and len(pending) < limit and not (pending and pending[-1].kind == "here"):
+            # Read ahead until enough is in flight; a unit judged here (standard input)
+            # or an unreadable file ends the read-ahead until it is reached.
+            while not exhausted and len(pending) < limit and not (pending and pending[-1].kind in ("here", "error")):
                 unit = next(units, None)
                 if unit is None:
                     exhausted = True
@@ -227,7 +228,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             unit = pending.popleft()
             if unit.kind == "error":
                 assert unit.error is not None
-                _unreadable(unreadable, unit.path, unit.error)
+                yield Unread(unit.path, unit.error), None
                 continue
             if unit.kind == "here":
                 assert unit.stream is not None
@@ -235,7 +236,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
                     yield report, None
                 continue
             try:
-                result = unit.future.result() if unit.future is not None else unit.run_here()
+                result = unit.future.result() if unit.future is not None else unit.run_here(settings)
             except broken as err:
                 raise RunError(f"a worker process died while validating {unit.path} ({err}); "
                                "run again, or with --jobs 1") from err
@@ -246,7 +247,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
                 for report in reports:
                     yield report, 1.0
                 if error is not None:
-                    _unreadable(unreadable, unit.path, error)
+                    yield Unread(unit.path, error), None
     finally:
         units.close()
         if pool is not None:
@@ -254,21 +255,21 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
 
 
 def _serial(paths: Iterable[str], stdin: TextIO | None,
-            unreadable: Unreadable | None) -> Iterator[tuple[GameReport, float | None]]:
+            settings: dict[str, Any] | None) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """One process, streamed, record by record (``--jobs 1``)."""
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
             handle = open_text(path, stdin)
         except OSError as err:
-            _unreadable(unreadable, path, err)
+            yield Unread(path, err), None
             continue
         size = None if path == "-" else _size(path)
         try:
-            for report in validate_lines(handle, name):
+            for report in validate_lines(handle, name, settings):
                 yield report, _fraction(handle, size)
         except OSError as err:
-            _unreadable(unreadable, path, err)
+            yield Unread(path, err), None
         finally:
             if path != "-":
                 handle.close()
