@@ -21,6 +21,7 @@ import time
 
 from harness import (
     Series,
+    all_valid,
     cache_file,
     cached,
     local_cluster,
@@ -67,7 +68,7 @@ def bench_jobs(files: list[str], records: int, moves: int, rounds: int) -> float
     for n in range(1, rounds + 1):
         for jobs in (1, 2):
             t, done = run_child(pitboss_argv("validate", "-q", "--jobs", str(jobs), *files))
-            if done.returncode != 0 or f"{records} games: {records} valid".encode() not in done.stdout:
+            if not all_valid(done, records):
                 sys.exit(f"error: validate --jobs {jobs} said {done.stdout[-200:]!r} {done.stderr[-300:]!r}")
             walls[jobs].add(t.wall)
             cpus[jobs].add(t.cpu)
