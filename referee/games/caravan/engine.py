@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from random import Random
 from typing import NamedTuple, Union
 
 from referee.engines.base import ALL_CARDS, Card, Violation
@@ -177,8 +178,15 @@ def current_suit(caravan: Caravan) -> str | None:
     return last.card.suit
 
 
-def _queen_parity(faces: Iterable[Card]) -> bool:
-    return sum(1 for f in faces if f.rank == QUEEN) % 2 == 1
+def _queen_parity(slots: Iterable[Slot]) -> bool:
+    """An odd number of Queens attached to these number cards?"""
+    odd = False
+    for slot in slots:
+        if slot.faces:
+            for face in slot.faces:
+                if face.rank == QUEEN:
+                    odd = not odd
+    return odd
 
 
 def _run(first: int, second: int) -> int:
@@ -191,7 +199,7 @@ def direction_holotape(caravan: Caravan) -> int:
     if len(caravan) < 2:
         return 0
     d = _run(caravan[0].card.rank, caravan[1].card.rank)
-    return -d if _queen_parity(f for s in caravan for f in s.faces) else d
+    return -d if _queen_parity(caravan) else d
 
 
 def direction_fnv(caravan: Caravan) -> int:
@@ -199,7 +207,7 @@ def direction_fnv(caravan: Caravan) -> int:
     if len(caravan) < 2:
         return 0
     d = _run(caravan[-2].card.rank, caravan[-1].card.rank)
-    return -d if _queen_parity(caravan[-1].faces) else d
+    return -d if _queen_parity(caravan[-1:]) else d
 
 
 def lane_winner(a: int, b: int) -> int | None:
@@ -630,7 +638,7 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
         hand = hand.without(card)
         if kind is PlayNumber:
             c = move.caravan
-            caravans = caravans[:c] + (caravans[c] + (Slot(card),),) + caravans[c + 1:]
+            caravans = caravans[:c] + (caravans[c] + (_new(Slot, (card, ())),),) + caravans[c + 1:]
             values = values[:c] + (values[c] + card.rank,) + values[c + 1:]
             if placed[p] < OPENING_PLACEMENTS:
                 placed = (placed[0] + 1, placed[1]) if p == 0 else (placed[0], placed[1] + 1)
@@ -839,3 +847,64 @@ def legal_moves(state: State) -> Iterator[Move]:
 def standard_deck() -> list[Card]:
     """One 54-card set: 52 cards and two jokers."""
     return list(ALL_CARDS) + [ALL_CARDS[-1]]
+
+
+_IS_NUMBER = {card: is_number(card) for card in ALL_CARDS}
+
+
+def random_move(state: State, rng: Random, tries: int = 12) -> Move | None:
+    """A legal move drawn uniformly from ``legal_moves(state)`` (None when there is none),
+    found lazily: a candidate (one of the moves ``legal_moves`` considers) is drawn at random
+    and judged by ``check``, again until one is legal; each draw is uniform over the
+    candidates, so the first legal one is uniform over the legal moves. (Candidates are
+    counted per card held, so a card held twice is drawn at its first place only.) After
+    ``tries`` draws without a legal move the legal moves are listed and one is chosen."""
+    if state.end is not None:
+        return None
+    p = state.to_move
+    hand = state.hands[p].known
+    caravans = state.caravans
+    slots = 0 if state.placed[p] < OPENING_PLACEMENTS else sum(map(len, caravans))
+    numbers = sum(map(_IS_NUMBER.__getitem__, hand))
+    n = len(hand)
+    placing = 3 * numbers + (n - numbers) * slots
+    total = placing + n + 3
+    random = rng.random
+    index = hand.index
+    for _ in range(tries):
+        i = int(random() * total)
+        if i < placing:
+            move = _placement(p, hand, slots, caravans, i)
+        elif i < placing + n:
+            move = _DISCARDS[hand[i - placing]]
+            if index(move.card) != i - placing:
+                continue  # a second copy of a card: drawn at its first place only
+        else:
+            move = _DISBANDS[3 * p + i - placing - n]
+        if move is not None and check(state, move) is None:
+            return move
+    legal = list(legal_moves(state))
+    return rng.choice(legal) if legal else None
+
+
+def _placement(p: int, hand: tuple[Card, ...], slots: int, caravans: tuple[Caravan, ...],
+               i: int) -> Move | None:
+    """The ``i``-th of the placements ``legal_moves`` considers: each distinct card's, a
+    number card on each own caravan, a face card (after the opening) on every number card
+    (``slots`` of them); None for a second copy of a card. After them come a discard of each
+    card and a disband of each own caravan."""
+    for k, card in enumerate(hand):
+        if 1 <= card.rank <= 10:
+            if i < 3:
+                return PlayNumber(card, 3 * p + i) if hand.index(card) == k else None
+            i -= 3
+        elif i < slots:
+            if hand.index(card) != k:
+                return None  # a second copy of a card: drawn at its first place only
+            for c, caravan in enumerate(caravans):
+                if i < len(caravan):
+                    return Attach(card, c, i)
+                i -= len(caravan)
+        else:
+            i -= slots
+    raise IndexError(i)

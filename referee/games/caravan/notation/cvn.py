@@ -276,8 +276,19 @@ def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
 
 def move_text(move: cv.Move) -> str:
     """Canonical text of a move, with its draw (``KS>D2 +9D``)."""
-    text = _move_text(move)
-    return f"{text} +{move.draw}" if move.draw is not None else text
+    text = _TEXTS.get(move)
+    if text is None:
+        text = _move_text(move)
+        if move.draw is not None:
+            text = f"{text} +{move.draw}"
+        if len(_TEXTS) < _TEXTS_MAX:
+            _TEXTS[move] = text
+    return text
+
+
+#: Texts of moves written before (a bounded memo: games repeat the same few thousand moves).
+_TEXTS: dict[cv.Move, str] = {}
+_TEXTS_MAX = 100_000
 
 
 def _move_text(move: cv.Move) -> str:
