@@ -683,7 +683,7 @@ def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...], move: Attach
             consulted.append("caravan.jack.remove")
         rest = caravan[:i] + caravan[i + 1 :]
         return _put(caravans, c, rest), _put(values, c, values[c] - card_value(slot))
-    target = Slot(slot.card, slot.faces + (move.card,))
+    target = _new(Slot, (slot.card, slot.faces + (move.card,)))
     caravans = _put(caravans, c, caravan[:i] + (target,) + caravan[i + 1 :])
     if rank == KING:
         if consulted is not None:
@@ -696,21 +696,26 @@ def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...], move: Attach
         return caravans, values
     # Joker: on an Ace, every other number card of the Ace's suit goes; on 2-10, every
     # other number card of that value, any suit, both sides. The Joker's own card stays.
-    if slot.card.rank == 1:
-        if consulted is not None:
-            consulted.append("caravan.joker.ace")
-        doomed: Callable[[Card], bool] = lambda card: card.suit == slot.card.suit
-    else:
-        if consulted is not None:
-            consulted.append("caravan.joker.number")
-        doomed = lambda card: card.rank == slot.card.rank
+    target_card = slot.card
+    ace = target_card.rank == 1
+    if consulted is not None:
+        consulted.append("caravan.joker.ace" if ace else "caravan.joker.number")
     out = list(caravans)
+    new_values = list(values)
     for ci, cv in enumerate(caravans):
-        kept = tuple(s for si, s in enumerate(cv) if (ci == c and si == i) or not doomed(s.card))
-        if len(kept) != len(cv):
+        if ace:
+            suit = target_card.suit
+            hit = [si for si, s in enumerate(cv) if s.card.suit == suit]
+        else:
+            rank = target_card.rank
+            hit = [si for si, s in enumerate(cv) if s.card.rank == rank]
+        if ci == c:
+            hit.remove(i)  # the Joker's own card stays
+        if hit:
+            kept = tuple(s for si, s in enumerate(cv) if si not in hit)
             out[ci] = kept
-    new_values = tuple(v if out[k] is caravans[k] else caravan_value(out[k]) for k, v in enumerate(values))
-    return tuple(out), new_values
+            new_values[ci] = caravan_value(kept)
+    return tuple(out), tuple(new_values)
 
 
 def _settle(state: State, mover: int, consulted: list[str] | None = None) -> State:

@@ -208,7 +208,10 @@ class WinSearch:
     def _win(self, state: cv.State, turns: int) -> cv.Move | None:
         mover = self.mover
         if turns == 1:  # only a move that wins at once
+            lanes = _deciding_lanes(state)
             for move in cv.legal_moves(state):
+                if lanes is not None and not _may_decide(move, lanes):
+                    continue
                 after = self._apply(state, move)
                 if after.end is not None and after.winner == mover:
                     return move
@@ -318,6 +321,45 @@ def forced_win(state: cv.State, turns: int, deadline: Deadline | None = None,
         assert found is not None
         refutation.append((m, found[0], found[1]))
     return WinResult(None, refutation, search.nodes)
+
+
+def _deciding_lanes(state: cv.State) -> frozenset[int] | None:
+    """A sound bound for "can the mover (to move) win at once": the lanes one of whose
+    caravans a move must change to win (a Joker may change any), or None when the bound
+    says nothing.
+
+    A move wins at once only by deciding the last lanes with two of the three for the
+    mover: running out never wins for the mover (the opponent is not out, or the game
+    would be over already), and the opponent left without a move is possible only when the
+    opponent may not discard (then the bound gives up). A number card, a King, a Jack or a
+    disband changes one caravan's value, a Queen or a discard none; so with two lanes
+    open only a Joker can win, and with one open a move on that lane, when the mover holds
+    one of the two decided lanes already."""
+    opponent = 1 - state.to_move
+    hand = state.hands[opponent].known
+    if not hand or cv.check(state._replace(to_move=opponent), cv.Discard(hand[0])) is not None:
+        return None
+    open_lanes = []
+    mine = 0
+    for lane, winner in enumerate(cv.lane_winners(state)):
+        if winner is None:
+            open_lanes.append(lane)
+        elif winner == state.to_move:
+            mine += 1
+    if not open_lanes:
+        return None
+    if len(open_lanes) == 1 and mine >= 1:
+        return frozenset(open_lanes)
+    return frozenset()
+
+
+def _may_decide(move: cv.Move, lanes: frozenset[int]) -> bool:
+    """Might ``move`` win at once, by ``_deciding_lanes``'s bound?"""
+    if isinstance(move, cv.Discard):
+        return False
+    if isinstance(move, cv.Attach) and move.card.rank == 0:
+        return True
+    return move.caravan % 3 in lanes
 
 
 def _score(state: cv.State, me: int) -> float:
