@@ -6,11 +6,13 @@ itself could not run (bad option, missing file).
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
@@ -18,24 +20,30 @@ from typing import Annotated, Optional
 
 import typer
 
-from referee.jobs.validate import Summary, validate_lines
-from referee.notation.records import caret_line, open_text
+from referee.jobs import registry
+from referee.jobs.solve.ask import question_names, question_options
+from referee.jobs.validate import Summary
+from referee.notation.records import caret_line
+
+
+def _app_help() -> str:
+    titles = " and ".join(g.title for g in registry.games())
+    formats = ", ".join([f"{g.notation} records" for g in registry.games()]
+                        + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
+    examples = [e for g in registry.games() for e in g.examples]
+    return (f"The rules referee for {titles}.\n\n"
+            f"Validate recorded games ({formats}) against named rule sets, annotate and explain "
+            "disputed moves, draw positions, answer puzzles, and generate random legal games. Each "
+            "command's --help has examples.\n\n\b\nExamples:\n" + "\n".join(f"  {e}" for e in examples))
+
+
+def _rule_sets_text() -> str:
+    return "; ".join(f"{g.title}: {', '.join(g.rule_sets)}" for g in registry.games())
+
 
 app = typer.Typer(
     name="pitboss",
-    help=(
-        "The rules referee for Caravan and Daifugo.\n\n"
-        "Validate recorded games (CVN and DFN records, UEC contest-server logs) against named "
-        "rule sets, annotate and explain disputed moves, draw positions, answer puzzles, and "
-        "generate random legal games. Each command's --help has examples.\n\n"
-        "\b\nExamples:\n"
-        "  pitboss validate games.cvn\n"
-        "  pitboss validate --json contest.log | jq .summary\n"
-        "  pitboss annotate game.cvn\n"
-        "  pitboss show match.dfn --html replay.html\n"
-        "  pitboss solve puzzle.cvn -q reach --caravan A --within 3\n"
-        "  pitboss selfplay caravan --games 100 --rules fnv > random.cvn"
-    ),
+    help=_app_help(),
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
@@ -83,23 +91,6 @@ class Progress:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
             self.shown = False
-
-
-def _reports(path: str):
-    """Each record's report of a file, with how far through the file (by bytes) the reader
-    is; the fraction is None for standard input."""
-    handle = open_text(path)
-    size = None if path == "-" else os.path.getsize(path)
-    try:
-        for report in validate_lines(handle, "<stdin>" if path == "-" else path):
-            try:
-                fraction = handle.buffer.tell() / size if size else None
-            except (AttributeError, OSError, ValueError):
-                fraction = None
-            yield report, fraction
-    finally:
-        if path != "-":
-            handle.close()
 
 
 @contextmanager
@@ -163,54 +154,65 @@ def _print_finding(report, finding, kind: str) -> None:
 
 @app.command()
 def validate(
-    files: Annotated[list[str], typer.Argument(help="Record files (CVN, DFN, or UEC contest logs); - reads standard input.", metavar="FILE...")],
+    files: Annotated[list[str], typer.Argument(help="Record files (each game's notation, or a whole-file format such as a contest log); - reads standard input.", metavar="FILE...")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only invalid games and the summary.")] = False,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, metavar="N", help="Processes to validate on (default: every core available); the output is the same for any number.")] = None,
+    dask: Annotated[Optional[str], typer.Option("--dask", metavar="SCHEDULER", help="Validate on a Dask cluster (the scheduler's address, e.g. tcp://10.0.0.1:8786): each file is one task; output as on one machine. Needs pip install 'pitboss[dask]'.")] = None,
 ) -> None:
     """Replay every record against its rule set and report each illegal move, bad tag,
     syntax error and wrong result, with file, line, column, ply, player and rule id.
 
-    The rule set comes from each record's [Rules] tag (Caravan: holotape or fnv; Daifugo:
-    seed or uecda, with [Options]). A record's first illegal move ends its replay; the next
+    The rule set comes from each record's [Rules] tag (and [Options], where its game has
+    options); see `pitboss --help` for each game's. A record's first illegal move ends its replay; the next
     record is read as if nothing had happened. Exit status: 0 all valid, 1 some invalid,
     2 could not run (e.g. a missing file).
     """
     for path in files:
         if path != "-" and Path(path).is_dir():
-            _fail(f"{path} is a folder; name its files (e.g. {Path(path) / '*.cvn'})")
+            _fail(f"{path} is a folder; name its files (e.g. {Path(path) / ('*' + registry.games()[0].extensions[0])})")
         if path != "-" and not Path(path).is_file():
             _fail(f"no such file: {path}")
+    from referee.jobs.parallel import RunError, validate_paths
+
+    if dask is not None:
+        if jobs is not None:
+            _fail("--jobs and --dask: choose one (on a cluster the workers are the jobs)")
+        from referee.jobs.cluster import validate_on_dask
+
+        stream = ((report, None) for report in validate_on_dask(dask, files))
+    else:
+        stream = validate_paths(files, jobs)
     summary = Summary()
     games_json = []
     progress = Progress(enabled=True)
     try:
-        for path in files:
-            try:
-                for report, fraction in _reports(path):
-                    summary.add(report)
-                    progress.update(report.file, fraction, summary.games, summary.plies)
-                    if as_json:
-                        games_json.append(report.to_json())
-                        continue
-                    if quiet and report.valid:
-                        continue
-                    progress.done()
-                    for finding in report.errors:
-                        _print_finding(report, finding, "error")
-                    for finding in report.warnings:
-                        _print_finding(report, finding, "warning")
-                    verdict = "valid" if report.valid else f"INVALID ({len(report.errors)} error{'s' * (len(report.errors) != 1)})"
-                    about = ", ".join(x for x in (report.game or "unknown game", report.rules,
-                                                  report.knowledge and f"knowledge: {report.knowledge}") if x)
-                    typer.echo(f"{report.file}: game {report.index} ({about}, {report.plies} moves): {verdict}")
-            except BrokenPipeError:
-                # whoever read the output stopped reading (| head): stop quietly
-                sys.stdout = open(os.devnull, "w")
-                raise typer.Exit(0 if summary.invalid == 0 else 1)
-            except OSError as err:
-                progress.done()
-                _fail(f"cannot read {path}: {err.strerror or err}")
+        for report, fraction in stream:
+            summary.add(report)
+            progress.update(report.file, fraction, summary.games, summary.plies)
+            if as_json:
+                games_json.append(report.to_json())
+                continue
+            if quiet and report.valid:
+                continue
+            progress.done()
+            for finding in report.errors:
+                _print_finding(report, finding, "error")
+            for finding in report.warnings:
+                _print_finding(report, finding, "warning")
+            verdict = "valid" if report.valid else f"INVALID ({len(report.errors)} error{'s' * (len(report.errors) != 1)})"
+            about = ", ".join(x for x in (report.game or "unknown game", report.rules,
+                                          report.knowledge and f"knowledge: {report.knowledge}") if x)
+            typer.echo(f"{report.file}: game {report.index} ({about}, {report.plies} moves): {verdict}")
+    except BrokenPipeError:
+        # whoever read the output stopped reading (| head): stop quietly
+        sys.stdout = open(os.devnull, "w")
+        raise typer.Exit(0 if summary.invalid == 0 else 1)
+    except RunError as err:
+        progress.done()
+        _fail(str(err))
     finally:
+        stream.close()  # the workers stop with the reading
         progress.done()
     if as_json:
         typer.echo(json.dumps({"summary": summary.to_json(), "games": games_json}, ensure_ascii=False))
@@ -219,65 +221,61 @@ def validate(
     raise typer.Exit(0 if summary.invalid == 0 else 1)
 
 
-class CaravanRules(str, Enum):
-    holotape = "holotape"
-    fnv = "fnv"
+def _choices(name: str, values: Sequence[str]) -> type[Enum]:
+    """A choice among ``values`` for an option (typer takes choices as an Enum)."""
+    return Enum(name, {v: v for v in values}, type=str)  # type: ignore[return-value]
 
 
-class CaravanPlayer(str, Enum):
-    random = "random"
-    greedy = "greedy"
-    mixed = "mixed"
+def _selfplay_command(game) -> None:
+    """``pitboss selfplay GAME``, its options as the game's self-play declares them."""
+    spec = game.selfplay
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    params = [
+        inspect.Parameter("games", keyword, default=10, annotation=Annotated[
+            int, typer.Option("--games", "-n", min=1, help=f"How many {spec.noun}.")]),
+        inspect.Parameter("seed", keyword, default=1, annotation=Annotated[
+            int, typer.Option("--seed", "-s", help=f"Random seed: the same seed gives the same {spec.noun}.")]),
+        inspect.Parameter("rules", keyword, default=game.default_rules, annotation=Annotated[
+            _choices(f"{game.name}-rules", game.rule_sets),
+            typer.Option("--rules", "-r", help=f"Rule set: {', '.join(game.rule_sets)}.", case_sensitive=False)]),
+    ]
+    for option in spec.options:
+        if isinstance(option.default, bool):
+            flag = f"--{option.name}/--no-{option.name}" if option.negatable else f"--{option.name}"
+            info = typer.Option(flag, help=option.help)
+        elif option.choices:
+            kind = _choices(f"{game.name}-{option.name}", option.choices)
+            params.append(inspect.Parameter(option.keyword, keyword, default=option.default, annotation=Annotated[
+                kind, typer.Option(f"--{option.name}", help=option.help)]))
+            continue
+        else:
+            info = typer.Option(f"--{option.name}", help=option.help, min=option.min, max=option.max)
+        params.append(inspect.Parameter(option.keyword, keyword, default=option.default,
+                                        annotation=Annotated[type(option.default), info]))
+    params.append(inspect.Parameter("output", keyword, default=None, annotation=Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")]))
 
-
-@selfplay_app.command("caravan")
-def selfplay_caravan(
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed gives the same games.")] = 1,
-    rules: Annotated[CaravanRules, typer.Option("--rules", "-r", help="Rule set.")] = CaravanRules.holotape,
-    player: Annotated[CaravanPlayer, typer.Option("--player", "-p", help="random: uniform legal moves; greedy: prefers moves that win lanes; mixed: either, per side.")] = CaravanPlayer.random,
-    draws: Annotated[bool, typer.Option("--draws/--no-draws", help="Write each drawn card (+9D) after its move.")] = False,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
-) -> None:
-    """Random legal, complete Caravan games as CVN, with both decks (random legal decks)."""
-    from referee.games.caravan.selfplay import caravan_games
-
-    with _output(output) as out:
-        for i, game in enumerate(caravan_games(games, seed, rules.value, player.value, draws)):
-            if i:
+    def command(games: int, seed: int, rules: str, output: Optional[Path], **options) -> None:
+        options = {k: getattr(v, "value", v) for k, v in options.items()}
+        try:
+            items = spec.generate(games, seed, getattr(rules, "value", rules).lower(), **options)
+            first = next(items)
+        except ValueError as err:
+            _fail(str(err))
+        with _output(output) as out:
+            out.write(first.text())
+            for item in items:
                 out.write("\n")
-            out.write(game.text())
+                out.write(item.text())
+
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    command.__doc__ = spec.help
+    selfplay_app.command(game.name)(command)
 
 
-class DaifugoRules(str, Enum):
-    seed = "seed"
-    uecda = "uecda"
-
-
-@selfplay_app.command("daifugo")
-def selfplay_daifugo(
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many matches.")] = 10,
-    players: Annotated[int, typer.Option("--players", "-p", min=3, max=8, help="Players per match, 3 to 8 (uecda: 5).")] = 5,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed: the same seed gives the same matches.")] = 1,
-    rules: Annotated[DaifugoRules, typer.Option("--rules", "-r", help="Preset.")] = DaifugoRules.seed,
-    options: Annotated[str, typer.Option("--options", help='Toggles on top of the preset, as in the Options tag: "+eight-cut -revolution stairs-revolution=4 exchange=choice".')] = "",
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per match.")] = 3,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
-) -> None:
-    """Random legal, complete Daifugo matches as DFN: each round's deal, exchange, every
-    move and the finishing order."""
-    from referee.games.daifugo.selfplay import daifugo_matches
-
-    try:
-        matches = daifugo_matches(games, seed, players, rules.value, options, rounds)
-        first = next(matches)
-    except ValueError as err:
-        _fail(str(err))
-    with _output(output) as out:
-        out.write(first.text())
-        for match in matches:
-            out.write("\n")
-            out.write(match.text())
+for _game in registry.games():
+    if _game.selfplay is not None:
+        _selfplay_command(_game)
 
 
 # ------------------------------------------------------------------ annotate, explain, show
@@ -294,14 +292,14 @@ def _need_file(path: str) -> None:
 
 @app.command()
 def annotate(
-    files: Annotated[list[str], typer.Argument(help="CVN or DFN record files; - reads standard input.", metavar="FILE...")],
-    rules: Annotated[Optional[list[str]], typer.Option("--rules", "-r", help="Compare each record's own rule set only with these (repeat or comma-separate): holotape, fnv (Caravan); seed, uecda (Daifugo). Default: every rule set of the game, and for Daifugo the record's options each toggled.", metavar="R")] = None,
+    files: Annotated[list[str], typer.Argument(help="Record files; - reads standard input.", metavar="FILE...")],
+    rules: Annotated[Optional[list[str]], typer.Option("--rules", "-r", help=f"Compare each record's own setting only with these (repeat, or comma-separate): a rule set and, where the game has options, toggles as its Options tag writes them, e.g. 'seed +spade3 -eight-cut'. Rule sets: {_rule_sets_text()}. Default: the game's other rule sets, and every single option toggled that changes some verdict.", metavar="SETTING")] = None,
     explain_all: Annotated[bool, typer.Option("--explain-all", help="Also comment every legal move with the ids of the rules that allowed it.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: every record's moves with their verdict under each rule set, and the annotated text.")] = False,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the annotated records (or the JSON) to this file instead of standard output.")] = None,
-    analyse: Annotated[bool, typer.Option("--analyse", help="Also analyse every legal move with the solver (slow: up to about 2 s a move): the mover's best outcome after it, in an 'analysis: ...' comment (Caravan, mover's hand and deck known: forced win within --depth own turns, each caravan's fewest moves into 21-26 within --within; Daifugo: fewest plays out). Marks, on moves without a glyph of their own: ?? a forced win thrown away; ? a sale made impossible (Caravan) or a play that brings the mover no nearer going out (Daifugo).")] = False,
-    depth: Annotated[int, typer.Option("--depth", help="With --analyse: own turns for the Caravan forced-win search.", min=1)] = 2,
-    within: Annotated[int, typer.Option("--within", help="With --analyse: own moves for bringing a Caravan caravan into 21-26.", min=0)] = 3,
+    analyse: Annotated[bool, typer.Option("--analyse", help="Also analyse every legal move with the solver (slow: up to about 2 s a move): the mover's best outcome after it, in an 'analysis: ...' comment, and a mark (?? or ?) on a move that threw some of it away, where the move has no glyph of its own. " + " ".join(f"{g.title}: {g.analysis}" for g in registry.games() if g.analysis))] = False,
+    depth: Annotated[int, typer.Option("--depth", help="With --analyse: own turns searched for a forced win.", min=1)] = 2,
+    within: Annotated[int, typer.Option("--within", help="With --analyse: own moves searched for each goal within reach.", min=0)] = 3,
 ) -> None:
     """Write the records back, each move that matters with a { } comment saying why.
 
@@ -322,17 +320,17 @@ def annotate(
       pitboss annotate --analyse --depth 2 --within 3 game.cvn
 
     With --analyse each analysed move also gets an "analysis: ..." comment and, in --json,
-    an "analysis" object; ?? marks a move that threw away a forced win, ? one that made a
-    sale impossible (Caravan) or a play that wasted a turn toward going out (Daifugo).
+    an "analysis" object; ?? marks a move that threw away a forced win, ? one that threw
+    away something less (each game's analysis is in --analyse above).
 
     Exit status: 0 every record valid under its own rules, 1 some invalid, 2 could not run.
     """
-    from referee.jobs.annotate import NotAnnotatable, annotate_file, check_wanted
+    from referee.jobs.annotate import NotAnnotatable, annotate_file, parse_wanted
 
     for path in files:
         _need_file(path)
     try:
-        wanted = check_wanted(rules or [])
+        wanted = parse_wanted(rules or [])
     except ValueError as err:
         _fail(str(err))
     if output is not None and any(f != "-" and Path(f).resolve() == output.resolve() for f in files):
@@ -381,10 +379,10 @@ def annotate(
 
 @app.command()
 def explain(
-    file: Annotated[str, typer.Argument(help="A CVN or DFN record file; - reads standard input.", metavar="FILE")],
-    ply: Annotated[int, typer.Option("--ply", "-p", min=1, help="The move to explain, counted from 1 as validate counts it (within the round for Daifugo).")],
+    file: Annotated[str, typer.Argument(help="A record file; - reads standard input.", metavar="FILE")],
+    ply: Annotated[int, typer.Option("--ply", "-p", min=1, help="The move to explain, counted from 1 as validate counts it (within the round, in games played in rounds).")],
     game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which record of the file (from 1).")] = 1,
-    round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="Daifugo: the round (default: the first).")] = None,
+    round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="In games played in rounds: the round (default: the first).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: the position, and each rule set's verdict with every rule checked.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal.")] = False,
 ) -> None:
@@ -423,16 +421,16 @@ def explain(
 
 @app.command()
 def show(
-    file: Annotated[str, typer.Argument(help="A CVN or DFN record file; - reads standard input.", metavar="FILE")],
+    file: Annotated[str, typer.Argument(help="A record file; - reads standard input.", metavar="FILE")],
     game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which record of the file (from 1).")] = 1,
-    ply: Annotated[Optional[int], typer.Option("--ply", "-p", min=0, help="Show the position after this many moves (0: the start; within the round for Daifugo). Default: the last position.")] = None,
-    round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="Daifugo: the round (default: the first when --ply is given, else the last).")] = None,
+    ply: Annotated[Optional[int], typer.Option("--ply", "-p", min=0, help="Show the position after this many moves (0: the start; within the round, in games played in rounds). Default: the last position.")] = None,
+    round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="In games played in rounds: the round (default: the first when --ply is given, else the last).")] = None,
     svg: Annotated[Optional[str], typer.Option("--svg", help="Write the position as an SVG picture to this path (- for standard output).", metavar="PATH")] = None,
     html: Annotated[Optional[Path], typer.Option("--html", help="Write one self-contained HTML page that replays the whole record move by move with its annotations (no network needed).", metavar="PATH")] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal (colour is used only on a terminal, and never with NO_COLOR set).")] = False,
 ) -> None:
-    """Draw a position: the six caravans with attached face cards, values, direction, suit
-    and lanes; or the Daifugo table, hands, trick, titles and revolution.
+    """Draw a position as its game lays out the table: what lies face up, each hand where
+    the record knows it, and the state of play.
 
     Examples:
 
@@ -496,82 +494,67 @@ def show(
 # ------------------------------------------------------------------ solve
 
 
-class SolveQuestion(str, Enum):
-    reach = "reach"
-    fewest = "fewest"
-    forced_win = "forced-win"
-    out = "out"
-    unbeatable = "unbeatable"
-    forced_out = "forced-out"
-
-
 class SolveMethod(str, Enum):
     auto = "auto"
     z3 = "z3"
     search = "search"
 
 
-@app.command()
-def solve(
-    file: Annotated[str, typer.Argument(help="A CVN or DFN file holding the position (a record, or a [Table] position); - reads standard input.", metavar="FILE")],
-    question: Annotated[SolveQuestion, typer.Option("--question", "-q", help="What to ask (see the list above).", case_sensitive=False)],
-    game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which record of the file (from 1).")] = 1,
-    ply: Annotated[Optional[int], typer.Option("--ply", "-p", min=0, help="Solve the position after this many moves (0: the start; within the round for Daifugo). Default: after every move of the record.")] = None,
-    round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="Daifugo: the round (default: the first when --ply is given, else the last).")] = None,
-    caravan: Annotated[Optional[str], typer.Option("--caravan", "-c", help="reach, fewest: the caravan to bring into 21-26 (A-F); its owner moves.", metavar="X")] = None,
-    lane: Annotated[Optional[str], typer.Option("--lane", "-l", help="fewest: the lane to win for the side to move (A/D, B/E, C/F).", metavar="X/Y")] = None,
-    within: Annotated[Optional[int], typer.Option("--within", "-k", min=0, help="reach, fewest: at most this many own moves (default 3 for reach, 6 for fewest).", metavar="K")] = None,
-    cards: Annotated[Optional[str], typer.Option("--cards", help="reach, fewest: hand (the known hand only) or hand+deck (also the known deck, in draw order; default). unbeatable: unseen (every card the player cannot see, pooled; default) or hands (each other player's own hand).", metavar="WHICH")] = None,
-    depth: Annotated[Optional[int], typer.Option("--depth", "-d", min=1, help="forced-win: own turns (default 2). forced-out: the most own plays (default: the hand's size).", metavar="N")] = None,
-    play: Annotated[Optional[str], typer.Option("--play", help='unbeatable: the play to judge, e.g. "5S 5C" (default: the play on the table).', metavar="CARDS")] = None,
-    player: Annotated[Optional[str], typer.Option("--player", help="out, unbeatable, forced-out: the player, by name as in [Players] (default: the player to move; for unbeatable without --play, whoever made the play on the table).", metavar="NAME")] = None,
-    method: Annotated[SolveMethod, typer.Option("--method", "-m", help="auto: the faster method finds the answer and z3 proves a no (see bench/solve.py); z3 or search: that one alone.", case_sensitive=False)] = SolveMethod.auto,
-    timeout: Annotated[float, typer.Option("--timeout", "-t", min=0.001, help="Give up after this many seconds: the answer is then 'unknown after N s'.", metavar="SECONDS")] = 10.0,
-    as_json: Annotated[bool, typer.Option("--json", help='Print one JSON document: {"question", "answer", "witness", "reason", "stats": {"time", "solver_calls", "nodes"}} and more.')] = False,
-) -> None:
-    """Answer a question about a position: yes with a witness the engine has replayed and
-    confirmed, no with the reason in words (from z3's unsat core or the exhaustive search),
-    or unknown when --timeout runs out.
+def _solve_help() -> str:
+    lines = ["Answer a question about a position: yes with a witness the engine has replayed and",
+             "confirmed, no with the reason in words (from z3's unsat core or the exhaustive search),",
+             "or unknown when --timeout runs out.", "", "Questions (--question), each with an example:"]
+    for g in registry.games():
+        for q in g.questions:
+            lines += ["", "\b", f"  {q.name:<11} {g.title}: {q.summary}", f"  {'':<11} {q.example}"]
+    lines += ["", "The rule set is the record's own. Exit status: 0 answered (yes, no or unknown); 1 the",
+              "position itself is invalid (its findings are printed as validate prints them); 2 could",
+              "not run (bad option, missing file, a question the position cannot be asked)."]
+    return "\n".join(lines)
 
-    Questions (--question), each with an example:
 
-    \b
-      reach       Caravan: can caravan X get into 21-26 within K of its owner's
-                  own moves (the opponent passing)? The shortest line, or why
-                  none exists.
-                  pitboss solve puzzle.cvn -q reach --caravan A --within 3
+def _solve_command() -> None:
+    """``pitboss solve``: the common options, then every game's question options."""
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    P = inspect.Parameter
+    params = [
+        P("file", P.POSITIONAL_OR_KEYWORD, annotation=Annotated[str, typer.Argument(
+            help="A record file holding the position (a record, or a start position); - reads standard input.",
+            metavar="FILE")]),
+        P("question", keyword, annotation=Annotated[_choices("question", question_names()), typer.Option(
+            "--question", "-q", help="What to ask (see the list above).", case_sensitive=False)]),
+        P("game", keyword, default=1, annotation=Annotated[int, typer.Option(
+            "--game", "-g", min=1, help="Which record of the file (from 1).")]),
+        P("ply", keyword, default=None, annotation=Annotated[Optional[int], typer.Option(
+            "--ply", "-p", min=0, help="Solve the position after this many moves (0: the start; within the round "
+            "in games played in rounds). Default: after every move of the record.")]),
+        P("round_no", keyword, default=None, annotation=Annotated[Optional[int], typer.Option(
+            "--round", min=1, help="In games played in rounds: the round (default: the first when --ply is "
+            "given, else the last).")]),
+    ]
+    for name, declared in question_options().items():
+        first = declared[0]
+        flags = [f"--{name}"] + ([first.short] if first.short else [])
+        params.append(P(name, keyword, default=None, annotation=Annotated[Optional[first.type], typer.Option(
+            *flags, help=" ".join(o.help for o in declared), metavar=first.metavar, min=first.min)]))
+    params += [
+        P("method", keyword, default=SolveMethod.auto, annotation=Annotated[SolveMethod, typer.Option(
+            "--method", "-m", help="auto: the faster method finds the answer and z3 proves a no (see "
+            "bench/solve.py); z3 or search: that one alone.", case_sensitive=False)]),
+        P("timeout", keyword, default=10.0, annotation=Annotated[float, typer.Option(
+            "--timeout", "-t", min=0.001, help="Give up after this many seconds: the answer is then 'unknown "
+            "after N s'.", metavar="SECONDS")]),
+        P("as_json", keyword, default=False, annotation=Annotated[bool, typer.Option(
+            "--json", help='Print one JSON document: {"question", "answer", "witness", "reason", "stats": '
+            '{"time", "solver_calls", "nodes"}} and more.')]),
+    ]
+    solve.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    solve.__doc__ = _solve_help()
+    app.command()(solve)
 
-    \b
-      fewest      Caravan: the fewest own moves to sell caravan X, or to win
-                  lane X/Y for the side to move (the opponent passing).
-                  pitboss solve puzzle.cvn -q fewest --lane B/E --within 6
 
-    \b
-      forced-win  Caravan, both hands and decks known: can the side to move
-                  force a win within N own turns? A first move (the whole
-                  strategy in --json), or a reply to every try.
-                  pitboss solve game.cvn --ply 40 -q forced-win --depth 2
-
-    \b
-      out         Daifugo: the fewest plays that empty this player's hand if
-                  nobody ever beats them, and one split of the hand.
-                  pitboss solve puzzle.dfn -q out --player Aki
-
-    \b
-      unbeatable  Daifugo: is this play unbeatable by any combination of the cards
-                  this player cannot see? yes, or no and every play that beats it.
-                  pitboss solve puzzle.dfn -q unbeatable --play "2S 2H"
-
-    \b
-      forced-out  Daifugo, all hands known: can this player go out first
-                  whatever the others do? A strategy, or a reply to every try.
-                  pitboss solve puzzle.dfn -q forced-out --player Aki
-
-    The rule set is the record's own ([Rules], [Options]). Exit status: 0 answered (yes, no
-    or unknown); 1 the position itself is invalid (its findings are printed as validate
-    prints them); 2 could not run (bad option, missing file, a question the position
-    cannot be asked).
-    """
+def solve(file: str, question, game: int, ply: Optional[int], round_no: Optional[int], method, timeout: float,
+          as_json: bool, **given) -> None:
     from referee.jobs.solve import QuestionError
     from referee.jobs.solve.ask import Options, ask
     from referee.jobs.solve.positions import PositionError, UsageError, load_position
@@ -594,8 +577,7 @@ def solve(
                 _print_finding(report, finding, "error")
             typer.echo(f"{report.file}: game {report.index}: invalid position: {err}")
         raise typer.Exit(1)
-    options = Options(caravan=caravan, lane=lane, within=within, cards=cards, depth=depth, play=play,
-                      player=player, method=method.value, timeout=timeout)
+    options = Options(method=method.value, timeout=timeout, **given)
     try:
         answer = ask(position, question.value, options)
     except QuestionError as err:
@@ -614,6 +596,9 @@ def solve(
         typer.echo(f"({answer.method or 'search'}: {stats.time * 1000:.1f} ms, {stats.nodes} nodes, "
                    f"{stats.solver_calls} solver call{'s' if stats.solver_calls != 1 else ''})")
     raise typer.Exit(0)
+
+
+_solve_command()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -109,8 +109,11 @@ def test_rulings_example_is_disputed() -> None:
         assert note.verdicts["fnv"].legal is True
         assert "caravan.direction.last-two" in note.verdicts["fnv"].allowed
         assert [v.label for v in record.variants] == [own, "fnv" if own == "holotape" else "holotape"]
-    assert "{ illegal under holotape: [caravan.number.direction]" in holotape.text
-    assert "{ disputed | fnv: legal [caravan.number.direction" in fnv.text
+    assert "{ illegal under holotape: [caravan.number.direction]" in " ".join(holotape.text.split())
+    assert "{ disputed | fnv: legal [caravan.number.direction]" in " ".join(fnv.text.split())
+    # Each side of the dispute in a sentence, with the clause it rests on.
+    assert "fnv: legal [caravan.number.direction] Continue the direction or match the suit (rulings.md, Caravan 6)" \
+        in " ".join(fnv.text.split())
 
 
 def test_comments_never_break_the_record() -> None:
@@ -153,14 +156,15 @@ def test_annotate_cli_text_json_and_exit_codes(tmp_path: Path) -> None:
     result = runner.invoke(app, ["annotate", "--json", str(src)])
     assert result.exit_code == 0
     doc = json.loads(result.output)
-    assert doc["summary"] == {"records": 3, "valid": 3, "invalid": 0, "disputed": 8, "illegal": 0,
+    assert doc["summary"] == {"records": 3, "valid": 3, "invalid": 0, "disputed": 3, "illegal": 0,
                               "ruling_dependent": 0}
     first = doc["records"][0]
     assert first["variants"] == ["holotape", "fnv"] and first["rules"] == "holotape"
     move = first["moves"][0]
     assert move["move"] == "QD>A1" and move["disputed"] is True and move["legal"] is True
-    assert move["verdicts"]["fnv"] == {"legal": False, "rule": "caravan.queen.last", "message": move["verdicts"]["fnv"]["message"],
-                                       "allowed": []}
+    assert move["verdicts"]["fnv"] == {"legal": False, "rejected": False, "rule": "caravan.queen.last",
+                                       "message": move["verdicts"]["fnv"]["message"], "allowed": []}
+    assert [s["summary"] for s in first["settings"]] == ["holotape valid", "fnv first fails at ply 1 [caravan.queen.last]"]
     assert move["comments"][0].startswith("disputed | holotape: legal")
     result = runner.invoke(app, ["annotate", "--rules", "fnv", "--json", str(src)])
     assert json.loads(result.output)["records"][0]["variants"] == ["holotape", "fnv"]
@@ -218,7 +222,7 @@ def test_explain_ruling() -> None:
 def test_daifugo_variants() -> None:
     records = annotate_text((GOLDEN / "daifugo-disputed.dfn").read_text(encoding="utf-8"))
     assert [[v.label for v in a.variants] for a in records] == [
-        ["seed", "uecda"],                       # 5 players: both presets
+        ["seed", "uecda", "seed -sequences"],    # 5 players: both presets; -sequences bans its sequence
         ["uecda", "seed"],
         ["seed +spade3", "seed"],                # 3 players: uecda cannot seat them; spade3 toggled
         ["seed +consecutive-revolution", "seed"],
@@ -250,6 +254,6 @@ def test_explain_daifugo_json() -> None:
     assert doc["verdicts"][1]["rules"] == "seed" and doc["verdicts"][1]["legal"] is True
     assert "Table: A: 4♠ 5♠ 6♠" in doc["position"]
     result = runner.invoke(app, ["explain", str(GOLDEN / "daifugo-illegal.dfn"), "--game", "4", "--ply", "2"])
-    assert "uecda (the record's rules): rejected (the server counts it as a pass)" in result.output
+    assert "uecda (the record's rules): rejected (counted as a pass)" in result.output
     result = runner.invoke(app, ["explain", str(GOLDEN / "daifugo-illegal.dfn"), "--round", "3", "--ply", "1"])
     assert result.exit_code == 2 and "no round 3" in result.output

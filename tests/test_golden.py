@@ -23,8 +23,8 @@ import pytest
 
 from referee import spec
 from referee.jobs import registry
-from referee.jobs.validate import validate_file
-from referee.notation.records import split_records
+from referee.jobs.replay import cite
+from referee.jobs.validate import split, validate_file
 
 GOLDEN = Path(__file__).parent / "golden"
 _EXPECT = re.compile(r";\s*expect:\s*(valid|error|warning)\b\s*(\S+)?\s*(\d+:\d+)?\s*(?:ply\s+(\d+))?")
@@ -103,12 +103,12 @@ def _check_covers(path: Path, wanted: list[Expectation]) -> None:
     if path.suffix == ".log":
         return
     with path.open(encoding="utf-8") as handle:
-        chunks = list(split_records(handle))
+        chunks = list(split(handle))
     for index, (chunk, want) in enumerate(zip(chunks, wanted), start=1):
         if not want.covers:
             continue
         kind = registry.game(chunk.game or "")
-        cited = kind.cite(kind.read(chunk, str(path), index))
+        cited = cite(kind, kind.read(chunk, str(path), index))
         expected = {r for r, _, _ in want.errors + want.warnings}
         missing = sorted(set(want.covers) - cited - expected)
         assert not missing, f"record {index} claims to cover {missing}, but its moves cite only {sorted(cited)}"

@@ -1,7 +1,8 @@
 """``pitboss annotate --analyse``: after each move, the best outcome still reachable by the mover.
 
 Every legal move of an annotated record is looked at from the mover's side, before and after
-it, with the solver (``referee.jobs.solve``), each query under a small time limit:
+it, with the solver, each query under a small time limit, by its game's analyser (the
+``analyse`` part of its Game: ``analyse(step, limits) -> MoveAnalysis | None``):
 
 Caravan (only when the mover's hand and deck are fully known; otherwise nothing is said):
 
@@ -35,18 +36,12 @@ valid record that ``validate`` reads with the same verdicts.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from referee.games.caravan import engine as cv
-from referee.games.caravan.solve.questions import line_question
-from referee.games.caravan.solve.search import WinSearch
-from referee.games.daifugo import engine as df
-from referee.games.daifugo.solve.questions import out_question
-from referee.jobs.annotate import Annotated, _record_comments, annotate_lines, support
-from referee.jobs.solve import Deadline, QuestionError, Timeout
+from referee.jobs.annotate import Annotated, annotate_lines
+from referee.jobs.solve import Deadline
 from referee.notation.records import open_text
 
 #: Defaults: own turns for the forced win, own moves for a sale, seconds per query and per move.
@@ -83,7 +78,7 @@ class MoveAnalysis:
                 "comment": self.comment, "time": round(self.time, 3)}
 
 
-class _Budget:
+class Budget:
     """The time of one move, handed out query by query."""
 
     def __init__(self, limits: Limits) -> None:
@@ -93,158 +88,6 @@ class _Budget:
     def query(self) -> Deadline:
         left = self.clock.remaining() or 0.0
         return Deadline(max(0.0, min(self.limits.query_seconds, left)))
-
-
-# ------------------------------------------------------------------ Caravan
-
-
-def _mover_known(state: cv.State, p: int) -> bool:
-    return state.hands[p].fully_known and state.decks[p] is not None
-
-
-def _all_known(state: cv.State) -> bool:
-    return all(_mover_known(state, p) for p in (0, 1))
-
-
-def _sales(state: cv.State, p: int, k: int, budget: _Budget) -> dict[str, int | str | None]:
-    """Each of p's caravans: the fewest own moves (<= k) into 21-26, None (not within k) or
-    "unknown"."""
-    out: dict[str, int | str | None] = {}
-    for c in cv.own_caravans(p):
-        letter = cv.LETTERS[c]
-        if state.over:
-            out[letter] = "unknown"
-            continue
-        try:
-            a = line_question(state, "fewest", caravan=letter, within=k, method="search", deadline=budget.query())
-        except QuestionError:
-            out[letter] = "unknown"
-            continue
-        out[letter] = a.extra.get("moves") if a.answer == "yes" else None if a.answer == "no" else "unknown"
-    return out
-
-
-def _forced(before: cv.State, after: cv.State | None, d: int, budget: _Budget) -> tuple[Any, Any]:
-    """(before, after): before, the smallest n <= d with a forced win, None (none) or
-    "unknown"; after (d - 1 own turns left), the smallest such n, 0 (the move won), None or
-    "unknown"."""
-    p = before.to_move
-    search = WinSearch(before, budget.query())
-    try:
-        first = next((n for n in range(1, d + 1) if search.win(before, n) is not None), None)
-    except Timeout:
-        first = "unknown"
-    if after is None:
-        return first, None
-    if after.over:
-        return first, 0 if after.winner == p else None
-    search = WinSearch(before, budget.query())
-    try:
-        kept = next((n for n in range(1, d) if search.holds(after, n)), None)
-    except Timeout:
-        kept = "unknown"
-    return first, kept
-
-
-def _sales_text(sales: dict[str, Any], k: int) -> str:
-    parts = []
-    for i, (letter, n) in enumerate(sales.items()):
-        head = f"{letter} sellable in" if i == 0 else f"{letter} in"
-        if n == "unknown":
-            parts.append(f"{letter} unknown")
-        elif n is None:
-            parts.append(f"{letter} not sellable within {k}" if i == 0 else f"{letter} not within {k}")
-        else:
-            parts.append(f"{head} {n}")
-    return ", ".join(parts)
-
-
-def analyse_caravan(step, limits: Limits) -> MoveAnalysis | None:
-    before: cv.State = step.before
-    after: cv.State | None = step.after
-    if not step.legal or after is None or before.over:
-        return None
-    p = before.to_move
-    if not _mover_known(before, p):
-        return None
-    start = time.monotonic()
-    budget = _Budget(limits)
-    result = MoveAnalysis(step.index, step.player)
-    d, k = limits.depth, limits.within
-    words: list[str] = []
-    lost = False
-    if _all_known(before) and d >= 1:
-        first, kept = _forced(before, after, d, budget)
-        result.before["forced_win"] = first
-        result.after["forced_win"] = kept
-        if isinstance(first, int) and kept is None:
-            lost = True
-            words.append(f"forced win in {first} lost")
-        elif kept == 0:
-            words.append("won")
-        elif isinstance(kept, int):
-            words.append(f"forced win in {kept}")
-        elif first is None and kept is None:
-            words.append(f"no forced win within {d}")
-    sales_before = _sales(before, p, k, budget)
-    result.before["sellable"] = sales_before
-    if not after.over:
-        sales_after = _sales(after, p, k, budget)
-        result.after["sellable"] = sales_after
-        words.append(_sales_text(sales_after, k))
-        were = [c for c, n in sales_before.items() if isinstance(n, int)]
-        if were and all(sales_after[c] is None for c in were):
-            result.glyph = result.glyph or "?"
-    if lost:
-        result.glyph = "??"
-    result.comment = "analysis: " + " | ".join(words) if words else None
-    result.time = time.monotonic() - start
-    return result
-
-
-# ------------------------------------------------------------------ Daifugo
-
-
-def _out(state: df.State, p: int, budget: _Budget) -> int | str | None:
-    """Fewest plays out for player p: 0 with no cards, "unknown" on a timeout, None when
-    the solver cannot be asked."""
-    if not state.hands[p]:
-        return 0
-    names = tuple(str(i) for i in range(len(state.hands)))
-    try:
-        a = out_question(state, names, player=str(p), method="search", deadline=budget.query())
-    except QuestionError:
-        return None
-    return a.extra.get("plays") if a.answer == "yes" else "unknown"
-
-
-def analyse_daifugo(step, limits: Limits) -> MoveAnalysis | None:
-    before: df.State = step.before
-    after: df.State | None = step.after
-    move = step.entry.move
-    if not step.legal or after is None or before.phase != "play" or before.to_move is None:
-        return None
-    if not isinstance(move, (df.Play, df.Pass)):
-        return None
-    p = before.to_move
-    start = time.monotonic()
-    budget = _Budget(limits)
-    n_before = _out(before, p, budget)
-    n_after = _out(after, p, budget)
-    if not isinstance(n_before, int) or not isinstance(n_after, int):
-        return None
-    result = MoveAnalysis(step.index, step.player, {"out": n_before}, {"out": n_after})
-    result.comment = f"analysis: out in {n_after} play{'s' if n_after != 1 else ''}"
-    if isinstance(move, df.Play) and n_after >= n_before:
-        result.glyph = "?"
-    result.time = time.monotonic() - start
-    return result
-
-
-# ------------------------------------------------------------------ records
-
-
-ANALYSERS = {"caravan": analyse_caravan, "daifugo": analyse_daifugo}
 
 
 @dataclass
@@ -273,9 +116,10 @@ class Analysed:
 def analyse(annotated: Annotated, limits: Limits = Limits()) -> Analysed:
     """The analysis of every legal move of an annotated record, and its text rewritten with
     the analysis comments (after the move's others) and the marks (where it had no glyph)."""
-    analyser = ANALYSERS.get(annotated.timeline.game or "")
-    if analyser is None or annotated.unchanged is not None or not annotated.notes:
+    game = annotated.timeline.kind
+    if game is None or not game.has("analyse") or annotated.unchanged is not None or not annotated.notes:
         return Analysed(annotated, {}, limits)
+    analyser = game.part("analyse").analyse
     timeline = annotated.timeline
     found: dict[int, MoveAnalysis] = {}
     for note in annotated.notes:
@@ -299,10 +143,8 @@ def analyse(annotated: Annotated, limits: Limits = Limits()) -> Analysed:
             saved.append((entry, entry.glyphs))
             entry.glyphs = (a.glyph,)
             a.added = True
-    game = support(timeline.game)
-    assert game is not None
     try:
-        annotated.text = game.write(timeline, comments, _record_comments(timeline))
+        annotated.text = game.part("annotate").write(timeline, comments, annotated.record_comments)
     finally:
         for entry, glyphs in saved:  # the record as read stays as read
             entry.glyphs = glyphs

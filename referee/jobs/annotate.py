@@ -1,44 +1,53 @@
 """``pitboss annotate``: each record written back with a comment on every move that matters.
 
-Every move a record's replay reaches is judged in the position the record's own rules led
-to, under each rule set of the game (Caravan: holotape and fnv; Daifugo: seed and uecda,
-and the record's rules with each of its options toggled). A move gets a ``{ }`` comment
-when it is
+A record is replayed once under its own setting (its ``Rules`` and ``Options`` tags) and
+once under each setting it is compared with (``--rules``, or by default the game's
+comparisons: Caravan the other rule set; Daifugo the other preset where it seats the
+record's players and every single option toggled). Each setting's verdict on a move comes
+from its own replay. A move is *disputed* when the replays stand in the same position
+before it and rule it differently. Once replays part (one rejected an earlier move, or their
+positions differ), a move is judged only under the settings that reach it in the same
+position, and its comment says where the others parted. A toggled option is kept as a
+comparison only when it changes some verdict.
 
-* illegal under the record's rules: ``illegal under holotape: [rule.id] sentence``
-  (``rejected under uecda, counted as a pass: ...`` for a contest server's rejection);
-* disputed, its verdict differing between rule sets:
-  ``disputed | holotape: illegal [rule.id] sentence | fnv: legal [rule.id ...]``;
+A move gets a ``{ }`` comment when it is
+
+* illegal under the first setting that reaches it (the record's own, while it lasts):
+  ``illegal under holotape: [rule.id] sentence``, or for a counted submission
+  ``rejected under uecda, counted as a pass: ...``;
+* disputed: ``disputed | holotape: illegal [rule.id] sentence (source) | fnv: legal
+  [rule.id] title (source)``;
 * legal by a ruling rather than by the written rules (spec ``kind = "ruling"``):
   ``ruling: [rule.id] title (source)``;
 
 and, with ``explain_all``, every legal move: ``allowed under holotape: [rule.id ...]``.
 Findings that belong to no move (tags, the result, the finishing order) go in a
-``record ...`` comment before the first move.
+``record ...`` comment before the first move, with ``settings: ...`` (each setting's verdict
+on the whole record, when they differ) and ``not compared: ...``.
 
-The output is a valid record again: canonical notation, the record's own comments kept
-where they stood, annotation glyphs kept, and no comment that could change a verdict;
-``validate`` reads it back with the same verdicts. Comments written by an earlier run of
-``annotate`` (they start with the words above) are replaced, not repeated. A record that
-cannot be read (a syntax error) is written back unchanged.
+The output is a valid record again; ``validate`` reads it back with the same verdicts.
+Comments written by an earlier run of ``annotate`` are replaced, not repeated. A record
+that cannot be read (a syntax error) is written back unchanged.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from referee import spec
-from referee.games.caravan import engine as cv
-from referee.games.caravan.notation import cvn
-from referee.jobs.timeline import ContestLog, Step, Timeline, timelines
-from referee.notation.comments import Comment, Placed, place_comments, scan_comments
+from referee.jobs import registry
+from referee.jobs.game import Comparison, Game
+from referee.jobs.replay import REJECTED, Step
+from referee.jobs.report import GameReport
+from referee.jobs.timeline import ContestLog, Timeline, replayed, timelines
 from referee.notation.records import Finding, open_text
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
-OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||ruling: |allowed under |record (invalid|warning): |analysis: )")
+OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||ruling: |allowed under "
+                         r"|record (invalid|warning): |analysis: |settings: |not compared: )")
 
 
 def is_own_comment(text: str) -> bool:
@@ -48,13 +57,13 @@ def is_own_comment(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Variant:
-    """A rule set a move is judged under: its label in comments (``fnv``,
-    ``seed +eight-cut``), its preset's name and the engine's rule set."""
+    """A setting a record is judged under: its label in comments (``fnv``,
+    ``seed +eight-cut``), its rule set's name and the setting itself."""
 
     label: str
     preset: str
     rules: Any
-    #: Is this the record's own rule set?
+    #: Is this the record's own setting?
     own: bool = False
 
 
@@ -64,27 +73,76 @@ class Verdict:
     #: The rule broken (illegal) and its sentence.
     rule: str | None = None
     message: str | None = None
-    #: The rules that decided a legal move (Caravan: what ``check`` and ``apply`` consulted; Daifugo: the
-    #: rules the play relied on and those it set off).
+    #: The rules that decided a legal move (the engine's account: ``Game.allowed``).
     allowed: tuple[str, ...] = ()
+    #: Illegal, and the rules counted it as a pass.
+    rejected: bool = False
 
-    def to_json(self) -> dict:
-        return {"legal": self.legal, "rule": self.rule, "message": self.message, "allowed": list(self.allowed)}
+    @property
+    def kind(self) -> str:
+        return "legal" if self.legal else "rejected" if self.rejected else "illegal"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"legal": self.legal, "rejected": self.rejected, "rule": self.rule, "message": self.message,
+                "allowed": list(self.allowed)}
+
+
+@dataclass
+class Judged:
+    """One setting's replay of the record."""
+
+    variant: Variant
+    timeline: Timeline
+    #: Kept only when it changes some verdict (a single option toggled).
+    toggle_only: bool = False
+    steps: dict[int, Step] = field(default_factory=dict)
+
+    @property
+    def report(self) -> GameReport:
+        return self.timeline.report
+
+    def first_failure(self) -> Finding | None:
+        return self.report.errors[0] if self.report.errors else None
+
+    def summary(self) -> str:
+        """The setting's verdict on the whole record, in words."""
+        f = self.first_failure()
+        if f is None:
+            return f"{self.variant.label} valid"
+        if f.ply is None:
+            where = f" in round {f.round}" if f.round is not None else ""
+            return f"{self.variant.label} rejects the record's set-up{where} [{f.rule}]"
+        return f"{self.variant.label} first fails at {_ply(f)} [{f.rule}]"
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.first_failure()
+        return {"rules": self.variant.label, "own": self.variant.own, "valid": f is None,
+                "first_failure": None if f is None else {"round": f.round, "ply": f.ply, "rule": f.rule,
+                                                         "message": f.message},
+                "summary": self.summary()}
+
+
+def _ply(f: Finding) -> str:
+    return f"round {f.round}, ply {f.ply}" if f.round is not None else f"ply {f.ply}"
 
 
 @dataclass
 class MoveNote:
+    #: The move as the first setting that reached it met it (the record's own while it lasts).
     step: Step
+    #: Each setting's verdict, for the settings that reach the move in the same position.
     verdicts: dict[str, Verdict]
     disputed: bool
     rulings: list[str]
     comments: list[str] = field(default_factory=list)
+    #: Settings not judging this move, and why (``already failed at ply 3 [rule]``).
+    apart: dict[str, str] = field(default_factory=dict)
 
     @property
     def own(self) -> Verdict:
         return next(iter(self.verdicts.values()))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         step = self.step
         return {
             **step.to_json(),
@@ -94,6 +152,7 @@ class MoveNote:
             "disputed": self.disputed,
             "rulings": self.rulings,
             "verdicts": {label: v.to_json() for label, v in self.verdicts.items()},
+            "apart": self.apart,
             "comments": self.comments,
         }
 
@@ -107,8 +166,14 @@ class Annotated:
     text: str
     #: Why the record was written back unchanged (unreadable, unknown game), or None.
     unchanged: str | None = None
+    #: Each setting's replay, the record's own first.
+    judged: list[Judged] = field(default_factory=list)
+    #: Settings of the game that are not compared, and why.
+    not_compared: list[str] = field(default_factory=list)
+    #: The comments written before the first move (record findings, settings).
+    record_comments: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         report = self.timeline.report
         return {
             "file": report.file,
@@ -117,6 +182,8 @@ class Annotated:
             "rules": report.rules,
             "valid": report.valid,
             "variants": [v.label for v in self.variants],
+            "settings": [j.to_json() for j in self.judged],
+            "not_compared": self.not_compared,
             "errors": [f.to_json() for f in report.errors],
             "warnings": [f.to_json() for f in report.warnings],
             "unchanged": self.unchanged,
@@ -128,110 +195,140 @@ class Annotated:
         }
 
 
-# ------------------------------------------------------------------ per game
+# ------------------------------------------------------------------ the settings compared
 
 
-@dataclass(frozen=True)
-class GameSupport:
-    """What annotating needs of a game: its rule-set names, the variants to compare for a
-    record, a judge, and a writer."""
+def parse_wanted(wanted: Sequence[str]) -> list[str]:
+    """The settings of ``--rules`` (repeated, or comma-separated), each checked to be a
+    setting of some game: raises ValueError saying what each game accepts."""
+    texts = [w.strip() for item in wanted for w in item.split(",") if w.strip()]
+    for text in texts:
+        errors = []
+        for game in registry.games():
+            try:
+                game.settings.parse(text)
+                break
+            except ValueError as err:
+                errors.append(f"{game.title}: {err}")
+        else:
+            raise ValueError(f"unknown setting {text!r} ({'; '.join(errors)})")
+    return texts
 
-    presets: tuple[str, ...]
-    variants: Callable[[Timeline, Sequence[str]], list[Variant]]
-    judge: Callable[[Any, Any, Any], Verdict]
-    #: (timeline, comments by move index, record-level comments) -> the record's text, with
-    #: the source's own comments kept (those ``is_own_comment`` does not claim).
-    write: Callable[["Timeline", dict[int, list[str]], list[str]], str]
-    #: Does the option named by a rule's ``options`` differ between two variants' rules?
-    option_differs: Callable[[Any, Any, str], bool] = lambda a, b, name: False
 
 
-def _caravan_variants(timeline: Timeline, wanted: Sequence[str]) -> list[Variant]:
-    own = timeline.segments[0].start.rules
-    out = [Variant(own.name, own.name, own, own=True)]
-    for name, rules in cv.RULESETS.items():
-        if name != own.name and (not wanted or name in wanted):
-            out.append(Variant(name, name, rules))
+def _comparisons(game: Game, own: Any, timeline: Timeline, wanted: Sequence[str]) -> list[Comparison]:
+    if not wanted:
+        return list(game.settings.comparisons(own, timeline.record))
+    out = []
+    for text in wanted:
+        try:
+            out.append(Comparison(game.settings.parse(text)))
+        except ValueError:
+            continue  # a setting of another game
     return out
 
 
-def _caravan_judge(state: cv.State, move: cv.Move, rules: cv.RuleSet) -> Verdict:
-    s = state if state.rules is rules else state._replace(rules=rules)
-    consulted: list[str] = []
-    v = cv.check(s, move, consulted)
-    if v is not None:
-        return Verdict(False, v.rule, v.message)
-    cv.apply(s, move, consulted)
-    return Verdict(True, allowed=tuple(dict.fromkeys(consulted)))
-
-
-def _caravan_write(timeline: Timeline, comments: dict[int, list[str]], record_comments: list[str]) -> str:
-    placed = _placed_comments(timeline)
-    record = timeline.record
-    assert isinstance(record, cvn.CaravanRecord)
-    tags = {name: tag.value for name, tag in record.tags.items()}
-    result = record.result_token[0] if record.result_token else None
-    if result is None and tags.get("Result", "*") not in cvn.RESULTS:
-        result = "*"
-    merged: dict[int, list[str]] = {}
-    if record_comments:
-        merged[-1] = list(record_comments)
-    for i, found in placed.after.items():
-        merged.setdefault(i, []).extend(c.text for c in found)
-    for i, texts in comments.items():
-        merged.setdefault(i, []).extend(texts)
-    glyphs = {i: e.glyphs for i, e in enumerate(record.moves) if e.glyphs}
-    body = cvn.write_caravan(tags, [e.move for e in record.moves], result, comments=merged, glyphs=glyphs)
-    return _assemble(body, placed)
-
-
-GAMES: dict[str, GameSupport] = {
-    "caravan": GameSupport(tuple(cv.RULESETS), _caravan_variants, _caravan_judge, _caravan_write),
-}
-
-
-def support(game: str | None) -> GameSupport | None:
-    """What annotating needs of a game (by its Game tag, lower case), or None."""
-    if game == "daifugo" and game not in GAMES:
-        from referee.games.daifugo.annotate import SUPPORT
-
-        GAMES["daifugo"] = SUPPORT
-    return GAMES.get(game or "")
-
-
-def rule_sets() -> dict[str, tuple[str, ...]]:
-    """Each game's rule-set names (what ``--rules`` accepts)."""
-    return {game: support(game).presets for game in ("caravan", "daifugo")}  # type: ignore[union-attr]
+def _own_setting(game: Game, timeline: Timeline) -> Any:
+    if timeline.setting is not None:
+        return timeline.setting
+    if timeline.segments:
+        return timeline.segments[0].start.rules
+    return game.settings.declared(timeline.record)
 
 
 # ------------------------------------------------------------------ judging
 
 
-def judge_step(timeline: Timeline, step: Step, variants: Sequence[Variant]) -> MoveNote:
-    """A move judged under every variant, in the position the record's own rules led to."""
-    game = support(timeline.game)
-    assert game is not None
-    verdicts: dict[str, Verdict] = {}
-    for variant in variants:
-        if variant.own and step.violation is not None:
-            verdicts[variant.label] = Verdict(False, step.violation.rule, step.violation.message)
-        else:
-            verdicts[variant.label] = game.judge(step.before, step.entry.move, variant.rules)
-    own = verdicts[variants[0].label]
-    disputed = len({v.legal for v in verdicts.values()}) > 1
+def _verdict(game: Game, step: Step) -> Verdict:
+    v = step.violation
+    if v is not None:
+        message = v.message[len(REJECTED):] if v.message.startswith(REJECTED) else v.message
+        return Verdict(False, v.rule, message, rejected=step.rejected)
+    return Verdict(True, allowed=tuple(dict.fromkeys(game.allowed(step.before, step.entry.move, step.after))))
+
+
+def _rulings(verdict: Verdict) -> list[str]:
     catalog = spec.catalog()
-    if own.legal:
-        rulings = [r for r in own.allowed if r in catalog and catalog[r].kind == "ruling"]
-    else:
-        rulings = [own.rule] if own.rule in catalog and catalog[own.rule].kind == "ruling" else []
-    return MoveNote(step, verdicts, disputed, rulings)
+    ids = list(verdict.allowed) if verdict.legal else [verdict.rule or ""]
+    return [r for r in ids if r in catalog and catalog[r].kind == "ruling"]
+
+
+def _judge_moves(game: Game, judged: list[Judged]) -> list[MoveNote]:
+    """Every move some replay reached: judged under the settings that reach it in the same
+    position as the first of them that reaches it."""
+    key = game.settings.position_key
+    parted: dict[tuple[str, str], str] = {}
+    notes = []
+    indices = sorted({i for j in judged for i in j.steps})
+    for i in indices:
+        reached = [(j, j.steps[i]) for j in judged if i in j.steps]
+        ref, ref_step = reached[0]
+        ref_key = key(ref_step.before)
+        verdicts: dict[str, Verdict] = {}
+        apart: dict[str, str] = {}
+        for j in judged:
+            label = j.variant.label
+            step = j.steps.get(i)
+            if step is not None and key(step.before) == ref_key:
+                verdicts[label] = _verdict(game, step)
+            elif step is not None:
+                since = parted.setdefault((label, ref.variant.label), _step_ply(ref_step))
+                apart[label] = f"{label} is in another position than {ref.variant.label} (since {since})"
+            else:
+                f = j.first_failure()
+                apart[label] = (f"{label} already failed at {_ply(f)} [{f.rule}]" if f is not None and f.ply
+                                else f"{label} rejects the record's set-up [{f.rule}]" if f is not None
+                                else f"{label} never reached this move")
+        kinds = {v.kind for v in verdicts.values()}
+        note = MoveNote(ref_step, verdicts, len(kinds) > 1, _rulings(verdicts[ref.variant.label]), apart=apart)
+        notes.append(note)
+    return notes
+
+
+def _step_ply(step: Step) -> str:
+    return f"round {step.round}, ply {step.ply}" if step.round is not None else f"ply {step.ply}"
+
+
+def _changes_something(j: Judged, own: Judged, notes: Sequence[MoveNote]) -> bool:
+    """Does this setting rule some move, or the record's set-up, otherwise than the record's own?"""
+    label, own_label = j.variant.label, own.variant.label
+    for note in notes:
+        mine, theirs = note.verdicts.get(label), note.verdicts.get(own_label)
+        if mine is not None and theirs is not None and mine.kind != theirs.kind:
+            return True
+    f, g = j.first_failure(), own.first_failure()
+    set_up = lambda x: x is not None and x.ply is None  # noqa: E731
+    return set_up(f) != set_up(g) or (set_up(f) and f.rule != g.rule)  # type: ignore[union-attr]
+
+
+def _without(notes: list[MoveNote], dropped: set[str]) -> list[MoveNote]:
+    out = []
+    for note in notes:
+        verdicts = {k: v for k, v in note.verdicts.items() if k not in dropped}
+        if not verdicts:
+            continue
+        apart = {k: v for k, v in note.apart.items() if k not in dropped}
+        out.append(MoveNote(note.step, verdicts, len({v.kind for v in verdicts.values()}) > 1, note.rulings,
+                            apart=apart))
+    return out
+
+
+# ------------------------------------------------------------------ comments
 
 
 def _ids(ids: Iterable[str]) -> str:
     return "[" + " ".join(ids) + "]"
 
 
-def _distinctive(kind: GameSupport, rule_id: str, variant: Variant, variants: Sequence[Variant]) -> bool:
+def _cite(rule_id: str) -> str:
+    """A rule as a comment names it: its id, its title and the clause it rests on."""
+    rule = spec.catalog().get(rule_id)
+    if rule is None:
+        return f"[{rule_id}]"
+    return f"[{rule_id}] {rule.title} ({rule.source})"
+
+
+def _distinctive(game: Game, rule_id: str, variant: Variant, variants: Sequence[Variant]) -> bool:
     """Does ``rule_id`` belong to ``variant`` and not to every other variant (a rule-set
     rule, or one brought in by an option the variants set differently)?"""
     rule = spec.catalog().get(rule_id)
@@ -240,32 +337,39 @@ def _distinctive(kind: GameSupport, rule_id: str, variant: Variant, variants: Se
     others = [v for v in variants if v is not variant]
     if any(v.preset not in rule.rulesets for v in others):
         return True
-    return any(kind.option_differs(variant.rules, v.rules, name) for v in others for name in rule.options)
+    option = game.settings.option
+    return any(option(variant.rules, name) != option(v.rules, name) for v in others for name in rule.options)
 
 
-def _disputed_comment(kind: GameSupport, note: MoveNote, variants: Sequence[Variant]) -> str:
+def _disputed_comment(game: Game, note: MoveNote, variants: Sequence[Variant]) -> str:
+    judging = [v for v in variants if v.label in note.verdicts]
     broken = {v.rule for v in note.verdicts.values() if not v.legal}
     parts = ["disputed"]
-    for variant in variants:
+    catalog = spec.catalog()
+    for variant in judging:
         verdict = note.verdicts[variant.label]
         if not verdict.legal:
-            # The record's own verdict is spelled out in the "illegal" comment already.
-            said = variant.own and note.step.violation is not None
-            parts.append(f"{variant.label}: illegal [{verdict.rule}]" + ("" if said else f" {verdict.message}"))
+            rule = catalog.get(verdict.rule or "")
+            source = f" ({rule.source})" if rule is not None else ""
+            state = "rejected, counted as a pass" if verdict.rejected else "illegal"
+            parts.append(f"{variant.label}: {state} [{verdict.rule}] {verdict.message}{source}")
             continue
         ids = [r for r in verdict.allowed if r in broken]
-        ids += [r for r in verdict.allowed if r not in broken and _distinctive(kind, r, variant, variants)]
-        absent = [r for r in sorted(broken) if r not in verdict.allowed
-                  and variant.preset not in spec.catalog().get(r, _NO_RULE).rulesets]
+        ids += [r for r in verdict.allowed if r not in broken and _distinctive(game, r, variant, judging)]
+        absent = [r for r in sorted(x for x in broken if x) if r not in verdict.allowed
+                  and variant.preset not in catalog.get(r, _NO_RULE).rulesets]
         text = f"{variant.label}: legal"
-        if ids:
-            text += f" {_ids(ids)}"
+        shown = ids or ([] if absent else list(verdict.allowed))
+        if shown:
+            text += " " + "; ".join(_cite(r) for r in shown)
         if absent:
             text += f" (no such rule in {variant.label}: {', '.join(absent)})"
-        if not ids and not absent:
-            text += f" {_ids(verdict.allowed)}"
         parts.append(text)
-    return " | ".join(parts)
+    return " | ".join(parts) + _apart_text(note)
+
+
+def _apart_text(note: MoveNote) -> str:
+    return f" ({'; '.join(note.apart.values())})" if note.apart else ""
 
 
 class _NoRule:
@@ -275,46 +379,27 @@ class _NoRule:
 _NO_RULE = _NoRule()
 
 
-def comments_for(note: MoveNote, variants: Sequence[Variant], kind: GameSupport,
-                 explain_all: bool) -> list[str]:
+def comments_for(game: Game, note: MoveNote, variants: Sequence[Variant], explain_all: bool) -> list[str]:
     step = note.step
-    own = variants[0]
+    ref = next(v for v in variants if v.label in note.verdicts)
     out: list[str] = []
-    if step.violation is not None:
-        v = step.violation
-        if step.rejected:
-            out.append(f"rejected under {own.label}, counted as a pass: [{v.rule}] {_strip_rejected(v.message)}")
+    verdict = note.verdicts[ref.label]
+    if not verdict.legal:
+        where = "" if note.disputed or ref.own else _apart_text(note)
+        if verdict.rejected:
+            out.append(f"rejected under {ref.label}, counted as a pass: [{verdict.rule}] {verdict.message}{where}")
         else:
-            out.append(f"illegal under {own.label}: [{v.rule}] {v.message}")
+            out.append(f"illegal under {ref.label}: [{verdict.rule}] {verdict.message}{where}")
     if note.disputed:
-        out.append(_disputed_comment(kind, note, variants))
+        out.append(_disputed_comment(game, note, variants))
     if note.rulings:
-        catalog = spec.catalog()
-        out.append("ruling: " + "; ".join(f"[{r}] {catalog[r].title} ({catalog[r].source})" for r in note.rulings))
-    if explain_all and step.legal:
-        out.append(f"allowed under {own.label}: {_ids(note.own.allowed)}")
+        out.append("ruling: " + "; ".join(_cite(r) for r in note.rulings))
+    if explain_all and step.legal and ref.own:
+        out.append(f"allowed under {ref.label}: {_ids(verdict.allowed)}")
     return out
 
 
-def _strip_rejected(message: str) -> str:
-    prefix = "rejected, counted as a pass: "
-    return message[len(prefix):] if message.startswith(prefix) else message
-
-
-# ------------------------------------------------------------------ writing
-
-
-def _assemble(body: str, placed: Placed) -> str:
-    """The writer's record with the comments that stood before the tags, in the tag
-    section and after the result put back in their places."""
-    tags_part, sep, movetext = body.partition("\n\n")
-    lines: list[str] = [c.source() for c in placed.before]
-    lines.append(tags_part)
-    lines.extend(c.source() for c in placed.head)
-    text = "\n".join(lines) + "\n\n" + movetext
-    if placed.trailing:
-        text += "\n".join(c.source() for c in placed.trailing) + "\n"
-    return text
+# ------------------------------------------------------------------ the record
 
 
 def _record_comments(timeline: Timeline) -> list[str]:
@@ -334,40 +419,64 @@ def _where(f: Finding) -> str:
     return f"round {f.round}: " if f.round is not None else ""
 
 
-def _placed_comments(timeline: Timeline) -> Placed:
-    comments, first_tag = scan_comments(timeline.chunk.text, timeline.chunk.line)
-    kept: list[Comment] = [c for c in comments if not (c.kind == "{" and is_own_comment(c.text))]
-    record = timeline.record
-    moves = [(e.line, e.column) for e in timeline.entries]
-    result = None
-    token = getattr(record, "result_token", None)
-    if token:
-        result = (token[1], token[2])
-    return place_comments(kept, first_tag, moves, result)
+def _settings_comments(judged: Sequence[Judged], not_compared: Sequence[str]) -> list[str]:
+    out = []
+    outcomes = {None if f is None else (f.round, f.ply, f.rule) for f in (j.first_failure() for j in judged)}
+    if len(outcomes) > 1:
+        out.append("settings: " + " | ".join(j.summary() for j in judged))
+    if not_compared:
+        out.append("not compared: " + "; ".join(not_compared))
+    return out
 
 
 def annotate_timeline(timeline: Timeline, wanted: Sequence[str] = (), explain_all: bool = False) -> Annotated:
-    game = support(timeline.game)
+    """The record of ``timeline`` annotated: compared with the settings ``wanted`` (texts
+    as ``--rules`` takes them), or by default with the game's comparisons."""
+    game = timeline.kind
     if game is None:
         return Annotated(timeline, [], [], timeline.chunk.text, "the game is unknown")
     if not timeline.readable:
         first = timeline.record.errors[0] if timeline.record is not None and timeline.record.errors else None
         why = f"it cannot be read as written ([{first.rule}] {first.message})" if first else "it cannot be read"
         return Annotated(timeline, [], [], timeline.chunk.text, why)
-    notes: list[MoveNote] = []
-    variants: list[Variant] = []
-    if timeline.segments:
-        variants = game.variants(timeline, wanted)
-        for step in timeline.steps:
-            note = judge_step(timeline, step, variants)
-            note.comments = comments_for(note, variants, game, explain_all)
-            notes.append(note)
+    settings = game.settings
+    own_setting = _own_setting(game, timeline)
+    judged: list[Judged] = []
+    not_compared: list[str] = []
+    if own_setting is not None:
+        own = Variant(settings.label(own_setting), own_setting.name, own_setting, own=True)
+        judged.append(Judged(own, timeline))
+        seen = {own_setting}
+        report = timeline.report
+        for comparison in _comparisons(game, own_setting, timeline, wanted):
+            if comparison.setting is None:
+                not_compared.append(comparison.why_not or "")
+                continue
+            if comparison.setting in seen:
+                continue
+            seen.add(comparison.setting)
+            record = game.read(timeline.chunk, report.file, report.index)
+            other = replayed(game, timeline.chunk, record, comparison.setting)
+            setting = comparison.setting
+            judged.append(Judged(Variant(settings.label(setting), setting.name, setting), other,
+                                 comparison.toggle_only))
+    for j in judged:
+        j.steps = {s.index: s for seg in j.timeline.segments for s in seg.steps}
+    notes = _judge_moves(game, judged)
+    dropped = {j.variant.label for j in judged[1:] if j.toggle_only and not _changes_something(j, judged[0], notes)}
+    if dropped:
+        judged = [j for j in judged if j.variant.label not in dropped]
+        notes = _without(notes, dropped)
+    variants = [j.variant for j in judged]
     by_index: dict[int, list[str]] = {}
     for note in notes:
+        note.comments = comments_for(game, note, variants, explain_all)
         if note.comments:
             by_index.setdefault(note.step.index, []).extend(note.comments)
-    text = game.write(timeline, by_index, _record_comments(timeline))
-    return Annotated(timeline, variants, notes, text)
+    record_comments = _record_comments(timeline) + _settings_comments(judged, not_compared)
+    text = game.part("annotate").write(timeline, by_index, record_comments)
+    return Annotated(timeline, variants, notes, text, judged=judged, not_compared=not_compared,
+                     record_comments=record_comments)
 
 
 def annotate_lines(lines: Iterable[str], file: str, wanted: Sequence[str] = (),
@@ -393,8 +502,8 @@ NotAnnotatable = ContestLog
 
 def annotate_file(path: str, wanted: Sequence[str] = (), explain_all: bool = False,
                   stdin: TextIO | None = None) -> Iterator[Annotated]:
-    """Every record of a CVN or DFN file (``-``: standard input), annotated. Raises OSError
-    when the file cannot be read and ContestLog for a UEC contest-server log."""
+    """Every record of a file (``-``: standard input), annotated. Raises OSError when the
+    file cannot be read and ContestLog for a whole-file format."""
     name = "<stdin>" if path == "-" else path
     handle = open_text(path, stdin)
     try:
@@ -402,15 +511,3 @@ def annotate_file(path: str, wanted: Sequence[str] = (), explain_all: bool = Fal
     finally:
         if path != "-":
             handle.close()
-
-
-def check_wanted(wanted: Sequence[str]) -> list[str]:
-    """The rule-set names of ``--rules`` (comma-separated or repeated), checked: raises
-    ValueError naming the known ones."""
-    names = [w.strip().lower() for item in wanted for w in item.split(",") if w.strip()]
-    known = {n for presets in rule_sets().values() for n in presets}
-    bad = [n for n in names if n not in known]
-    if bad:
-        listed = "; ".join(f"{game}: {', '.join(p)}" for game, p in rule_sets().items())
-        raise ValueError(f"unknown rule set {bad[0]!r} ({listed})")
-    return names

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee import spec
-from referee.jobs.annotate import Annotated, MoveNote, annotate_timeline
+from referee.jobs import registry
+from referee.jobs.annotate import Annotated, MoveNote, Variant, annotate_timeline
 from referee.jobs.render.frames import Frame, frames_of
 from referee.jobs.render.text import Painter, render
 from referee.jobs.timeline import timelines
@@ -28,6 +29,11 @@ class Explanation:
     annotated: Annotated
     note: MoveNote
     before: Frame
+
+    @property
+    def judging(self) -> list[Variant]:
+        """The settings that judge this move (they reach it in the same position)."""
+        return [v for v in self.annotated.variants if v.label in self.note.verdicts]
 
     def rules_of(self, label: str) -> list[dict]:
         verdict = self.note.verdicts[label]
@@ -57,10 +63,14 @@ class Explanation:
             "position": render(self.before, color=False),
             "verdicts": [
                 {"rules": v.label, "preset": v.preset, "own": v.own, "legal": self.note.verdicts[v.label].legal,
+                 "rejected": self.note.verdicts[v.label].rejected,
                  "rule": self.note.verdicts[v.label].rule, "message": self.note.verdicts[v.label].message,
                  "checked": self.rules_of(v.label)}
-                for v in self.annotated.variants
+                for v in self.judging
             ],
+            "apart": self.note.apart,
+            "settings": [j.to_json() for j in self.annotated.judged],
+            "not_compared": self.annotated.not_compared,
             "comments": self.note.comments,
         }
 
@@ -122,7 +132,7 @@ def explanation_text(ex: Explanation, color: bool = False) -> str:
              + f"  (line {step.entry.line}, column {step.entry.column}; the record's rules: {own.label})",
              "", paint("Position before the move:", "bold"), render(ex.before, color).rstrip("\n"), ""]
     catalog = spec.catalog()
-    for variant in ex.annotated.variants:
+    for variant in ex.judging:
         verdict = ex.note.verdicts[variant.label]
         mine = " (the record's rules)" if variant.own else ""
         if verdict.legal:
@@ -133,7 +143,7 @@ def explanation_text(ex: Explanation, color: bool = False) -> str:
                 tag = _rule_tag(rule, variant)
                 lines.append(f"  {paint('✓', 'green')} {rule_id} — {title}{tag}")
         else:
-            state = "rejected (the server counts it as a pass)" if variant.own and step.rejected else "ILLEGAL"
+            state = "rejected (counted as a pass)" if verdict.rejected else "ILLEGAL"
             lines.append(paint(f"{variant.label}{mine}: {state}", "red", "bold"))
             rule = catalog.get(verdict.rule or "")
             lines.append(f"  {paint('✗', 'red')} {verdict.rule} — {rule.title if rule else ''}{_rule_tag(rule, variant)}")
@@ -143,13 +153,17 @@ def explanation_text(ex: Explanation, color: bool = False) -> str:
                 lines.append(f"    Source: {rule.source}")
         lines.append("")
     if ex.note.disputed:
-        legal = [v.label for v in ex.annotated.variants if ex.note.verdicts[v.label].legal]
-        illegal = [v.label for v in ex.annotated.variants if not ex.note.verdicts[v.label].legal]
+        legal = [v.label for v in ex.judging if ex.note.verdicts[v.label].legal]
+        illegal = [v.label for v in ex.judging if not ex.note.verdicts[v.label].legal]
         lines.append(paint(f"Disputed: legal under {', '.join(legal)}; illegal under {', '.join(illegal)}.",
                            "yellow", "bold"))
     else:
         verdict = "legal" if ex.note.own.legal else "illegal"
         lines.append(f"Not disputed: {verdict} under every rule set compared.")
+    for why in ex.note.apart.values():
+        lines.append(f"Not judging this move: {why}.")
+    for why in ex.annotated.not_compared:
+        lines.append(f"Not compared: {why}.")
     if ex.note.rulings:
         for r in ex.note.rulings:
             rule = catalog[r]
@@ -158,8 +172,9 @@ def explanation_text(ex: Explanation, color: bool = False) -> str:
 
 
 def _who(game: str | None, player: str) -> str:
-    """Who moved, where the move's text does not say it (Caravan moves name no player)."""
-    return f"player {player}: " if game == "caravan" else ""
+    """Who moved, where the move's text does not say it (its notation names no player)."""
+    kind = registry.find(game)
+    return f"player {player}: " if kind is not None and not kind.moves_name_mover else ""
 
 
 def _rule_tag(rule, variant) -> str:

@@ -13,7 +13,7 @@ given as module paths and loaded on first use, so that ``pitboss --help`` and a 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -25,10 +25,42 @@ class Foreign:
     log): recognised by the file's first non-blank line, read as a series of records."""
 
     name: str
+    #: As a user calls it ("a UEC contest-server log").
+    title: str
     #: Does this first line (BOM removed) start such a file?
     sniff: Callable[[str], bool]
     #: The file's lines (and its name) to reports, one per record of the format.
     validate: Callable[[Iterable[str], str], Iterator[Any]]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A setting annotate judges a record under beside its own, or (``setting`` None) why
+    one is not compared. ``toggle_only``: a single option toggled, kept only when it
+    changes the verdict on some move."""
+
+    setting: Any
+    why_not: str | None = None
+    toggle_only: bool = False
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A game's rule sets and options as data selected by name (``fnv``,
+    ``seed +spade3 -eight-cut``)."""
+
+    #: Text -> setting; ValueError saying what is wrong.
+    parse: Callable[[str], Any]
+    #: Setting -> its name in comments and JSON (``seed +eight-cut``).
+    label: Callable[[Any], str]
+    #: Record -> the setting its tags name, or None when they do not read.
+    declared: Callable[[Any], Any]
+    #: (the record's own setting, record) -> what else to judge it under by default.
+    comparisons: Callable[[Any, Any], Sequence[Comparison]]
+    #: Position -> what two replays under different settings must share to be in the same position.
+    position_key: Callable[[Any], Any]
+    #: (setting, option name as spec/ writes it) -> the option's value (None: no such option).
+    option: Callable[[Any, str], Any] = lambda setting, name: None
 
 
 @dataclass(frozen=True)
@@ -42,15 +74,35 @@ class Game:
     extensions: tuple[str, ...]
     #: Rule-set (preset) names, the default first.
     rule_sets: tuple[str, ...]
+    settings: Settings
     #: The engine: a module (or object) with ``check``, ``apply``, ``legal_moves`` and the
     #: functions :mod:`referee.jobs.replay` names.
     engine: Any
     #: Chunk, file name, index -> the game's record (errors as values, never raises).
     read: Callable[..., Any]
-    #: The referee: a record -> its report (what ``validate`` prints).
-    judge: Callable[[Any], Any]
-    #: The ids of the rules that decided a record's legal moves.
-    cite: Callable[[Any], set[str]]
+    #: A record -> every move it holds, as read, in file order (all rounds together).
+    moves: Callable[[Any], Sequence[Any]]
+    #: (record, report, setting or None) -> the record's plan for the one replay
+    #: (``referee.jobs.replay``): tag checks, each segment to play, the result.
+    plan: Callable[..., Any]
+    #: (position before, move, position after) -> the ids of the rules that decided a
+    #: legal move, the engine's own account (what ``explain`` and annotate cite).
+    allowed: Callable[[Any, Any, Any], Sequence[str]]
+    #: A position -> the ids of the rules that brought it about without a move of its own
+    #: (a start position already over; a counted illegal move).
+    set_off: Callable[[Any], Sequence[str]]
+    #: ``pitboss selfplay``: the generator and its options (``referee.jobs.selfplay``).
+    selfplay: Any = None
+    #: What ``pitboss solve`` can ask of this game's positions (answered by its ``solve`` part).
+    questions: tuple[Any, ...] = ()
+    #: The options those questions take (``referee.jobs.solve.QuestionOption``).
+    question_options: tuple[Any, ...] = ()
+    #: What ``annotate --analyse`` says of a move, in a sentence for ``--help``.
+    analysis: str = ""
+    #: Command lines for ``pitboss --help`` (each runs on files a user may have).
+    examples: tuple[str, ...] = ()
+    #: Does a move's text name who made it (``Aki: 3D``)? Else the jobs say whose it was.
+    moves_name_mover: bool = True
     #: Formats read whole-file (contest logs).
     foreign: tuple[Foreign, ...] = ()
     #: Tag names that open a new tag section inside a record (Daifugo's ``Round``).
@@ -59,6 +111,15 @@ class Game:
     spec_files: tuple[str, ...] = ()
     #: Lazily loaded parts: attribute name -> module path.
     parts: dict[str, str] = field(default_factory=dict)
+
+    def new_report(self, record: Any) -> Any:
+        """An empty verdict on a read record, with its reader's findings."""
+        from referee.jobs.report import GameReport
+
+        report = GameReport(record.file, record.index, self.name, None, line=record.line)
+        report.errors.extend(record.errors)
+        report.warnings.extend(record.warnings)
+        return report
 
     @property
     def default_rules(self) -> str:

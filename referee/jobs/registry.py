@@ -39,3 +39,8 @@ def find(name: str | None) -> Game | None:
     if name is None or name.strip().lower() not in GAME_MODULES:
         return None
     return game(name)
+
+
+def section_tags() -> dict[str, frozenset[str]]:
+    """Each game's tags that open a tag section inside a record (for the record splitter)."""
+    return {g.name: g.section_tags for g in games()}

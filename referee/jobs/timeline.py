@@ -1,11 +1,10 @@
 """A record replayed into its positions: the state before and after every move.
 
 ``validate`` keeps only what it must; ``annotate``, ``explain`` and ``show`` need each
-position. :func:`timelines` cuts a file into records and gives, for each, the verdict
-``validate`` gives (its :class:`GameReport`, the same function) and a :class:`Timeline`:
-every move with the position before it, the position after it, and the rule it broke.
-The replay follows the referee exactly: it stops at the first illegal move, and under
-``uecda`` it goes on past a rejected submission as the contest server did.
+position. :func:`timelines` cuts a file into records and gives, for each, a
+:class:`Timeline`: the verdict ``validate`` gives (its :class:`GameReport`) and every move
+with the positions around it, both from one run of the one replay (``replay.replay`` with
+a ``Positions`` observer), under the record's own rules or a setting given.
 """
 
 from __future__ import annotations
@@ -14,75 +13,35 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.engines.base import Violation
-from referee.games.caravan import engine as cv
-from referee.games.caravan.notation.cvn import read_caravan
-from referee.games.caravan.referee import start_state
+from referee.jobs import registry
+from referee.jobs.game import Game
+from referee.jobs.replay import Positions, Segment, Step, replay
 from referee.jobs.report import GameReport
-from referee.jobs.validate import judge_chunk, sniff
-from referee.notation.records import Chunk, MoveEntry, Record, split_records
+from referee.jobs.validate import attach_sources, judge_chunk, sniff, split
+from referee.notation.records import Chunk, MoveEntry
 
-
-@dataclass
-class Step:
-    """One move of a record as the replay met it."""
-
-    #: Index of the move in the record (0-based, file order, all rounds together).
-    index: int
-    #: Ply as ``validate`` counts it: from 1 within the record (Caravan) or round (Daifugo).
-    ply: int
-    round: int | None
-    entry: MoveEntry
-    #: Who moved, as the record names them ("1"/"2" in Caravan, a name in Daifugo).
-    player: str
-    before: Any
-    #: The position after the move; None when the move was illegal and ended the replay.
-    after: Any | None
-    #: The rule the move broke (under the record's rules), or None.
-    violation: Violation | None = None
-    #: uecda: the move was an illegal submission the server counted as a pass.
-    rejected: bool = False
-
-    @property
-    def legal(self) -> bool:
-        return self.violation is None
-
-    def to_json(self) -> dict:
-        """Where the move stands and how the record's rules judged it."""
-        return {
-            "round": self.round,
-            "ply": self.ply,
-            "line": self.entry.line,
-            "column": self.entry.column,
-            "player": self.player,
-            "move": self.entry.text,
-            "legal": self.legal,
-            "rejected": self.rejected,
-        }
-
-
-@dataclass
-class Segment:
-    """A stretch of play from one start position: a Caravan record, a Daifugo round."""
-
-    round: int | None
-    start: Any
-    steps: list[Step] = field(default_factory=list)
+__all__ = ["ContestLog", "Segment", "Step", "Timeline", "record_chunks", "timeline_of", "timelines"]
 
 
 @dataclass
 class Timeline:
     game: str | None
     chunk: Chunk
-    record: Record | None
+    record: Any | None
     report: GameReport
     segments: list[Segment] = field(default_factory=list)
     #: Every move of the record, replayed or not (in file order).
     entries: list[MoveEntry] = field(default_factory=list)
+    #: The setting the replay judged under (None: the record's own rules).
+    setting: Any = None
 
     @property
     def steps(self) -> list[Step]:
         return [s for seg in self.segments for s in seg.steps]
+
+    @property
+    def kind(self) -> Game | None:
+        return registry.find(self.game)
 
     @property
     def readable(self) -> bool:
@@ -96,69 +55,39 @@ class Timeline:
         return self.report.rules
 
 
-# ------------------------------------------------------------------ Caravan
+def timeline_of(chunk: Chunk, file: str, index: int, setting: Any = None) -> Timeline:
+    """The record's verdict (as ``validate`` gives it) and its positions, from one replay
+    (under ``setting`` instead of the record's own rules, when given)."""
+    game = registry.find(chunk.game)
+    if game is None:
+        return Timeline(chunk.game, chunk, None, judge_chunk(chunk, file, index))
+    return replayed(game, chunk, game.read(chunk, file, index), setting)
 
 
-def caravan_timeline(chunk: Chunk, file: str, index: int, report: GameReport) -> Timeline:
-    record = read_caravan(chunk, file, index)
-    timeline = Timeline("caravan", chunk, record, report, entries=list(record.moves))
-    if record.errors:
-        return timeline
-    scratch = GameReport(file, index, "caravan", None)
-    state = start_state(record, scratch)
-    if state is None or record.errors or scratch.errors:
-        return timeline
-    segment = Segment(None, state)
-    timeline.segments.append(segment)
-    for i, entry in enumerate(record.moves):
-        player = cv.player_name(state.to_move)
-        violation = cv.check(state, entry.move)
-        if violation is not None:
-            segment.steps.append(Step(i, i + 1, None, entry, player, state, None, violation))
-            break
-        after = cv.apply(state, entry.move)
-        segment.steps.append(Step(i, i + 1, None, entry, player, state, after))
-        state = after
-    return timeline
-
-
-# ------------------------------------------------------------------ any game
-
-def _builder(game: str | None):
-    """The timeline builder of a game (by its Game tag, lower case), or None."""
-    if game == "caravan":
-        return caravan_timeline
-    if game == "daifugo":
-        from referee.games.daifugo.timeline import daifugo_timeline
-
-        return daifugo_timeline
-    return None
-
-
-def timeline_of(chunk: Chunk, file: str, index: int) -> Timeline:
-    """The record's verdict (as ``validate`` gives it) and its replay."""
-    report = judge_chunk(chunk, file, index)
-    builder = _builder(chunk.game)
-    if builder is None:
-        return Timeline(chunk.game, chunk, None, report)
-    return builder(chunk, file, index, report)
+def replayed(game: Game, chunk: Chunk, record: Any, setting: Any = None) -> Timeline:
+    """A read record's timeline under ``setting`` (None: its own rules)."""
+    positions = Positions()
+    report = replay(game, record, positions, setting)
+    attach_sources(report, chunk)
+    return Timeline(game.name, chunk, record, report, positions.segments, list(game.moves(record)), setting)
 
 
 class ContestLog(ValueError):
-    """A UEC contest-server log: ``validate`` judges it; the tools that replay records
-    move by move (annotate, explain, show, solve) take CVN and DFN records."""
+    """A whole-file format (a UEC contest-server log): ``validate`` judges it; the tools
+    that replay records move by move (annotate, explain, show, solve) take records."""
 
 
 def record_chunks(lines: Iterable[str], file: str) -> Iterator[Chunk]:
-    """The records of a CVN or DFN file. Raises ContestLog for a contest-server log."""
+    """The records of a file. Raises ContestLog for a whole-file format."""
     stream, foreign = sniff(lines)
     if foreign is not None:
-        raise ContestLog(f"{file} is a contest-server log: this command takes CVN and DFN records; "
-                         f"judge a log with `pitboss validate {file}`")
-    yield from split_records(stream)
+        notations = " and ".join(g.notation for g in registry.games())
+        raise ContestLog(f"{file} is {foreign.title}: this command takes {notations} records; "
+                         f"judge it with `pitboss validate {file}`")
+    yield from split(stream)
 
 
-def timelines(lines: Iterable[str], file: str) -> Iterator[Timeline]:
-    """Each record's timeline. Raises ContestLog for a contest-server log."""
+def timelines(lines: Iterable[str], file: str, setting: Any = None) -> Iterator[Timeline]:
+    """Each record's timeline. Raises ContestLog for a whole-file format."""
     for index, chunk in enumerate(record_chunks(lines, file), start=1):
-        yield timeline_of(chunk, file, index)
+        yield timeline_of(chunk, file, index, setting)

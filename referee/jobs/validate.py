@@ -9,13 +9,15 @@ file.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 from typing import TextIO
 
 from referee.jobs import registry
+from referee.jobs.game import Foreign
+from referee.jobs.replay import replay
 from referee.jobs.report import GameReport
 from referee.notation.records import Chunk, Finding, open_text, split_records
 
@@ -39,6 +41,12 @@ class Summary:
         return {"games": self.games, "valid": self.valid, "invalid": self.invalid}
 
 
+def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
+    """The records of a file in its games' own notations (``records.split_records``, told
+    which tags open a tag section inside a record of each game)."""
+    return split_records(lines, first_line, registry.section_tags())
+
+
 def judge_chunk(chunk: Chunk, file: str, index: int) -> GameReport:
     kind = registry.find(chunk.game)
     if kind is None:
@@ -52,7 +60,7 @@ def judge_chunk(chunk: Chunk, file: str, index: int) -> GameReport:
         report = GameReport(file, index, chunk.game, None, errors=[finding], line=chunk.line)
         attach_sources(report, chunk)
         return report
-    report = kind.judge(kind.read(chunk, file, index))
+    report = replay(kind, kind.read(chunk, file, index))
     attach_sources(report, chunk)
     return report
 
@@ -82,9 +90,9 @@ def attach_sources(report: GameReport, chunk: Chunk) -> None:
                 finding.source = lines[i]
 
 
-def sniff(lines: Iterable[str]) -> tuple[Iterator[str], Callable[[Iterable[str], str], Iterator[GameReport]] | None]:
-    """The lines again, none lost, and the reader of the foreign format that claims them by
-    their first non-blank line (None: records, CVN or DFN)."""
+def sniff(lines: Iterable[str]) -> tuple[Iterator[str], Foreign | None]:
+    """The lines again, none lost, and the whole-file format that claims them by their
+    first non-blank line (None: records in a game's own notation)."""
     iterator = iter(lines)
     head: list[str] = []
     for line in iterator:
@@ -92,17 +100,17 @@ def sniff(lines: Iterable[str]) -> tuple[Iterator[str], Callable[[Iterable[str],
         if line.strip():
             break
     first = head[-1].lstrip("\ufeff") if head else ""
-    reader = next((f.validate for g in registry.games() for f in g.foreign if f.sniff(first)), None)
-    return chain(head, iterator), reader
+    found = next((f for g in registry.games() for f in g.foreign if f.sniff(first)), None)
+    return chain(head, iterator), found
 
 
 def validate_lines(lines: Iterable[str], file: str) -> Iterator[GameReport]:
     """Every record of a file given as lines (a contest log is recognised by its first line)."""
-    stream, reader = sniff(lines)
-    if reader is not None:
-        yield from reader(stream, file)
+    stream, foreign = sniff(lines)
+    if foreign is not None:
+        yield from foreign.validate(stream, file)
         return
-    for index, chunk in enumerate(split_records(stream), start=1):
+    for index, chunk in enumerate(split(stream), start=1):
         yield judge_chunk(chunk, file, index)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
@@ -55,13 +55,11 @@ class Tag:
 class MoveEntry:
     """A move as read: the engine's move, where it stands, its annotation glyphs.
 
-    ``text`` is the move in canonical notation (made when asked: most moves never are).
+    Each game's reader makes its own subclass, whose ``text`` is the move in canonical
+    notation (made when asked: most moves never are).
     """
 
     __slots__ = ("move", "line", "column", "glyphs")
-
-    #: Set by each game's notation module: the canonical text of one of its moves.
-    formatters: dict[type, Any] = {}
 
     def __init__(self, move: Any, line: int, column: int, glyphs: tuple[str, ...] = ()) -> None:
         self.move = move
@@ -71,10 +69,10 @@ class MoveEntry:
 
     @property
     def text(self) -> str:
-        return self.formatters[type(self.move)](self.move)
+        raise TypeError(f"{type(self).__name__} is a MoveEntry of no game: each reader writes its own moves")
 
     def __repr__(self) -> str:
-        return f"MoveEntry({self.move!r}, line={self.line}, column={self.column})"
+        return f"{type(self).__name__}({self.move!r}, line={self.line}, column={self.column})"
 
 
 @dataclass
@@ -113,14 +111,17 @@ def _game_name(value: str) -> str:
     return value.strip().lower()
 
 
-def split_records(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
+def split_records(lines: Iterable[str], first_line: int = 1,
+                  section_tags: Mapping[str, frozenset[str]] | None = None) -> Iterator[Chunk]:
     """Cut a stream of lines into record texts.
 
     A record ends where a tag section starts after movetext, or where a second ``Game`` tag
-    starts; in a Daifugo record a tag section opened by ``[Round ...]`` continues the
-    record (notation.md section 2). Brace comments may span lines; a ``[`` inside one does
-    not start a tag section.
+    starts; in a record of a game whose ``section_tags`` (game name -> tag names, lower
+    case) name a tag, a tag section opened by that tag continues the record (Daifugo's
+    ``[Round ...]``, notation.md section 2). Brace comments may span lines; a ``[`` inside
+    one does not start a tag section.
     """
+    sections = section_tags or {}
     buf: list[str] = []
     start = first_line
     game: str | None = None
@@ -136,7 +137,7 @@ def split_records(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
         if m:
             name = m.group(1)
             new_game = _GAME_TAG.match(line)
-            continues = name.lower() == "round" and game == "daifugo" and in_movetext
+            continues = in_movetext and name.lower() in sections.get(game or "", ())
             if (in_movetext and not continues) or (new_game and game is not None):
                 if any(b.strip() for b in buf):
                     yield Chunk("".join(buf), start, game)

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from referee.games.caravan import engine
+from referee.games.caravan import engine, settings
 from referee.games.caravan.notation.cvn import read_caravan
-from referee.games.caravan.referee import referee_caravan, rules_applied
-from referee.jobs.game import Game
+from referee.games.caravan.referee import plan
+from referee.games.caravan.solve import OPTIONS, QUESTIONS
+from referee.jobs.game import Game, Settings
+from referee.jobs.selfplay import Option, SelfPlay
+
+
+def _allowed(before: engine.State, move: engine.Move, after: engine.State) -> list[str]:
+    """The rules ``check`` and ``apply`` consulted for a legal move, in the engine's words."""
+    consulted: list[str] = []
+    engine.check(before, move, consulted)
+    engine.apply(before, move, consulted)
+    return consulted
+
 
 GAME = Game(
     name="caravan",
@@ -13,12 +24,33 @@ GAME = Game(
     notation="CVN",
     extensions=(".cvn",),
     rule_sets=tuple(engine.RULESETS),
+    settings=Settings(settings.parse, settings.label, settings.declared, settings.comparisons,
+                      settings.position_key),
     engine=engine,
     read=read_caravan,
-    judge=referee_caravan,
-    cite=rules_applied,
+    moves=lambda record: record.moves,
+    plan=plan,
+    allowed=_allowed,
+    set_off=engine.end_rules,
+    moves_name_mover=False,
+    analysis=("with the mover's hand and deck known, a forced win within --depth own turns and each of "
+              "the mover's caravans' fewest moves into 21-26 within --within; ? marks a sale made impossible."),
+    examples=("pitboss validate games.cvn", "pitboss annotate game.cvn",
+              "pitboss solve puzzle.cvn -q reach --caravan A --within 3",
+              "pitboss selfplay caravan --games 100 --rules fnv > random.cvn"),
+    questions=QUESTIONS,
+    question_options=OPTIONS,
+    selfplay=SelfPlay(
+        "games", "Random legal, complete Caravan games as CVN, with both decks (random legal decks).",
+        "referee.games.caravan.selfplay:caravan_games",
+        (Option("player", "random", "random: uniform legal moves; greedy: prefers moves that win lanes; "
+                "mixed: either, per side.", choices=("random", "greedy", "mixed")),
+         Option("draws", False, "Write each drawn card (+9D) after its move.", negatable=True)),
+    ),
     spec_files=("caravan.toml", "caravan-holotape.toml", "caravan-fnv.toml"),
     parts={
+        "analyse": "referee.games.caravan.analyse",
+        "annotate": "referee.games.caravan.annotate",
         "selfplay": "referee.games.caravan.selfplay",
         "solve": "referee.games.caravan.solve.questions",
     },

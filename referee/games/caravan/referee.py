@@ -1,8 +1,8 @@
 """The Caravan referee: a read record replayed against the engine, every finding reported.
 
-Tag checks first (rule set, who moves first, decks or the start position), then each move
-through ``engine.check``; the first illegal move ends the replay. Last, the declared result
-against the computed one.
+Tag checks first (rule set, who moves first, decks or the start position), then the moves,
+played by the one replay (``referee.jobs.replay``): the first illegal move ends it. Last, the
+declared result against the computed one.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from referee.games.caravan.notation.cvn import (
     parse_card_list,
     read_table,
 )
+from referee.jobs.replay import Plan, Segment
 from referee.jobs.report import GameReport
 from referee.notation.records import Finding, Tag
 
@@ -22,16 +23,20 @@ def _tag_error(report: GameReport, tag: Tag, message: str, rule: str = "notation
     report.errors.append(Finding(rule, message, tag.line, tag.column))
 
 
-def start_state(record: CaravanRecord, report: GameReport) -> cv.State | None:
-    """The state the record's moves start from, or None (with errors) if it cannot be set up."""
+def start_state(record: CaravanRecord, report: GameReport, setting: cv.RuleSet | None = None) -> cv.State | None:
+    """The state the record's moves start from (under ``setting`` instead of its Rules tag,
+    when given), or None (with errors) if it cannot be set up."""
     rules_tag = record.tags.get("Rules")
-    name = (rules_tag.value.strip().lower() if rules_tag else cv.DEFAULT_RULES)
-    if name not in cv.RULESETS:
-        _tag_error(report, rules_tag, f"unknown Caravan rule set {rules_tag.value!r}; "  # type: ignore[arg-type]
-                   f"choose one of {', '.join(cv.RULESETS)}", "notation.tag.rules")
-        return None
-    rules = cv.ruleset(name)
-    report.rules = name
+    if setting is not None:
+        rules = setting
+    else:
+        name = (rules_tag.value.strip().lower() if rules_tag else cv.DEFAULT_RULES)
+        if name not in cv.RULESETS:
+            _tag_error(report, rules_tag, f"unknown Caravan rule set {rules_tag.value!r}; "  # type: ignore[arg-type]
+                       f"choose one of {', '.join(cv.RULESETS)}", "notation.tag.rules")
+            return None
+        rules = cv.ruleset(name)
+    report.rules = rules.name
     first = _player_tag(record, report, "First", "1")
     for tag_name in ("Result",):
         tag = record.tags.get(tag_name)
@@ -104,33 +109,23 @@ def knowledge(state: cv.State) -> str:
     return ("moves", "partial", "full")[known]
 
 
-def referee_caravan(record: CaravanRecord) -> GameReport:
-    report = GameReport(record.file, record.index, "caravan", None, line=record.line)
-    report.errors.extend(record.errors)
-    report.warnings.extend(record.warnings)
+def plan(record: CaravanRecord, report: GameReport, setting: cv.RuleSet | None = None) -> Plan:
+    """The record's one segment: its start (from decks or a ``[Table]`` position) and
+    every move; then the declared result against the one the moves reached."""
     read_errors = len(record.errors)
-    state = start_state(record, report)
+    state = start_state(record, report, setting)
     report.errors.extend(record.errors[read_errors:])  # bad cards in position tags
+    if state is not None:
+        report.knowledge = knowledge(state)
     if state is None or read_errors or report.errors:
-        if state is not None:
-            report.knowledge = knowledge(state)
-        return report
-    report.knowledge = knowledge(state)
-    ply = 0
-    check, apply = cv.check, cv.apply
-    for entry in record.moves:
-        ply += 1
-        violation = check(state, entry.move)
-        if violation is not None:
-            report.errors.append(Finding(violation.rule, violation.message, entry.line, entry.column,
-                                         ply=ply, player=str(state.to_move + 1), move=entry.text))
-            report.plies = ply - 1
-            return report
-        state = apply(state, entry.move)
-    report.plies = ply
-    report.details["outcome"] = outcome(state)
-    _check_result(record, report, state)
-    return report
+        return
+    final = yield Segment(None, state, record.moves, _mover)
+    report.details["outcome"] = outcome(final)
+    _check_result(record, report, final)
+
+
+def _mover(state: cv.State, entry: object) -> str:
+    return cv.player_name(state.to_move)
 
 
 def outcome(state: cv.State) -> dict:
@@ -162,20 +157,3 @@ def _check_result(record: CaravanRecord, report: GameReport, state: cv.State) ->
         violation, doubt = found
         (report.warnings if doubt else report.errors).append(Finding(violation.rule, violation.message, line, column))
 
-
-def rules_applied(record: CaravanRecord) -> set[str]:
-    """The ids of every rule that decided the record's legal moves and their effects (what
-    ``engine.check`` and ``engine.apply`` consulted), replayed up to its first illegal move."""
-    report = GameReport(record.file, record.index, "caravan", None)
-    state = start_state(record, report)
-    cited: set[str] = set()
-    if state is None:
-        return cited
-    cited.update(cv.end_rules(state))  # a start position can already be over
-    for entry in record.moves:
-        consulted: list[str] = []
-        if cv.check(state, entry.move, consulted) is not None:
-            break
-        state = cv.apply(state, entry.move, consulted)
-        cited.update(consulted)
-    return cited

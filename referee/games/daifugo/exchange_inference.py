@@ -5,17 +5,26 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations, product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation import uecda_log as ul
+from referee.jobs.replay import Positions
 from referee.notation.records import Finding
 
 if TYPE_CHECKING:
     from referee.games.daifugo.log_referee import _LogGameReplay
 
-Outcome = tuple[df.State, list[Finding], list[Finding], int]
+class Outcome(NamedTuple):
+    """A replay of a game's moves: the final state (None when an entry contradicts the
+    server), errors, warnings, entries replayed, and the positions it went through."""
+
+    state: df.State | None
+    errors: list[Finding]
+    warnings: list[Finding]
+    plies: int
+    positions: Positions
 
 
 def infer_exchange(replay: "_LogGameReplay", start: df.State) -> Outcome:
@@ -57,15 +66,12 @@ def infer_exchange(replay: "_LogGameReplay", start: df.State) -> Outcome:
         return first  # nothing the exchange could change
     options = _choices(after_server, duties, replay.game)
     if not all(options):
-        state, _, warnings, _ = first
-        givers = " and ".join(f"{replay.names[d.giver]} ({d.count} to {replay.names[d.receiver]})" for d in duties)
-        error = Finding("daifugo.exchange.choice",
-                        f"an exchange no legal choice could explain: no gift by {givers} leaves every player "
-                        f"holding the cards they later play ({failure.message.removeprefix('rejected, counted as a pass: ')})",
-                        failure.line, failure.column, ply=failure.ply, round=failure.round,
+        state, _, warnings, _, positions = first
+        v = df.unexplained_exchange(after_server, duties, failure.message.removeprefix("rejected, counted as a pass: "))
+        error = Finding(v.rule, v.message, failure.line, failure.column, ply=failure.ply, round=failure.round,
                         player=failure.player, move=failure.move)
         earlier = [w for w in warnings if w.ply is not None and w.ply < failure.ply]  # type: ignore[operator]
-        return state, [error], earlier, failure.ply - 1  # type: ignore[operator]
+        return Outcome(state, [error], earlier, failure.ply - 1, positions)  # type: ignore[operator]
     best, best_score = first, _score(first)
     for gifts in _product(options):
         if gifts == first_guess:
@@ -104,7 +110,7 @@ def _clean(outcome: Outcome) -> bool:
 
 def _score(outcome: Outcome) -> tuple[int, int]:
     """Better explanations replay further, then lack fewer cards."""
-    _, errors, warnings, plies = outcome
+    _, errors, warnings, plies, _ = outcome
     lacking = sum(1 for w in warnings if w.rule == "daifugo.hand.possession")
     return (plies if errors else 1 << 30, -lacking)
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from referee.games.daifugo import engine
+from referee.games.daifugo import engine, settings
+from referee.games.daifugo.annotate import allowed
 from referee.games.daifugo.log_referee import validate_log
 from referee.games.daifugo.notation import uecda_log
 from referee.games.daifugo.notation.dfn import read_daifugo
-from referee.games.daifugo.referee import referee_daifugo, rules_applied
-from referee.jobs.game import Foreign, Game
+from referee.games.daifugo.referee import plan
+from referee.games.daifugo.solve import OPTIONS, QUESTIONS
+from referee.jobs.game import Foreign, Game, Settings
+from referee.jobs.selfplay import Option, SelfPlay
 
 GAME = Game(
     name="daifugo",
@@ -15,14 +18,34 @@ GAME = Game(
     notation="DFN",
     extensions=(".dfn",),
     rule_sets=tuple(engine.PRESETS),
+    settings=Settings(settings.parse, settings.label, settings.declared, settings.comparisons,
+                      settings.position_key, lambda rules, name: rules.option(name)),
     engine=engine,
     read=read_daifugo,
-    judge=referee_daifugo,
-    cite=rules_applied,
-    foreign=(Foreign("uecda-log", uecda_log.is_contest_log, validate_log),),
+    moves=lambda record: [entry for rnd in record.rounds for entry in rnd.moves],
+    plan=plan,
+    allowed=allowed,
+    set_off=lambda state: state.events,
+    foreign=(Foreign("uecda-log", "a UEC contest-server log", uecda_log.is_contest_log, validate_log),),
     section_tags=frozenset({"round"}),
+    analysis="the fewest plays out for the mover; ? marks a play that brings the mover no nearer going out.",
+    examples=("pitboss validate --json contest.log | jq .summary", "pitboss show match.dfn --html replay.html",
+              "pitboss annotate -r 'seed +spade3' match.dfn"),
+    questions=QUESTIONS,
+    question_options=OPTIONS,
+    selfplay=SelfPlay(
+        "matches", "Random legal, complete Daifugo matches as DFN: each round's deal, exchange, every "
+        "move and the finishing order.",
+        "referee.games.daifugo.selfplay:daifugo_matches",
+        (Option("players", 5, "Players per match, 3 to 8 (uecda: 5).", min=3, max=8),
+         Option("options", "", 'Toggles on top of the preset, as in the Options tag: "+eight-cut -revolution '
+                'stairs-revolution=4 exchange=choice".'),
+         Option("rounds", 3, "Rounds per match.", min=1)),
+    ),
     spec_files=("daifugo.toml", "daifugo-seed.toml", "daifugo-uecda.toml"),
     parts={
+        "analyse": "referee.games.daifugo.analyse",
+        "annotate": "referee.games.daifugo.annotate",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
     },

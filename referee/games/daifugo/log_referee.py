@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from referee.engines.base import Violation
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.exchange_inference import Outcome, infer_exchange
 from referee.games.daifugo.notation import uecda_log as ul
+from referee.jobs.replay import Observer, Positions, Segment, play
 from referee.jobs.report import GameReport
 from referee.notation.records import Finding
 
@@ -39,52 +39,30 @@ def _log_rules(header: ul.LogHeader) -> df.RuleSet:
 
 
 class _LogGameReplay:
-    """One contest game judged as the server played it."""
+    """One contest game's moves, played by the one replay from a given start (the
+    exchange inference tries several)."""
 
     def __init__(self, game: ul.LogGame):
         self.game = game
         self.names = game.header.names  # type: ignore[union-attr]
 
-    def finding(self, v: Violation, entry: ul.LogEntry, ply: int) -> Finding:
-        return Finding(v.rule, v.message, entry.line, entry.column, ply=ply, round=self.game.index,
-                       player=self.names[entry.player] if 0 <= entry.player < len(self.names) else str(entry.player),
-                       move=entry.text)
+    def mover(self, state: df.State, entry: ul.LogEntry) -> str:
+        p = entry.player
+        return self.names[p] if 0 <= p < len(self.names) else str(p)
 
     def replay(self, start: df.State) -> Outcome:
-        """(final state, errors, warnings, entries replayed): the replay stops at the first
-        entry that contradicts the server."""
-        state = start
-        warnings: list[Finding] = []
-        check, apply = df.check, df.apply
-        ply = 0
-        for entry in self.game.entries:
-            ply += 1
-            move = entry.move
-            violation = check(state, move) if move is not None else _bad_cell(state, entry)
-            if violation is None:
-                state = apply(state, move)
-                continue
-            if violation.rule in df.TURN_RULES or state.phase != "play":
-                return state, [self.finding(violation, entry, ply)], warnings, ply - 1
-            f = self.finding(violation, entry, ply)
-            f.message = f"rejected, counted as a pass: {f.message}"
-            warnings.append(f)
-            state = df.reject(state, df.Pass(entry.player))
-        return state, [], warnings, ply
-
-
-def _bad_cell(state: df.State, entry: ul.LogEntry) -> Violation:
-    """An entry with a card the server's table cannot hold (a real card in column 0 or 14):
-    the server's possession check fails, unless it is not that player's turn at all."""
-    turn = df.check(state, df.Pass(entry.player))
-    if turn is not None and turn.rule in df.TURN_RULES:
-        return turn
-    return Violation("daifugo.hand.possession", f"{entry.text[1:-2]} holds a card outside the server's "
-                                                f"table (a real card below the 3 or above the 2)")
+        """The moves from ``start``: the final state (None after an entry that contradicts
+        the server), errors, warnings, entries replayed, and the positions."""
+        game = self.game
+        report = GameReport(game.file, game.index, "daifugo", CONTEST_PRESET)
+        positions = Positions()
+        final = play(df, Segment(game.index, start, game.entries, self.mover), report, positions)
+        return Outcome(final, report.errors, report.warnings, report.plies, positions)
 
 
 def _titles_of(mibun: str) -> tuple[str, ...]:
-    return tuple(df.UECDA_TITLES[int(c)] for c in mibun)
+    """The titles a mibun value gives, by player (a digit outside 0-4 stays as written)."""
+    return tuple(df.UECDA_TITLES[int(c)] if "0" <= c <= "4" else c for c in mibun)
 
 
 class LogReferee:
@@ -96,7 +74,9 @@ class LogReferee:
         self.previous_result: tuple[int, ...] | None = None
         self.previous_number: int | None = None
 
-    def judge(self, game: ul.LogGame) -> GameReport:
+    def judge(self, game: ul.LogGame, observer: Observer | None = None) -> GameReport:
+        """The game's report; ``observer`` follows its replay (the positions of the replay
+        that explains the log, after the exchange)."""
         report = GameReport(self.file, game.index, "daifugo", CONTEST_PRESET, line=game.line, knowledge="full")
         report.errors.extend(game.errors)
         report.warnings.extend(game.warnings)
@@ -113,34 +93,18 @@ class LogReferee:
         flash = game.header.number("FLASH_MIBUN_NUMBER", 0)
         fresh = flash > 0 and game.number % flash == 0
         mibun = game.mibun
-        previous: tuple[int, ...] | None = None
-        if fresh or game.number == 0:
-            if mibun.value != "22222":
-                report.errors.append(Finding(
-                    "daifugo.result.titles", f"game {game.index} starts a block of "
-                    f"{flash or 'the'} games: nobody holds a title yet, so mibun is 22222, not {mibun.value}",
-                    mibun.line, mibun.column, round=game.index))
-                return report
-        elif mibun.value != "22222":
-            classes = [int(c) for c in mibun.value]
-            if sorted(classes) != [0, 1, 2, 3, 4]:
-                report.errors.append(Finding("daifugo.result.titles", f"mibun {mibun.value} does not give the five "
-                                             "titles 0-4 once each", mibun.line, mibun.column, round=game.index))
-                return report
-            if previous_result is not None and follows:
-                v = df.check_titles(previous_result, _titles_of(mibun.value), names)
-                if v is not None:
-                    report.errors.append(Finding(v.rule, f"{v.message} (after game {game.index - 1}'s result "
-                                                 f"{''.join(map(str, previous_result))})", mibun.line, mibun.column,
-                                                 round=game.index))
-                    return report
-            previous = tuple(sorted(range(5), key=classes.__getitem__))
-        elif previous_result is not None and follows:
-            report.errors.append(Finding(
-                "daifugo.result.titles", f"mibun 22222 (no titles) in game {game.index}, but game "
-                f"{game.index - 1} gave titles and this game does not start a new block", mibun.line, mibun.column,
-                round=game.index))
+        held = None if mibun.value == "22222" else _titles_of(mibun.value)
+        known = previous_result if previous_result is not None and follows else None
+        v = df.check_held_titles(held, len(names), new_block=fresh or game.number == 0, previous=known, names=names)
+        if v is not None:
+            after = f", after game {game.index - 1}'s result {''.join(map(str, known))}" if known is not None else ""
+            report.errors.append(Finding(v.rule, f"{v.message} (game {game.index}: mibun {mibun.value}{after})",
+                                         mibun.line, mibun.column, round=game.index))
             return report
+        previous: tuple[int, ...] | None = None
+        if held is not None:
+            classes = [int(c) for c in mibun.value]
+            previous = tuple(sorted(range(len(classes)), key=classes.__getitem__))
         # The deal.
         hands = [tuple(h) for h in game.hands]
         seats = game.seats
@@ -159,11 +123,16 @@ class LogReferee:
             outcome = infer_exchange(replay, start)
         else:
             outcome = replay.replay(start)
-        state, errors, warnings, plies = outcome
+        state, errors, warnings, plies, positions = outcome
+        if observer is not None:
+            for segment in positions.segments:
+                observer.segment_started(segment)
+                for step in segment.steps:
+                    observer.moved(step)
         report.errors.extend(errors)
         report.warnings.extend(warnings)
         report.plies = plies
-        if errors:
+        if errors or state is None:
             return report
         result = game.result
         v = df.check_finish(state, result.order)

@@ -2,12 +2,10 @@
 
 A DFN record: the game's tags (Rules, Options, Players), then round by round the deal
 (``check_deal``), the turn order the rules fix (or ``[Order]``), the exchange and every play
-through ``engine.check``/``apply``, then ``[Finish]`` against the finishing order; the next
-round's titles and exchange duties follow from it. A snapshot round starts from
-``engine.snapshot``. The first illegal move ends the replay. Under ``uecda`` an illegal
-submission that is not out of turn is what the contest server rejects and counts as a pass:
-it is reported as a warning (with the rule it broke) and the replay goes on via
-``engine.reject``, as the server did.
+played by the one replay (``referee.jobs.replay``), then ``[Finish]`` against the finishing
+order; the next round's titles and exchange duties follow from it. A snapshot round starts
+from ``engine.snapshot``. The first illegal move ends the replay, unless the engine's rules
+count it (``engine.after_illegal``: under ``uecda`` a rejected submission is a pass, a warning).
 
 Contest logs have their own referee (``log_referee``).
 """
@@ -33,6 +31,7 @@ from referee.games.daifugo.notation.dfn import (
     toggle,
     words,
 )
+from referee.jobs.replay import Plan, Segment
 from referee.jobs.report import GameReport
 from referee.notation.records import Finding, Tag
 
@@ -70,58 +69,33 @@ def _tag_error(report: GameReport, tag: Tag, message: str, rule: str = "notation
 # ------------------------------------------------------------------ DFN
 
 
-class Observer:
-    """What a replay tells whoever follows it (a visitor, as python-chess's readers have):
-    each round's start position, and each move with the positions around it. The base
-    class ignores both."""
+class DfnPlan:
+    """What the one replay plays of a DFN record (``plan``): findings go to ``report``;
+    ``setting`` (optional) judges it under other rules than its own tags'."""
 
-    def round_started(self, number: int, state: df.State) -> None:
-        """Round ``number`` starts (after the deal and exchange duties) in ``state``."""
-
-    def moved(self, entry: DaifugoMove, ply: int, number: int, before: df.State, after: df.State | None,
-              violation: Violation | None, rejected: bool) -> None:
-        """A move was judged: legal (``violation`` None), rejected and counted as a pass
-        (contest server), or illegal (``after`` None: the replay stops)."""
-
-
-class Citations(Observer):
-    """The ids of the rules the legal moves and rejected submissions set off (engine
-    ``State.events``)."""
-
-    def __init__(self) -> None:
-        self.ids: set[str] = set()
-
-    def round_started(self, number: int, state: df.State) -> None:
-        self.ids.update(state.events)
-
-    def moved(self, entry, ply, number, before, after, violation, rejected) -> None:
-        if after is not None:
-            self.ids.update(after.events)
-
-
-class Replay:
-    """One record's replay: findings go to ``report``; ``observer`` (optional) follows the
-    rounds and moves."""
-
-    def __init__(self, record: DaifugoRecord, report: GameReport, observer: Observer | None = None):
+    def __init__(self, record: DaifugoRecord, report: GameReport, setting: df.RuleSet | None = None):
         self.record = record
         self.report = report
-        self.observer = observer or Observer()
+        self.setting = setting
         self.names = record.players
         self.index_of = {name: i for i, name in enumerate(self.names)}
         self.rules = df.ruleset(df.DEFAULT_PRESET)
 
     # -------------------------------------------------------------- the whole record
 
-    def run(self) -> None:
+    def plan(self) -> Plan:
+        """Round by round: the deal (or snapshot) and its checks, then the round's moves
+        (played by the one replay), then its finishing order."""
         record, report = self.record, self.report
-        rules = _rules(record, report)
+        rules = self.setting if self.setting is not None else _rules(record, report)
         if rules is None or not self._players(rules):
             return
+        report.rules = rules.name
         self.rules = rules
         previous: tuple[int, ...] | None = None
         last: df.State | None = None
         expected = 1
+        offset = 0
         for rnd in record.rounds:
             number = rnd.number if rnd.number is not None else expected
             if last is not None and not last.over:
@@ -136,14 +110,12 @@ class Replay:
                      else self._deal(rules, rnd, number, previous))
             if state is None:
                 return
-            self.observer.round_started(number, state)
-            state = self._moves(rnd, number, state)
-            if state is None:
+            final = yield Segment(number, state, rnd.moves, _mover, self._unknown_player, offset)
+            offset += len(rnd.moves)
+            if not self._finish(rnd, number, final):
                 return
-            if not self._finish(rnd, number, state):
-                return
-            previous = df.finishing_order(state)
-            last = state
+            previous = df.finishing_order(final)
+            last = final
             expected = number + 1
 
     def _players(self, rules: df.RuleSet) -> bool:
@@ -155,20 +127,19 @@ class Replay:
                                          record.line, 1))
             return False
         n = len(self.names)
-        found = [v for v in df.check_deal(rules, [()] * n) if v.rule == "daifugo.deal.players"]
-        if found:
-            _tag_error(report, tag, found[0].message, found[0].rule)
+        v = df.check_players(rules, n)
+        if v is not None:
+            _tag_error(report, tag, v.message, v.rule)
             return False
         return True
 
     def _unfinished(self, state: df.State, rnd: DaifugoRound, number: int) -> None:
-        left = [state.name(p) for p in df.players_in(state)]
-        mover = f"{state.name(state.to_move)} is to move, " if state.to_move is not None else ""
+        v = df.check_round_over(state, number)
+        if v is None:
+            return
         tag = rnd.tags.get("Round")
         line, column = (tag.line, tag.column) if tag else (rnd.line, 1)
-        self.report.errors.append(Finding(
-            "daifugo.round.end", f"round {number - 1} is not over ({mover}{', '.join(left)} still hold cards), "
-            f"yet round {number} starts", line, column, round=number))
+        self.report.errors.append(Finding(v.rule, v.message, line, column, round=number))
 
     # -------------------------------------------------------------- the start of a round
 
@@ -205,12 +176,9 @@ class Replay:
             return None
         if fixed is not None:
             seats = fixed
-            if order is not None and order != fixed:
-                rule = "daifugo.lead.first-round" if previous is None else "daifugo.lead.later-rounds"
-                why = ("the listed order of the players" if previous is None
-                       else "the reverse of the previous finishing order")
-                _tag_error(report, rnd.tags["Order"], f"the turn order is {' '.join(self.names[p] for p in fixed)} "
-                           f"({why}), not {rnd.tags['Order'].value}", rule, round=number)
+            v = df.check_seats(rules, order, previous, self.names) if order is not None else None
+            if v is not None:
+                _tag_error(report, rnd.tags["Order"], v.message, v.rule, round=number)
                 return None
         else:
             seats = order if order is not None else tuple(range(n))
@@ -330,33 +298,6 @@ class Replay:
 
     # -------------------------------------------------------------- moves
 
-    def _moves(self, rnd: DaifugoRound, number: int, state: df.State) -> df.State | None:
-        """Every move of the round, or None after the first illegal one."""
-        check, apply, moved = df.check, df.apply, self.observer.moved
-        ply = 0
-        for entry in rnd.moves:
-            ply += 1
-            move = entry.move
-            before = state
-            violation = check(state, move)
-            if violation is None:
-                state = apply(state, move)
-                moved(entry, ply, number, before, state, None, False)
-                continue
-            violation = self._unknown_player(state, entry, violation)
-            if (state.rules.rejection_is_pass and violation.rule not in df.TURN_RULES
-                    and state.phase == "play" and not isinstance(move, df.Give) and move.player >= 0):
-                self.report.warnings.append(self._finding(violation, entry, ply, number, rejected=True))
-                state = df.reject(state, move)
-                moved(entry, ply, number, before, state, violation, True)
-                continue
-            self.report.errors.append(self._finding(violation, entry, ply, number))
-            self.report.plies += ply - 1
-            moved(entry, ply, number, before, None, violation, False)
-            return None
-        self.report.plies += ply
-        return state
-
     def _unknown_player(self, state: df.State, entry: DaifugoMove, violation: Violation) -> Violation:
         move = entry.move
         ids = (move.giver, move.receiver) if isinstance(move, df.Give) else (move.player,)
@@ -365,14 +306,6 @@ class Replay:
         who = entry.label.split("->")[ids.index(-1)].strip() if len(ids) > 1 else entry.label
         turn = f"; it is {state.name(state.to_move)}'s turn" if state.to_move is not None else ""
         return Violation(violation.rule, f"{who} is not one of the players ({', '.join(self.names)}){turn}")
-
-    @staticmethod
-    def _finding(v: Violation, entry: DaifugoMove, ply: int, number: int, rejected: bool = False) -> Finding:
-        message = v.message
-        if rejected:
-            message = f"rejected, counted as a pass: {message}"
-        return Finding(v.rule, message, entry.line, entry.column, ply=ply, round=number,
-                       player=entry.player, move=entry.text)
 
     def _finish(self, rnd: DaifugoRound, number: int, state: df.State) -> bool:
         if rnd.finish is None:
@@ -385,24 +318,18 @@ class Replay:
         return False
 
 
-def referee_daifugo(record: DaifugoRecord) -> GameReport:
-    report = GameReport(record.file, record.index, "daifugo", None, line=record.line)
-    report.errors.extend(record.errors)
-    report.warnings.extend(record.warnings)
+def plan(record: DaifugoRecord, report: GameReport, setting: df.RuleSet | None = None) -> Plan:
+    """The record's plan for the one replay (nothing to play when it does not read)."""
     if record.errors:
-        rules = (record.tag("Rules") or df.DEFAULT_PRESET).strip().lower()
-        report.rules = rules if rules in df.PRESETS else None
-        return report
+        if setting is None:
+            rules = (record.tag("Rules") or df.DEFAULT_PRESET).strip().lower()
+            report.rules = rules if rules in df.PRESETS else None
+        else:
+            report.rules = setting.name
+        return
     report.knowledge = "full"
-    Replay(record, report).run()
-    return report
+    yield from DfnPlan(record, report, setting).plan()
 
 
-def rules_applied(record: DaifugoRecord) -> set[str]:
-    """The ids of the rules the record's legal moves set off (the engine's ``events``) and
-    those of the submissions it rejected, replayed up to its first illegal move."""
-    report = GameReport(record.file, record.index, "daifugo", None)
-    citations = Citations()
-    if not record.errors:
-        Replay(record, report, citations).run()
-    return citations.ids
+def _mover(state: df.State, entry: DaifugoMove) -> str:
+    return entry.player

@@ -6,16 +6,10 @@ game's engine (``check`` then ``apply``) before it is returned; a ``no`` carries
 in words: from the unsat core of the z3 model's named constraints when z3 answered, or from
 the exhaustive search (what it ruled out) when the search did.
 
-Two ways to answer each Caravan reach/fewest question, kept in agreement by the tests:
-
-* ``caravan_search``: exhaustive breadth-first search through the engine (``legal moves``
-  filtered to the ones the question can use, ``check``, ``apply``).
-* ``caravan_model``: a z3 statement of the rules (the one deliberate second statement of the
-  Caravan rules in the project), solved for a line of at most K moves.
-
-Questions (``QUESTIONS``): Caravan ``reach``, ``fewest``, ``forced-win``; Daifugo ``out``,
-``unbeatable``, ``forced-out``. The entry point is :func:`answer_question` (see
-``positions`` for reading a position from a file).
+Each game lists its questions (``Game.questions``) and answers them in its ``solve`` part
+(``ask(position, question, options)``); ``ask`` here checks the question and its options and
+hands it over. See ``positions`` for reading a position from a file, and each game's
+``solve`` folder for its searches and its z3 model.
 """
 
 from __future__ import annotations
@@ -101,37 +95,26 @@ class QuestionError(ValueError):
 
 @dataclass(frozen=True)
 class Question:
+    """A question ``pitboss solve`` can ask of a game's positions (``Game.questions``)."""
+
     name: str
-    game: str
     summary: str
     example: str
+    #: The options of ``pitboss solve`` it takes (any other given is a usage error).
+    takes: frozenset[str] = frozenset()
 
 
-#: Every question, by name: what it asks and an example command line.
-QUESTIONS: dict[str, Question] = {q.name: q for q in (
-    Question("reach", "caravan",
-             "can caravan B be brought into 21-26 by its owner within K of their own moves "
-             "(the opponent passes)? shortest line, or a proof that none exists",
-             "pitboss solve puzzle.cvn --question reach --caravan A --within 3 --cards hand+deck"),
-    Question("fewest", "caravan",
-             "the fewest own moves to sell caravan B (--caravan) or to decide a lane in the "
-             "mover's favour (--lane A/D), the opponent passing",
-             "pitboss solve puzzle.cvn --question fewest --lane B/E --within 6"),
-    Question("forced-win", "caravan",
-             "with both hands and decks known, can the side to move force a win within N of "
-             "its own turns? first move of a winning strategy, or a reply to every try",
-             "pitboss solve game.cvn --ply 40 --question forced-win --depth 2"),
-    Question("out", "daifugo",
-             "the fewest plays that empty this player's hand if nobody beats them, and one "
-             "split of the hand into combinations",
-             "pitboss solve puzzle.dfn --question out --player Aki"),
-    Question("unbeatable", "daifugo",
-             "is this play unbeatable by any combination of the cards this player cannot see? "
-             "yes, or no and every play that beats it",
-             "pitboss solve puzzle.dfn --question unbeatable --play \"2S 2H\""),
-    Question("forced-out", "daifugo",
-             "with all hands known, can this player go out first whatever the others do?",
-             "pitboss solve puzzle.dfn --question forced-out --player Aki --depth 12"),
-)}
+@dataclass(frozen=True)
+class QuestionOption:
+    """An option some of a game's questions take (``pitboss solve --NAME``); games that
+    share a name share the option, their helps joined."""
+
+    name: str
+    type: type
+    help: str
+    short: str | None = None
+    metavar: str | None = None
+    min: int | None = None
+
 
 METHODS = ("auto", "z3", "search")

@@ -2,79 +2,67 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
-from referee.jobs.solve import QUESTIONS, Answer, Deadline, QuestionError
+from referee.jobs import registry
+from referee.jobs.solve import Answer, QuestionError, QuestionOption
 from referee.jobs.solve.positions import Position
 
 
-@dataclass
 class Options:
-    """Every option of ``pitboss solve``; each question reads the ones it needs."""
+    """The options of one ``pitboss solve``: ``method``, ``timeout`` and the question
+    options every game declares (``Game.question_options``; None when not given), read as
+    attributes by each game's ``ask``."""
 
-    caravan: str | None = None
-    lane: str | None = None
-    within: int | None = None
-    cards: str | None = None
-    depth: int | None = None
-    play: str | None = None
-    player: str | None = None
-    method: str = "auto"
-    timeout: float | None = 10.0
+    def __init__(self, method: str = "auto", timeout: float | None = 10.0, **given: Any) -> None:
+        known = option_names()
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise TypeError(f"no solve option {', '.join(unknown)}")
+        self.method = method
+        self.timeout = timeout
+        self.values: dict[str, Any] = {name: given.get(name) for name in known}
+
+    def __getattr__(self, name: str) -> Any:
+        values = self.__dict__.get("values", {})
+        if name in values:
+            return values[name]
+        raise AttributeError(name)
 
 
-#: Which options each question takes (any other given option is a usage error).
-TAKES = {
-    "reach": {"caravan", "within", "cards", "method"},
-    "fewest": {"caravan", "lane", "within", "cards", "method"},
-    "forced-win": {"depth"},
-    "out": {"player", "method"},
-    "unbeatable": {"player", "play", "cards"},
-    "forced-out": {"player", "depth"},
-}
+def question_options() -> dict[str, list[QuestionOption]]:
+    """Each question option's name -> its declarations, one per game that has it."""
+    out: dict[str, list[QuestionOption]] = {}
+    for g in registry.games():
+        for option in g.question_options:
+            out.setdefault(option.name, []).append(option)
+    return out
+
+
+def option_names() -> list[str]:
+    return list(question_options())
+
+
+def question_names() -> list[str]:
+    """Every game's questions, by name (what ``--question`` accepts)."""
+    return [q.name for g in registry.games() for q in g.questions]
 
 
 def ask(position: Position, question: str, options: Options) -> Answer:
     """The answer to ``question`` about ``position`` (QuestionError: bad usage)."""
-    q = QUESTIONS.get(question)
+    game = registry.game(position.game)
+    q = next((q for q in game.questions if q.name == question), None)
     if q is None:
-        raise QuestionError(f"unknown question {question!r}: {', '.join(QUESTIONS)}")
-    if q.game != position.game:
-        fits = ", ".join(n for n, x in QUESTIONS.items() if x.game == position.game)
-        raise QuestionError(f"--question {question} is a {q.game.title()} question, but the record is "
-                            f"{position.game.title()}; ask one of: {fits}")
-    given = {name for name in ("caravan", "lane", "within", "cards", "depth", "play", "player")
-             if getattr(options, name) is not None}
+        owner = next((g for g in registry.games() for x in g.questions if x.name == question), None)
+        if owner is None:
+            raise QuestionError(f"unknown question {question!r}: {', '.join(question_names())}")
+        fits = ", ".join(x.name for x in game.questions)
+        raise QuestionError(f"--question {question} is a {owner.title} question, but the record is "
+                            f"{game.title}; ask one of: {fits}")
+    given = {name for name, value in options.values.items() if value is not None}
     if options.method != "auto":
         given.add("method")
-    extra = sorted(given - TAKES[question])
+    extra = sorted(given - q.takes)
     if extra:
         raise QuestionError(f"--question {question} does not take {', '.join('--' + e for e in extra)}")
-    if position.game == "caravan":
-        from referee.games.caravan.solve.questions import (
-            forced_win_question,
-            line_question,
-        )
-
-        deadline = Deadline(options.timeout)  # after the imports: they are not the question's time
-        if question == "forced-win":
-            return forced_win_question(position.state, depth=options.depth, deadline=deadline)
-        return line_question(position.state, question, caravan=options.caravan, lane=options.lane,
-                             within=options.within, cards=options.cards or "hand+deck",
-                             method=options.method, deadline=deadline)
-    from referee.games.daifugo.solve.questions import (
-        forced_out_question,
-        out_question,
-        unbeatable_question,
-    )
-
-    deadline = Deadline(options.timeout)
-    names = position.names
-    if question == "out":
-        return out_question(position.state, names, player=options.player, method=options.method,
-                            deadline=deadline)
-    if question == "unbeatable":
-        return unbeatable_question(position.state, names, player=options.player, play=options.play,
-                                   cards=options.cards or "unseen", deadline=deadline)
-    return forced_out_question(position.state, names, player=options.player, depth=options.depth,
-                               deadline=deadline)
+    return game.part("solve").ask(position, question, options)

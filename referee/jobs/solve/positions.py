@@ -83,8 +83,8 @@ def load_position(path: str, game: int = 1, ply: int | None = None, round: int |
 def _position(timeline: Timeline, ply: int | None, round: int | None) -> Position:
     report = timeline.report
     game = timeline.game or "?"
-    if timeline.game not in ("caravan", "daifugo"):
-        raise PositionError("not a Caravan or Daifugo record", report, report.errors)
+    if timeline.kind is None:
+        raise PositionError("not a record of a game Pitboss knows", report, report.errors)
     if not timeline.segments:
         raise PositionError("the record's start position cannot be set up", report, report.errors)
     segment = _segment(timeline, round, ply is not None)
@@ -92,11 +92,11 @@ def _position(timeline: Timeline, ply: int | None, round: int | None) -> Positio
     if ply is not None and ply < 0:
         raise UsageError("--ply counts moves from 0 (the start position)")
     reached = [s for s in steps if s.after is not None]
-    available = len(timeline.record.moves) if game == "caravan" else _round_moves(timeline, segment)  # type: ignore[union-attr]
+    available = len(segment.entries)
     if ply is None:
         ply = available  # the end of the record (of the round)
     if ply > available:
-        raise UsageError(f"the {'record' if game == 'caravan' else 'round'} has {available} move"
+        raise UsageError(f"the {'record' if segment.round is None else 'round'} has {available} move"
                          f"{'s' if available != 1 else ''}; --ply {ply} is past its end")
     if ply > len(reached):
         bad = steps[len(reached)] if len(reached) < len(steps) else None
@@ -118,12 +118,3 @@ def _segment(timeline: Timeline, round: int | None, ply_given: bool) -> Segment:
             return seg
     rounds = [s.round for s in timeline.segments]
     raise UsageError(f"the replay has no round {round} (rounds replayed: {', '.join(map(str, rounds)) or 'none'})")
-
-
-def _round_moves(timeline: Timeline, segment: Segment) -> int:
-    record = timeline.record
-    for rnd in getattr(record, "rounds", []):
-        number = rnd.number
-        if number == segment.round or (number is None and segment.round == 1):
-            return len(rnd.moves)
-    return len(segment.steps)

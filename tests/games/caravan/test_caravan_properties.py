@@ -20,8 +20,7 @@ from referee import spec
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import read_caravan, write_caravan
 from referee.games.caravan.selfplay import caravan_games
-from referee.jobs.validate import validate_text
-from referee.notation.records import split_records
+from referee.jobs.validate import split, validate_text
 
 EXAMPLES = int(os.environ.get("PITBOSS_EXAMPLES", "300"))
 RULESETS = sorted(cv.RULESETS)
@@ -43,12 +42,12 @@ def _roundtrip_and_validate(rules: str, count: int, seed: int) -> None:
         expected_winner = str(game.final.winner + 1)
         assert report.details["outcome"]["winner"] == expected_winner
     # parse -> write -> parse gives the same game
-    for chunk, game in zip(split_records(text.splitlines(keepends=True)), games):
+    for chunk, game in zip(split(text.splitlines(keepends=True)), games):
         first = read_caravan(chunk)
         assert [e.move for e in first.moves] == game.moves
         assert {n: t.value for n, t in first.tags.items()} == game.tags
         written = write_caravan({n: t.value for n, t in first.tags.items()}, [e.move for e in first.moves])
-        (again_chunk,) = split_records(written.splitlines(keepends=True))
+        (again_chunk,) = split(written.splitlines(keepends=True))
         again = read_caravan(again_chunk)
         assert [e.move for e in again.moves] == [e.move for e in first.moves]
         assert {n: t.value for n, t in again.tags.items()} == {n: t.value for n, t in first.tags.items()}
@@ -146,7 +145,7 @@ def test_a_mutation_that_stays_legal_is_legal_for_the_engine() -> None:
             (report,) = validate_text(mutated)
             if not report.valid:
                 continue
-            (chunk,) = split_records(mutated.splitlines(keepends=True))
+            (chunk,) = split(mutated.splitlines(keepends=True))
             record = read_caravan(chunk)
             state = cv.new_game(cv.ruleset("holotape"),
                                 tuple([d.card for d in deck] for deck in record.decks),  # type: ignore[arg-type]

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import read_caravan, write_caravan
-from referee.jobs.validate import validate_text
+from referee.jobs.validate import split, validate_text
 from referee.notation.cards import parse_card
-from referee.notation.records import split_records
 
 
 def read(text: str):
-    (chunk,) = split_records(text.splitlines(keepends=True))
+    (chunk,) = split(text.splitlines(keepends=True))
     return read_caravan(chunk)
 
 
@@ -38,7 +37,7 @@ def test_unicode_suits_ten_as_t_crlf_and_escapes() -> None:
 
 def test_comments_span_lines_and_hide_tag_lookalikes() -> None:
     text = '[Game "Caravan"]\n\n1. 9S>D { a comment\n[Game "not a tag"]\n} 7H>A ; rest\n2. 3C>B\n'
-    records = list(split_records(text.splitlines(keepends=True)))
+    records = list(split(text.splitlines(keepends=True)))
     assert len(records) == 1
     assert len(read_caravan(records[0]).moves) == 3
 

@@ -428,4 +428,4 @@ def test_help_lists_every_question_with_an_example() -> None:
     text = result.output
     for q in ("reach", "fewest", "forced-win", "out", "unbeatable", "forced-out"):
         assert re.search(rf"^\s+{q}\s", text, re.MULTILINE), q
-        assert f"-q {q}" in text, q
+        assert f"--question {q}" in text, q

@@ -16,8 +16,8 @@ from referee import spec
 from referee.games.daifugo.notation.dfn import read_daifugo
 from referee.games.daifugo.selfplay import daifugo_matches
 from referee.jobs import registry
-from referee.jobs.validate import validate_text
-from referee.notation.records import split_records
+from referee.jobs.replay import cite
+from referee.jobs.validate import split, validate_text
 
 runner = CliRunner()
 
@@ -51,7 +51,7 @@ def test_a_match_of_several_rounds_validates():
 
 
 def read(text: str):
-    (chunk,) = split_records(text.splitlines(keepends=True))
+    (chunk,) = split(text.splitlines(keepends=True))
     return read_daifugo(chunk)
 
 
@@ -182,9 +182,9 @@ def test_uecda_rejections_are_warnings_and_the_replay_goes_on():
 
 def test_cite_lists_the_rules_the_moves_set_off():
     text = match_text(seed=8, players=4, options="+eight-cut", rounds=2)
-    (chunk,) = split_records(text.splitlines(keepends=True))
+    (chunk,) = split(text.splitlines(keepends=True))
     kind = registry.game("daifugo")
-    cited = kind.cite(kind.read(chunk, "t.dfn", 1))
+    cited = cite(kind, kind.read(chunk, "t.dfn", 1))
     assert {"daifugo.round.end", "daifugo.lead.first-round", "daifugo.lead.later-rounds"} <= cited
     assert cited <= spec.ids("daifugo.")
 
@@ -194,7 +194,7 @@ def test_cite_lists_the_rules_the_moves_set_off():
 
 def test_selfplay_is_deterministic_and_valid(tmp_path: Path):
     out = tmp_path / "m.dfn"
-    args = ["selfplay", "daifugo", "-n", "3", "-p", "6", "-s", "9", "--options", "+eight-cut +suit-lock",
+    args = ["selfplay", "daifugo", "-n", "3", "--players", "6", "-s", "9", "--options", "+eight-cut +suit-lock",
             "--rounds", "2", "-o", str(out)]
     assert runner.invoke(app, args).exit_code == 0
     first = out.read_text()
@@ -209,7 +209,7 @@ def test_selfplay_is_deterministic_and_valid(tmp_path: Path):
     assert doc["games"][0]["game"] == "daifugo" and doc["games"][0]["rules"] == "seed"
 
 
-@pytest.mark.parametrize("args", [["-p", "9"], ["-p", "2"], ["-r", "uecda", "-p", "4"], ["--options", "+bogus"],
+@pytest.mark.parametrize("args", [["--players", "9"], ["--players", "2"], ["-r", "uecda", "--players", "4"], ["--options", "+bogus"],
                                   ["--options", "exchange=most"], ["--rounds", "0"]])
 def test_selfplay_rejects_bad_options(args: list[str]):
     result = runner.invoke(app, ["selfplay", "daifugo", "-n", "1", *args])
@@ -217,7 +217,7 @@ def test_selfplay_rejects_bad_options(args: list[str]):
 
 
 def test_selfplay_writes_to_standard_output():
-    result = runner.invoke(app, ["selfplay", "daifugo", "-n", "2", "-p", "3", "-r", "seed", "--rounds", "1"])
+    result = runner.invoke(app, ["selfplay", "daifugo", "-n", "2", "--players", "3", "-r", "seed", "--rounds", "1"])
     assert result.exit_code == 0
     assert result.output.count('[Game "Daifugo"]') == 2
     assert all(r.valid for r in validate_text(result.output))

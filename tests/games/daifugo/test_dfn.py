@@ -15,7 +15,7 @@ from referee.games.daifugo.notation.dfn import (
     ruleset_of,
     write_daifugo,
 )
-from referee.notation.records import split_records
+from referee.jobs.validate import split
 
 RECORD = """\
 [Game "Daifugo"]
@@ -43,7 +43,7 @@ Zed: pass  Aki: JK(<3D) 3D 4D  Ben: JK(>2C) KC AC 2C *
 
 
 def read(text: str, index: int = 1) -> DaifugoRecord:
-    chunks = list(split_records(text.splitlines(keepends=True)))
+    chunks = list(split(text.splitlines(keepends=True)))
     assert len(chunks) == 1
     return read_daifugo(chunks[0], "t.dfn", index)
 
@@ -131,7 +131,7 @@ def test_bad_tag_values_are_findings():
 def test_crlf_bom_and_unicode():
     text = '\ufeff[Game "Daifugo"]\r\n[Players "A B C"]\r\n[Hand.A "3\u2660"]\r\n[Hand.B "4S"]\r\n' \
            '[Hand.C "5S"]\r\n[ToMove "A"]\r\n\r\nA: 3\u2660\r\n'
-    chunks = list(split_records(text.splitlines(keepends=True)))
+    chunks = list(split(text.splitlines(keepends=True)))
     record = read_daifugo(chunks[0])
     assert record.errors == []
     assert record.rounds[0].moves[0].move == D.Play(0, (Card(3, "S"),))

@@ -91,6 +91,27 @@ _DECODED: dict[str, tuple[cv.Move, tuple[str, ...]]] = {}
 _DECODED_MAX = 100_000
 
 
+#: What CVN's own terminals are called in a message for a player.
+TERMINAL_NAMES = {
+    "PLACE": "a move such as 7H>A or KS>D2",
+    "DISCARD": "'discard'",
+    "DISBAND": "'disband'",
+    "CARAVAN": "a caravan letter A-F",
+    "DRAW": "a draw such as +9D",
+    "TAG_VALUE": 'a quoted tag value such as "Caravan"',
+}
+
+
+class CaravanMove(MoveEntry):
+    """A Caravan move as read; ``text`` is its canonical CVN."""
+
+    __slots__ = ()
+
+    @property
+    def text(self) -> str:
+        return _move_text(self.move)
+
+
 def _read_run(record: CaravanRecord, run: Token, offset: int, warned: bool) -> bool:
     """The items of a MOVES token into ``record.moves``, each at its place in the file (the
     token starts at its line + ``offset``); a move number that is not the turn's is warned
@@ -124,7 +145,7 @@ def _read_run(record: CaravanRecord, run: Token, offset: int, warned: bool) -> b
             decoded = _decode(m)
             if len(_DECODED) < _DECODED_MAX:
                 _DECODED[key] = decoded
-        append(MoveEntry(decoded[0], line, column0 + pos - line_start, decoded[1]))
+        append(CaravanMove(decoded[0], line, column0 + pos - line_start, decoded[1]))
     return warned
 
 
@@ -179,7 +200,7 @@ def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
     try:
         tags, items = _parser().parse(chunk.text)
     except UnexpectedInput as err:
-        record.errors.append(grammar.syntax_finding(err, chunk.text, offset))
+        record.errors.append(grammar.syntax_finding(err, chunk.text, offset, TERMINAL_NAMES))
         for tag in salvage_tags(chunk):
             record.tags.setdefault(tag.name, tag)
         return record
@@ -254,7 +275,7 @@ def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
     try:
         tree = grammar.load("cvn_table").parse(tag.value)
     except UnexpectedInput as err:
-        finding = grammar.syntax_finding(err, tag.value, tag.line - 1, rule="notation.tag.value")
+        finding = grammar.syntax_finding(err, tag.value, tag.line - 1, TERMINAL_NAMES, rule="notation.tag.value")
         finding.column = tag.column + (err.column - 1 if isinstance(err.column, int) and err.column > 0 else 0)
         finding.message = f"Table: {finding.message}"
         record.errors.append(finding)
@@ -340,4 +361,3 @@ def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None
     return "\n".join(lines) + "\n"
 
 
-MoveEntry.formatters.update({kind: _move_text for kind in (cv.PlayNumber, cv.Attach, cv.Discard, cv.Disband)})

@@ -15,6 +15,8 @@ Every line is replayed through the engine before it is returned (``caravan_puzzl
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import move_text, table_text, write_caravan
 from referee.games.caravan.solve.model import ReachModel, reason_words
@@ -343,3 +345,13 @@ def _line_text(tree: dict) -> str:
     if not replies:
         return f"{move_text(move)} wins"
     return f"{move_text(move)}, then answers for all {len(replies)} replies"
+
+
+def ask(position: Any, question: str, options: Any) -> Answer:
+    """A Caravan question about a position (``referee.jobs.solve.ask`` checked its options)."""
+    deadline = Deadline(options.timeout)  # after the imports: they are not the question's time
+    if question == "forced-win":
+        return forced_win_question(position.state, depth=options.depth, deadline=deadline)
+    return line_question(position.state, question, caravan=options.caravan, lane=options.lane,
+                         within=options.within, cards=options.cards or "hand+deck",
+                         method=options.method, deadline=deadline)

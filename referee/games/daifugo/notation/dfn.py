@@ -491,7 +491,7 @@ def toggle(word: str) -> tuple[str, object]:
     name, eq, value = word.partition("=")
     if not eq:
         raise ValueError(f"{word!r} is no option toggle: write +name, -name or name=value")
-    if name == "exchange":
+    if name in df.OPTION_CHOICES:
         return name, value.lower()
     if name == "stairs-revolution" and small_int(value) is not None:
         return name, small_int(value)
@@ -622,4 +622,3 @@ def _glyph_text(glyphs: Sequence[str]) -> str:
     return "".join(g if not g.startswith("$") else " " + g for g in glyphs)
 
 
-MoveEntry.formatters.update({kind: (lambda m: move_text(m, ())) for kind in (df.Play, df.Pass, df.Give)})

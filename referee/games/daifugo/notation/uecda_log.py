@@ -82,11 +82,12 @@ class LogHeader:
 
 @dataclass
 class LogEntry:
-    """One entry of a play line: the submitting player id, the move it decodes to (None when
-    it holds a cell the server's table cannot hold as a card: always rejected), its text."""
+    """One entry of a play line: the submitting player id, the move it decodes to (an
+    ``Unreadable`` one when it holds a cell the server's table cannot hold as a card: always
+    rejected), its text."""
 
     player: int
-    move: df.Move | None
+    move: df.Move
     text: str
     line: int
     column: int
@@ -164,7 +165,7 @@ def decode_entry(text: str, line: int, column: int) -> LogEntry:
     player = int(text[0])
     decoded = decode_submission(text[1:-2])
     if decoded is None:
-        move: df.Move | None = None
+        move: df.Move = df.Unreadable(player, text[1:-2])
     elif not decoded[0]:
         move = df.Pass(player)
     else:

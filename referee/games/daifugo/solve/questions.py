@@ -15,6 +15,7 @@ Every witness is replayed through the engine before it is returned.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import cards_text, decode_cards, move_text
@@ -366,3 +367,17 @@ def _main_line(tree: dict, names: tuple[str, ...], limit: int = 24) -> str:
         move, tree = next(iter(tree.items()))
         out.append(move_text(move, names))
     return ", ".join(out)
+
+
+def ask(position: Any, question: str, options: Any) -> Answer:
+    """A Daifugo question about a position (``referee.jobs.solve.ask`` checked its options)."""
+    deadline = Deadline(options.timeout)
+    names = position.names
+    if question == "out":
+        return out_question(position.state, names, player=options.player, method=options.method,
+                            deadline=deadline)
+    if question == "unbeatable":
+        return unbeatable_question(position.state, names, player=options.player, play=options.play,
+                                   cards=options.cards or "unseen", deadline=deadline)
+    return forced_out_question(position.state, names, player=options.player, depth=options.depth,
+                               deadline=deadline)
