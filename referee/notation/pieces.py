@@ -14,16 +14,23 @@ choice are ordered as Lark orders them (longest first), from the pattern without
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
+import lark
 from lark import Token, Tree
 from lark.lexer import Pattern
 from lark.load_grammar import PrepareLiterals, load_grammar
 from lark.utils import get_regexp_width
 
+from referee.notation.grammar import cache_dir
 from referee.resources import data_dir
 
 
@@ -52,7 +59,65 @@ def _terminals(name: str) -> dict[str, Tree]:
 def capturing(grammar: str, terminal: str, names: Iterable[str]) -> re.Pattern[str]:
     """The compiled pattern of ``terminal`` in ``grammar/<grammar>.lark``, each reference to
     a terminal in ``names`` a named group (``_CARD`` becomes the group ``CARD``; a name may be
-    captured once only). Groups are named without the leading underscore."""
+    captured once only). Groups are named without the leading underscore.
+
+    Reading a grammar file builds Lark's own grammar parser (about half a second, most of it
+    its collision check), so the patterns are kept beside the compiled parsers (see
+    ``grammar.cache_dir``) under a digest of every grammar file and Lark's version, and
+    built only when missing."""
+    return re.compile(_pattern(grammar, terminal, tuple(sorted(set(names)))))
+
+
+@cache
+def _pattern(grammar: str, terminal: str, names: tuple[str, ...]) -> str:
+    key = f"{terminal}:{','.join(names)}"
+    stored = _stored(grammar)
+    pattern = stored.get(key)
+    if not isinstance(pattern, str):
+        pattern = _build(grammar, terminal, names)
+        stored[key] = pattern
+        _store(grammar, stored)
+    return pattern
+
+
+def _cache_file(grammar: str) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256(lark.__version__.encode() + b"\0")
+    for file in sorted(data_dir("grammar").glob("*.lark")):  # %import reaches its siblings
+        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return folder / f"{grammar}-pieces-{digest.hexdigest()[:24]}.json"
+
+
+@cache
+def _stored(grammar: str) -> dict[str, object]:
+    target = _cache_file(grammar)
+    if target is None:
+        return {}
+    try:
+        loaded = json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _store(grammar: str, stored: dict[str, object]) -> None:
+    """Written whole (a file of this process's own, renamed into place); a cache that cannot
+    be written is simply not kept."""
+    target = _cache_file(grammar)
+    if target is None:
+        return
+    part = target.with_name(f"{target.name}.{os.getpid()}.part")
+    try:
+        part.write_text(json.dumps(stored, sort_keys=True), encoding="utf-8")
+        os.replace(part, target)
+    except OSError:
+        with suppress(OSError):
+            part.unlink()
+
+
+def _build(grammar: str, terminal: str, names: tuple[str, ...]) -> str:
     terms = _terminals(grammar)
     wanted = set(names)
     by_id = {id(tree): term for term, tree in terms.items() if term in wanted}
@@ -109,4 +174,4 @@ def capturing(grammar: str, terminal: str, names: Iterable[str]) -> re.Pattern[s
     missing = {n.lstrip("_") for n in wanted} - seen
     if missing:
         raise ValueError(f"{terminal} does not refer to {', '.join(sorted(missing))}")
-    return re.compile(piece.regexp)
+    return piece.regexp
