@@ -21,7 +21,7 @@ from typing import Annotated, Optional
 import typer
 
 from referee.jobs import registry
-from referee.jobs.solve.ask import question_names, question_options
+from referee.jobs.questions import question_names, question_options
 from referee.jobs.validate import Summary
 from referee.notation.records import caret_line
 

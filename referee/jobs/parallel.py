@@ -20,7 +20,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from referee.jobs.report import GameReport
-from referee.jobs.validate import judge_chunk, sniff, split, validate_file, validate_lines
+from referee.jobs.validate import (
+    judge_chunk,
+    sniff,
+    split,
+    validate_file,
+    validate_lines,
+)
 from referee.notation.records import Chunk, open_text
 
 if TYPE_CHECKING:  # the pool's modules cost 40 ms to import: only when a pool starts

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from referee.games.caravan import engine, settings
-from referee.games.caravan.notation.cvn import read_caravan
-from referee.games.caravan.referee import plan
-from referee.games.caravan.solve import OPTIONS, QUESTIONS
-from referee.jobs.game import Game, Settings
+from referee.games.caravan import engine
+from referee.games.caravan.questions import OPTIONS, QUESTIONS
+from referee.jobs.game import Game, Settings, lazy
 from referee.jobs.selfplay import Option, SelfPlay
 
 
@@ -24,12 +22,12 @@ GAME = Game(
     notation="CVN",
     extensions=(".cvn",),
     rule_sets=tuple(engine.RULESETS),
-    settings=Settings(settings.parse, settings.label, settings.declared, settings.comparisons,
-                      settings.position_key),
+    settings=Settings(*(lazy(f"referee.games.caravan.settings:{f}")
+                        for f in ("parse", "label", "declared", "comparisons", "position_key"))),
     engine=engine,
-    read=read_caravan,
+    read=lazy("referee.games.caravan.notation.cvn:read_caravan"),
     moves=lambda record: record.moves,
-    plan=plan,
+    plan=lazy("referee.games.caravan.referee:plan"),
     allowed=_allowed,
     set_off=engine.end_rules,
     moves_name_mover=False,
