@@ -2,7 +2,11 @@
 
 State is immutable (named tuples); ``check`` says why a move is illegal with a rule id
 from ``spec/caravan*.toml``; ``apply`` assumes the move passed ``check``; ``legal_moves``
-lists the moves a player with a known hand can make.
+lists the moves a player with a known hand can make, ``random_move`` draws one lazily.
+Given a ``consulted`` list, ``check`` and ``apply`` also say which rules decided a legal
+move and its effects, from the very code that states each rule (there is no second,
+hand-written list of "allowed by" rules). ``check_result`` judges a declared result;
+``after_illegal`` is the illegal-move policy (the replay stops).
 
 Caravans are numbered 0-5 (A-F): 0-2 belong to player 0 (player "1" in records),
 3-5 to player 1. Caravan i faces caravan i + 3. Number cards in a caravan are indexed
