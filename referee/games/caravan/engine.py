@@ -427,18 +427,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     if consulted is not None:
         consulted.append("caravan.hand.possession")
     if kind is Discard:
-        if opening:
-            if not rules.opening_discard:
-                return Violation("caravan.opening.discard", "no card may be discarded during the opening")
-            if consulted is not None:
-                consulted.append("caravan.opening.discard-redraw")
-        if not rules.discard_with_empty_deck:
-            if state.decks[p] == ():
-                return Violation("caravan.discard.empty-deck",
-                                 f"{_who(p)}'s deck is empty; {rules.name} forbids discarding then")
-            if consulted is not None:
-                consulted.append("caravan.discard.empty-deck")
-        return _check_draw(state, move, True, consulted)
+        return _check_discard(state, opening, consulted) or _check_draw(state, move, True, consulted)
     number = 1 <= card.rank <= 10
     if kind is Attach and number:
         return Violation("caravan.number.end",
@@ -463,6 +452,24 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
 
 def _who(p: int) -> str:
     return f"player {player_name(p)}"
+
+
+def _check_discard(state: State, opening: bool, consulted: list[str] | None) -> Violation | None:
+    """May the player to move discard (a card they hold)?"""
+    rules = state.rules
+    if opening:
+        if not rules.opening_discard:
+            return Violation("caravan.opening.discard", "no card may be discarded during the opening")
+        if consulted is not None:
+            consulted.append("caravan.opening.discard-redraw")
+    if not rules.discard_with_empty_deck:
+        p = state.to_move
+        if state.decks[p] == ():
+            return Violation("caravan.discard.empty-deck",
+                             f"{_who(p)}'s deck is empty; {rules.name} forbids discarding then")
+        if consulted is not None:
+            consulted.append("caravan.discard.empty-deck")
+    return None
 
 
 def _check_opening(state: State, move: Move, consulted: list[str] | None) -> Violation | None:
@@ -759,8 +766,9 @@ def _has_move(state: State) -> bool:
     """Has the player to move a legal move? Every candidate is judged by ``check``; the
     cheap ones (a discard, a disband) are tried before the full list."""
     p = state.to_move
-    known = state.hands[p].known
-    if known and check(state, _DISCARDS[known[0]]) is None:
+    # A card held may be discarded: ``check`` of that discard, whose other parts (the game
+    # goes on, the card is held, no draw is written) hold here.
+    if state.hands[p].known and _check_discard(state, state.placed[p] < OPENING_PLACEMENTS, None) is None:
         return True
     for c in own_caravans(p):
         if state.caravans[c] and check(state, _DISBANDS[c]) is None:
