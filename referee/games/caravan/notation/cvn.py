@@ -139,7 +139,7 @@ def _read_run(record: CaravanRecord, run: Token, offset: int, warned: bool) -> b
                                                    line, column0 + pos - line_start, ply=len(moves) + 1))
                     warned = True  # one warning per record is enough
             continue
-        key = m.group().rstrip()
+        key = m.group()  # with its trailing blanks: a few variants of each move, no strip
         decoded = decoded_get(key)
         if decoded is None:
             decoded = _decode(m)
