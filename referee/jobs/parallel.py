@@ -51,13 +51,13 @@ class RunError(Exception):
     """What stops a run (exit status 2), after the reports of everything before it."""
 
 
-class ReadError(RunError):
-    """A file could not be read (after the reports of what was read before it)."""
+@dataclass(frozen=True)
+class Unread:
+    """An input that could not be read, in its place in the stream of reports (the run
+    goes on with the next input)."""
 
-    def __init__(self, path: str, error: OSError) -> None:
-        super().__init__(f"cannot read {path}: {error.strerror or error}")
-        self.path = path
-        self.error = error
+    path: str
+    error: OSError
 
 
 # ------------------------------------------------------------------ the work, in a worker
@@ -67,15 +67,15 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def judge_batch(file: str, items: list[tuple[Chunk, int]]) -> list[GameReport]:
-    return [judge_chunk(chunk, file, index) for chunk, index in items]
+def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: dict[str, Any] | None = None) -> list[GameReport]:
+    return [judge_chunk(chunk, file, index, settings) for chunk, index in items]
 
 
-def validate_whole(path: str) -> tuple[list[GameReport], OSError | None]:
+def validate_whole(path: str, settings: dict[str, Any] | None = None) -> tuple[list[GameReport], OSError | None]:
     """Every report of one file (a contest log), and the read error that stopped it."""
     reports: list[GameReport] = []
     try:
-        for report in validate_file(path):
+        for report in validate_file(path, settings=settings):
             reports.append(report)
     except OSError as err:
         return reports, err
@@ -97,28 +97,29 @@ class _Unit:
     error: OSError | None = None
     future: Future | None = None
 
-    def run_here(self) -> Any:
+    def run_here(self, settings: dict[str, Any] | None) -> Any:
         if self.kind == "batch":
-            return judge_batch(self.file, self.items)
+            return judge_batch(self.file, self.items, settings)
         if self.kind == "whole":
-            return validate_whole(self.path)
+            return validate_whole(self.path, settings)
         return None
 
 
-def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int) -> Iterator[_Unit]:
+def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int,
+           settings: dict[str, Any] | None) -> Iterator[_Unit]:
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
             handle = open_text(path, stdin)
         except OSError as err:
             yield _Unit(path, "error", error=err)
-            return
+            continue
         size = None if path == "-" else _size(path)
         try:
             stream, reader = sniff(handle)
             if reader is not None:
                 if path == "-":
-                    yield _Unit(path, "here", stream=validate_lines(stream, name))
+                    yield _Unit(path, "here", stream=validate_lines(stream, name, settings))
                 else:
                     yield _Unit(path, "whole")
                 continue
@@ -135,7 +136,7 @@ def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int) -> It
                 yield unit
         except OSError as err:
             yield _Unit(path, "error", error=err)
-            return
+            continue
         finally:
             if path != "-":
                 handle.close()
@@ -149,6 +150,9 @@ def _size(path: str) -> int | None:
 
 
 def _fraction(handle: TextIO, size: int | None) -> float | None:
+    fraction = getattr(handle, "fraction", None)
+    if fraction is not None:
+        return fraction()
     try:
         return handle.buffer.tell() / size if size else None
     except (AttributeError, OSError, ValueError):
@@ -166,16 +170,18 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO | None = None,
-                   batch_records: int = BATCH_RECORDS) -> Iterator[tuple[GameReport, float | None]]:
+                   batch_records: int = BATCH_RECORDS, settings: dict[str, Any] | None = None,
+                   ) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """Each record's report of each file, in input order, with how far through its file
     the reader is (None for standard input), validated on ``jobs`` processes (default:
-    the cores available), records sent to the workers ``batch_records`` at a time.
-    Raises :class:`ReadError` where a file cannot be read, after every report before it."""
+    the cores available), records sent to the workers ``batch_records`` at a time, judged
+    under ``settings`` (``validate.parse_settings``) where given. A file that cannot be
+    read is an :class:`Unread` in its place, and the run goes on."""
     jobs = available_cores() if jobs is None else jobs
     if jobs <= 1:
-        yield from _serial(paths, stdin)
+        yield from _serial(paths, stdin, settings)
         return
-    units = _units(paths, stdin, batch_records)
+    units = _units(paths, stdin, batch_records, settings)
     pending: deque[_Unit] = deque()
     pool: ProcessPoolExecutor | None = None
     limit = jobs * IN_FLIGHT_PER_JOB
@@ -185,10 +191,10 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
     def submit(unit: _Unit) -> None:
         assert pool is not None
         if unit.kind == "batch":
-            unit.future = pool.submit(judge_batch, unit.file, unit.items)
+            unit.future = pool.submit(judge_batch, unit.file, unit.items, settings)
             unit.items = []  # the worker has its copy; keep memory to what is in flight
         elif unit.kind == "whole":
-            unit.future = pool.submit(validate_whole, unit.path)
+            unit.future = pool.submit(validate_whole, unit.path, settings)
 
     try:
         while True:
@@ -214,14 +220,15 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             unit = pending.popleft()
             if unit.kind == "error":
                 assert unit.error is not None
-                raise ReadError(unit.path, unit.error)
+                yield Unread(unit.path, unit.error), None
+                continue
             if unit.kind == "here":
                 assert unit.stream is not None
                 for report in unit.stream:
                     yield report, None
                 continue
             try:
-                result = unit.future.result() if unit.future is not None else unit.run_here()
+                result = unit.future.result() if unit.future is not None else unit.run_here(settings)
             except broken as err:
                 raise RunError(f"a worker process died while validating {unit.path} ({err}); "
                                "run again, or with --jobs 1") from err
@@ -232,27 +239,29 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
                 for report in reports:
                     yield report, 1.0
                 if error is not None:
-                    raise ReadError(unit.path, error)
+                    yield Unread(unit.path, error), None
     finally:
         units.close()
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _serial(paths: Iterable[str], stdin: TextIO | None) -> Iterator[tuple[GameReport, float | None]]:
+def _serial(paths: Iterable[str], stdin: TextIO | None,
+            settings: dict[str, Any] | None) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """One process, streamed, record by record (``--jobs 1``)."""
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
             handle = open_text(path, stdin)
         except OSError as err:
-            raise ReadError(path, err) from err
+            yield Unread(path, err), None
+            continue
         size = None if path == "-" else _size(path)
         try:
-            for report in validate_lines(handle, name):
+            for report in validate_lines(handle, name, settings):
                 yield report, _fraction(handle, size)
         except OSError as err:
-            raise ReadError(path, err) from err
+            yield Unread(path, err), None
         finally:
             if path != "-":
                 handle.close()

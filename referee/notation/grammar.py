@@ -19,7 +19,7 @@ from lark.exceptions import (
 )
 from lark.lark import _LOAD_ALLOWED_OPTIONS
 
-from referee.notation.records import Finding
+from referee.notation.records import Finding, source_lines, visible
 from referee.resources import data_dir
 
 #: What a terminal every notation shares is called in a message for a player (each
@@ -148,11 +148,18 @@ def syntax_finding(err: UnexpectedInput, text: str, line_offset: int,
     line = getattr(err, "line", None)
     column = getattr(err, "column", None)
     if isinstance(err, UnexpectedCharacters):
-        what = f"unexpected {text[err.pos_in_stream]!r}" if err.pos_in_stream < len(text) else "unexpected text"
+        pos = err.pos_in_stream
+        if pos < len(text) and text[pos] == "{" and "}" not in text[pos:]:
+            lines = source_lines(text)
+            source = lines[line - 1] if isinstance(line, int) and 0 < line <= len(lines) else ""
+            return Finding("notation.comment.unclosed", "this { comment is never closed: it runs to the end of the "
+                           "record (the next record starts at the next [Game tag)", line + line_offset, column,
+                           source=source)
+        what = f"unexpected {visible(repr(text[pos]))}" if pos < len(text) else "unexpected text"
         expected = describe_expected(err.allowed or set(), names)
     elif isinstance(err, UnexpectedToken):
         tok = err.token
-        what = "unexpected end of record" if tok.type == "$END" else f"unexpected {_short(str(tok))!r}"
+        what = "unexpected end of record" if tok.type == "$END" else f"unexpected {visible(repr(_short(str(tok))))}"
         expected = describe_expected(err.expected or set(), names)
     elif isinstance(err, UnexpectedEOF):
         what = "unexpected end of record"
@@ -162,7 +169,7 @@ def syntax_finding(err: UnexpectedInput, text: str, line_offset: int,
         what, expected = str(err), ""
     if not isinstance(line, int) or line < 1:
         line, column = text.count("\n") + 1, 1
-    lines = text.splitlines()
+    lines = source_lines(text)
     source = lines[line - 1] if 0 < line <= len(lines) else ""
     message = what + (f"; {expected}" if expected else "")
     return Finding(rule, message, line + line_offset, column, source=source)

@@ -1,6 +1,6 @@
 """Caravan's puzzle questions for ``pitboss solve``, as data (answered by ``solve.questions``)."""
 
-from referee.jobs.questions import Question, QuestionOption
+from referee.jobs.questions import MAX_DEPTH, MAX_WITHIN, Question, QuestionOption
 
 QUESTIONS = (
     Question("reach",
@@ -25,8 +25,8 @@ OPTIONS = (
                    "-c", "X"),
     QuestionOption("lane", str, "fewest: the lane to win for the side to move (A/D, B/E, C/F).", "-l", "X/Y"),
     QuestionOption("within", int, "reach, fewest: at most this many own moves (default 3 for reach, 6 for "
-                   "fewest).", "-k", "K", 0),
+                   "fewest; at most 30).", "-k", "K", 0, MAX_WITHIN),
     QuestionOption("cards", str, "reach, fewest: hand (the known hand only) or hand+deck (also the known deck, "
                    "in draw order; default).", None, "WHICH"),
-    QuestionOption("depth", int, "forced-win: own turns (default 2).", "-d", "N", 1),
+    QuestionOption("depth", int, "forced-win: own turns (default 2; at most 30).", "-d", "N", 1, MAX_DEPTH),
 )

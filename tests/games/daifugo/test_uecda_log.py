@@ -134,7 +134,7 @@ def test_the_command_line_reports_the_logs(tmp_path: Path):
     result = CliRunner().invoke(app, ["validate", "--json", str(SAMPLE), str(ELEVEN_BACK)])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
-    assert doc["summary"] == {"games": 160, "valid": 160, "invalid": 0}
+    assert doc["summary"] == {"games": 160, "valid": 160, "invalid": 0, "errors": 0, "warnings": 175}
     assert sum(len(g["warnings"]) for g in doc["games"]) > 0
 
 

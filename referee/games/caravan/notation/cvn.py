@@ -154,7 +154,7 @@ class _Build(Transformer):
 
     def tag(self, children: list[Token]) -> Tag:
         name, value = children
-        return Tag(str(name), unescape(str(value)[1:-1]), value.line, value.column + 1)
+        return Tag(str(name), unescape(str(value)[1:-1]), value.line, value.column + 1, name.column)
 
     def movetext(self, children: list[Token]) -> list[Token]:
         return children
