@@ -115,6 +115,11 @@ def _store(grammar: str, stored: dict[str, object]) -> None:
     except OSError:
         with suppress(OSError):
             part.unlink()
+        return
+    for old in target.parent.glob(f"{grammar}-pieces-*.json"):  # an earlier grammar's
+        if old != target:
+            with suppress(OSError):
+                old.unlink()
 
 
 def _build(grammar: str, terminal: str, names: tuple[str, ...]) -> str:
