@@ -35,6 +35,10 @@ def is_number(card: Card) -> bool:
     return 1 <= card.rank <= 10
 
 
+#: ``is_number`` of every card, for the hot paths.
+_IS_NUMBER = {card: is_number(card) for card in ALL_CARDS}
+
+
 def owner(caravan: int) -> int:
     return caravan // 3
 
@@ -428,7 +432,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
         consulted.append("caravan.hand.possession")
     if kind is Discard:
         return _check_discard(state, opening, consulted) or _check_draw(state, move, True, consulted)
-    number = 1 <= card.rank <= 10
+    number = _IS_NUMBER[card]
     if kind is Attach and number:
         return Violation("caravan.number.end",
                          f"{card} is a number card: it goes at the end of a caravan ({card}>{LETTERS[move.caravan]})")
@@ -440,7 +444,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
         return _check_opening(state, move, consulted) or _check_draw(state, move, False, consulted)
     if kind is PlayNumber:
         c = move.caravan
-        if c // 3 != p:
+        if owner(c) != p:
             return Violation("caravan.number.own", f"caravan {LETTERS[c]} is not {_who(p)}'s; number cards go "
                              "only on one's own caravans")
         if consulted is not None:
@@ -578,7 +582,7 @@ def _check_disband(state: State, move: Disband, opening: bool, consulted: list[s
     c = move.caravan
     if opening:
         return Violation("caravan.opening.disband", "no caravan may be disbanded during the opening")
-    if c // 3 != p:
+    if owner(c) != p:
         return Violation("caravan.disband.own", f"caravan {LETTERS[c]} is not {_who(p)}'s")
     if consulted is not None:
         consulted.append("caravan.disband.own")
@@ -866,9 +870,6 @@ def standard_deck() -> list[Card]:
     return list(ALL_CARDS) + [ALL_CARDS[-1]]
 
 
-_IS_NUMBER = {card: is_number(card) for card in ALL_CARDS}
-
-
 def random_move(state: State, rng: Random, tries: int = 12) -> Move | None:
     """A legal move drawn uniformly from ``legal_moves(state)`` (None when there is none),
     found lazily: a candidate (one of the moves ``legal_moves`` considers) is drawn at random
@@ -911,7 +912,7 @@ def _placement(p: int, hand: tuple[Card, ...], slots: int, caravans: tuple[Carav
     (``slots`` of them); None for a second copy of a card. After them come a discard of each
     card and a disband of each own caravan."""
     for k, card in enumerate(hand):
-        if 1 <= card.rank <= 10:
+        if _IS_NUMBER[card]:
             if i < 3:
                 return PlayNumber(card, 3 * p + i) if hand.index(card) == k else None
             i -= 3
