@@ -69,9 +69,16 @@ _ANNOTATION = pieces.capturing("cvn", "_ANNOTATION", ())
 _LETTER_INDEX = {**{c: i for i, c in enumerate("abcdef")}, **{c: i for i, c in enumerate("ABCDEF")}}
 
 
+def _part(pattern: re.Pattern[str], text: str, group: str) -> str:
+    """A named part of a piece the item already matched (so the piece matches again)."""
+    m = pattern.fullmatch(text)
+    assert m is not None, (pattern.pattern, text)
+    return m[group]
+
+
 def _decode(m: re.Match) -> tuple[cv.Move, tuple[str, ...]]:
     """A move item's engine move and its annotation glyphs."""
-    draw = parse_card(_DRAW.fullmatch(m["DRAW"])["CARD"]) if m["DRAW"] else None  # type: ignore[index]
+    draw = parse_card(_part(_DRAW, m["DRAW"], "CARD")) if m["DRAW"] else None
     notes = tuple(a.group(0) for a in _ANNOTATION.finditer(m["NOTES"]))
     if m["PLACE"]:
         place = _PLACE.fullmatch(m["PLACE"])
@@ -82,8 +89,8 @@ def _decode(m: re.Match) -> tuple[cv.Move, tuple[str, ...]]:
             return cv.Attach(card, caravan, int(place["INDEX"]) - 1, draw), notes
         return cv.PlayNumber(card, caravan, draw), notes
     if m["DISCARD"]:
-        return cv.Discard(parse_card(_DISCARD.fullmatch(m["DISCARD"])["CARD"]), draw), notes  # type: ignore[index]
-    return cv.Disband(_LETTER_INDEX[_DISBAND.fullmatch(m["DISBAND"])["LETTER"]], draw), notes  # type: ignore[index]
+        return cv.Discard(parse_card(_part(_DISCARD, m["DISCARD"], "CARD")), draw), notes
+    return cv.Disband(_LETTER_INDEX[_part(_DISBAND, m["DISBAND"], "LETTER")], draw), notes
 
 
 def parse_move(text: str) -> cv.Move:
