@@ -245,7 +245,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="load time per level")
     parser.add_argument("--backends", nargs="+", default=["sqlite", "postgresql"])
     parser.add_argument("--postgres", help="a postgresql:// URL to use (default: start a throw-away server)")
-    parser.add_argument("--memory-rounds", type=int, default=4)
+    parser.add_argument("--memory-rounds", type=int, default=6,
+                        help="load periods of the memory run (10 tables in play, finished ones replaced)")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="pitboss-bench-serve-")
     print(f"pitboss serve benchmark · {os.cpu_count()} CPUs · python {sys.version.split()[0]} · "
@@ -254,7 +255,7 @@ def main() -> None:
     if "sqlite" in args.backends:
         bench_backend("SQLite", lambda: os.path.join(work, f"bench-{next(counter)}.db"), args.levels, args.seconds, work)
         if args.memory_rounds:
-            memory_run(lambda: os.path.join(work, f"bench-{next(counter)}.db"), 100, args.memory_rounds, args.seconds)
+            memory_run(lambda: os.path.join(work, f"bench-{next(counter)}.db"), 10, args.memory_rounds, args.seconds)
     if "postgresql" in args.backends:
         local = None
         url = args.postgres
