@@ -29,11 +29,11 @@ def validate(text: str, name: str = "<body>") -> dict[str, Any]:
 
 
 def annotate(text: str, rules: list[str], explain_all: bool = False) -> dict[str, Any]:
-    from referee.jobs.annotate import NotAnnotatable, annotate_file, check_wanted
+    from referee.jobs.annotate import NotAnnotatable, annotate_file, parse_wanted
     from referee.jobs.timeline import ContestLog
 
     try:
-        wanted = check_wanted(rules)
+        wanted = parse_wanted(rules)
     except ValueError as err:
         raise JobError(str(err)) from None
     counts = {"records": 0, "valid": 0, "invalid": 0, "disputed": 0, "illegal": 0, "ruling_dependent": 0}
