@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -21,15 +21,14 @@ from typing import Annotated, Optional
 import typer
 
 from referee.jobs import registry
-from referee.jobs.solve.ask import question_names, question_options
-from referee.jobs.validate import Summary, validate_lines
-from referee.notation.records import caret_line, open_text
+from referee.jobs.questions import question_names, question_options
+from referee.jobs.validate import Summary, expand_inputs
+from referee.notation.records import NotText, caret_line, open_text, visible
 
 
 def _app_help() -> str:
     titles = " and ".join(g.title for g in registry.games())
-    formats = ", ".join([f"{g.notation} records" for g in registry.games()]
-                        + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
+    formats = _formats_text()
     examples = [e for g in registry.games() for e in g.examples]
     return (f"The rules referee for {titles}.\n\n"
             f"Validate recorded games ({formats}) against named rule sets, annotate and explain "
@@ -37,17 +36,87 @@ def _app_help() -> str:
             "command's --help has examples.\n\n\b\nExamples:\n" + "\n".join(f"  {e}" for e in examples))
 
 
+def _formats_text() -> str:
+    return ", ".join([f"{g.notation} records" for g in registry.games()]
+                     + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
+
+
 def _rule_sets_text() -> str:
     return "; ".join(f"{g.title}: {', '.join(g.rule_sets)}" for g in registry.games())
+
+
+def _conventional_help() -> None:
+    """Help as command-line tools write it, whatever typer's own habits: typer 0.29 writes
+    a required argument as ``{FILE}`` and adds its Python type (``FILE <list[str]>``);
+    here a required argument is ``FILE``, an optional one ``[FILE]``, a repeated one
+    ``FILE...``, with no Python types. (The typer range pyproject allows is the one these
+    tests render: tests/test_conventions.py.)"""
+    core = typer.core
+    argument = getattr(core, "TyperArgument", None)
+    if argument is None:
+        return
+
+    def usage_name(self) -> str:
+        name = (self.metavar or (self.name or "").upper()).removesuffix("...")
+        if self.nargs != 1:
+            name += "..."
+        return name if self.required else f"[{name}]"
+
+    def help_name(self) -> str:
+        name = self.metavar or (self.name or "").upper()
+        return name if name.endswith("...") or self.nargs == 1 else name + "..."
+
+    if hasattr(argument, "_usage_display_name"):
+        argument._usage_display_name = usage_name
+    if hasattr(argument, "_rich_display_name"):
+        argument._rich_display_name = help_name
+    if hasattr(argument, "display_type_rich"):
+        argument.display_type_rich = lambda self, ctx: None
+    option = getattr(core, "TyperOption", None)
+    if option is None or not hasattr(option, "display_type_rich") or not hasattr(option, "display_type"):
+        return
+    names = {"int": "INTEGER", "int range": "INTEGER", "float": "FLOAT", "float range": "FLOAT", "str": "TEXT",
+             "path": "PATH"}
+
+    def option_value(self, ctx) -> str | None:
+        """``--output PATH``, ``--color [auto|always|never]``, not ``<path>``, ``<int range>``."""
+        if self.metavar is not None:
+            return self.metavar
+        label = str(self.display_type(ctx)).strip("<>")
+        label = f"[{label}]" if "|" in label else names.get(label, label.upper())
+        return label + "..." if self.nargs != 1 else label
+
+    option.display_type_rich = option_value
+
+
+_conventional_help()
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("pitboss")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            number = "unknown (not installed)"
+        typer.echo(f"pitboss {number}")
+        raise typer.Exit(0)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM ends a run as Ctrl-C does: output files half written are removed."""
+    raise SystemExit(128 + signum)
 
 
 app = typer.Typer(
     name="pitboss",
     help=_app_help(),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 selfplay_app = typer.Typer(
     help="Write random legal, complete games (for tests, benchmarks and your own tools).",
@@ -55,6 +124,17 @@ selfplay_app = typer.Typer(
     rich_markup_mode=None,
 )
 app.add_typer(selfplay_app, name="selfplay")
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """The rules referee."""
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminated)
 
 
 class Progress:
@@ -93,48 +173,68 @@ class Progress:
             self.shown = False
 
 
-def _reports(path: str):
-    """Each record's report of a file, with how far through the file (by bytes) the reader
-    is; the fraction is None for standard input."""
-    handle = open_text(path)
-    size = None if path == "-" else os.path.getsize(path)
-    try:
-        for report in validate_lines(handle, "<stdin>" if path == "-" else path):
-            try:
-                fraction = handle.buffer.tell() / size if size else None
-            except (AttributeError, OSError, ValueError):
-                fraction = None
-            yield report, fraction
-    finally:
-        if path != "-":
-            handle.close()
+class Color(str, Enum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+def _color_wanted(color: Color, stream=None) -> bool:
+    """Colour or not: --color always/never decide; auto colours a terminal, unless NO_COLOR
+    is set (and not empty), or FORCE_COLOR is (and not empty or 0) also when not a
+    terminal (https://no-color.org, https://force-color.org)."""
+    if color is Color.always:
+        return True
+    if color is Color.never:
+        return False
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR", "") not in ("", "0"):
+        return True
+    return (stream or sys.stdout).isatty()
 
 
 @contextmanager
-def _output(path: Path | None):
-    """Standard output, or a file written whole: into a temporary file beside it, renamed
-    into place only when the command got that far (no half-written file is left)."""
-    if path is None:
-        yield sys.stdout
+def _output(path: Path | str | None):
+    """Standard output (no path, or ``-``), or a file written whole: into a temporary file
+    beside it, renamed into place only when the command got that far (no half-written
+    file is left, also when interrupted: Ctrl-C or SIGTERM)."""
+    if path is None or str(path) == "-":
+        try:
+            yield sys.stdout
+            sys.stdout.flush()
+        except BrokenPipeError:  # the reader stopped reading (| head): stop quietly
+            sys.stdout = open(os.devnull, "w")
+            raise typer.Exit(0) from None
         return
+    import signal
+
+    path = Path(path)
+    # Ctrl-C or SIGTERM between making the temporary file and being ready to remove it
+    # would leave it behind: they wait (blocked) until the cleanup below is in place.
+    stopping = {signal.SIGINT, signal.SIGTERM}
+    unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
     try:
         handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.",
                                              suffix=".part", delete=False)
     except OSError as err:
+        signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
         _fail(f"cannot write {path}: {err.strerror or err}")
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(handle.name, 0o666 & ~umask)  # as open() would have made it
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(handle.name, 0o666 & ~umask)  # as open() would have made it
         with handle:
             yield handle
         os.replace(handle.name, path)
     except BaseException:
-        os.unlink(handle.name)
+        with suppress(FileNotFoundError):
+            os.unlink(handle.name)
         raise
 
 
-def _write_file(path: Path, text: str) -> None:
+def _write_file(path: Path | str, text: str) -> None:
     with _output(path) as out:
         out.write(text)
 
@@ -145,7 +245,7 @@ def _fail(message: str) -> None:
 
 
 def _where(report, finding) -> str:
-    parts = [report.file]
+    parts = [visible(report.file)]
     if finding.line is not None:
         parts.append(str(finding.line))
         if finding.column is not None:
@@ -153,78 +253,190 @@ def _where(report, finding) -> str:
     return ":".join(parts)
 
 
-def _print_finding(report, finding, kind: str) -> None:
+_STYLES = {"error": {"fg": "red", "bold": True}, "warning": {"fg": "yellow", "bold": True},
+           "valid": {"fg": "green"}, "INVALID": {"fg": "red", "bold": True}}
+
+
+def _paint(word: str, color: bool, style: str | None = None) -> str:
+    return typer.style(word, **_STYLES[style or word]) if color else word
+
+
+def _print_finding(report, finding, kind: str, color: bool = False) -> None:
     context = [f"game {report.index}"]
     if finding.round is not None:
         context.append(f"round {finding.round}")
     if finding.ply is not None:
         context.append(f"ply {finding.ply}")
     if finding.player is not None:
-        context.append(f"player {finding.player}")
+        context.append(f"player {visible(finding.player)}")
     if finding.move:
-        context.append(f"move {finding.move}")
-    typer.echo(f"{_where(report, finding)}: {kind} [{finding.rule}] {finding.message} ({', '.join(context)})")
-    if finding.source is not None:
-        for line in caret_line(finding.source, finding.column).splitlines():
+        context.append(f"move {visible(finding.move)}")
+    typer.echo(f"{_where(report, finding)}: {_paint(kind, color)} [{finding.rule}] {visible(finding.message)} "
+               f"({', '.join(context)})", color=color or None)
+    if finding.source:
+        for line in caret_line(finding.source, finding.column).split("\n"):
             typer.echo(f"    {line}")
+
+
+def _github(kind: str, report, finding) -> str:
+    """A finding as a GitHub Actions workflow command (an annotation on the file)."""
+    def prop(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
+
+    def data(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    props = [f"file={prop(report.file)}"]
+    if finding.line is not None:
+        props.append(f"line={finding.line}")
+        if finding.column is not None:
+            props.append(f"col={finding.column}")
+    props.append(f"title={prop(finding.rule)}")
+    where = f"game {report.index}" + (f", round {finding.round}" if finding.round is not None else "") + \
+        (f", ply {finding.ply}" if finding.ply is not None else "")
+    return f"::{kind} {','.join(props)}::{data(finding.message)} ({data(where)})"
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+
+
+def _rules_option(values: list[str] | None) -> dict:
+    from referee.jobs.validate import parse_settings
+
+    try:
+        return parse_settings(values or ())
+    except ValueError as err:
+        _fail(str(err))
+    return {}
 
 
 @app.command()
 def validate(
-    files: Annotated[list[str], typer.Argument(help="Record files (each game's notation, or a whole-file format such as a contest log); - reads standard input.", metavar="FILE...")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings.")] = False,
+    files: Annotated[list[str], typer.Argument(help=f"Record files ({_formats_text()}; gzip, bzip2 or xz compressed too), folders (searched recursively for them), FIFOs and process substitutions; - reads standard input.", metavar="FILE...")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings (as --format json).")] = False,
+    output_format: Annotated[Format, typer.Option("--format", "-f", help="text (default), json (one document, as --json) or github (GitHub Actions annotations: ::error file=...,line=...,col=...).", case_sensitive=False)] = Format.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only invalid games and the summary.")] = False,
+    statistics: Annotated[bool, typer.Option("--statistics", help="Also count the findings per rule id (in the summary).")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too: exit 1 when any record has a warning.")] = False,
+    rules: Annotated[Optional[list[str]], typer.Option("--rules", "-r", help=f"Judge every record of a game under this setting instead of its own (its [Rules] tag, and [Options] where the game has options): a rule set ({_rule_sets_text()}) with any option toggles, as the record would write them. Repeat it for another game. Whole-file formats (contest logs) keep their own.", metavar="SETTING")] = None,
+    color: Annotated[Color, typer.Option("--color", help="Colour the verdicts: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never.", case_sensitive=False)] = Color.auto,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, metavar="N", help="Processes to validate on (default: every core available); the output is the same for any number.")] = None,
+    dask: Annotated[Optional[str], typer.Option("--dask", metavar="SCHEDULER", help="Validate on a Dask cluster (the scheduler's address, e.g. tcp://10.0.0.1:8786): each file is one task; output as on one machine. Needs pip install 'pitboss[dask]'.")] = None,
 ) -> None:
     """Replay every record against its rule set and report each illegal move, bad tag,
     syntax error and wrong result, with file, line, column, ply, player and rule id.
 
     The rule set comes from each record's [Rules] tag (and [Options], where its game has
-    options); see `pitboss --help` for each game's. A record's first illegal move ends its replay; the next
-    record is read as if nothing had happened. Exit status: 0 all valid, 1 some invalid,
-    2 could not run (e.g. a missing file).
+    options), or from --rules; see `pitboss --help` for each game's. A record's first
+    illegal move ends its replay; the next record is read as if nothing had happened. A
+    file that cannot be read (missing, binary) is reported and the others are still
+    validated. Lines and columns count from 1 (columns in characters); a line holds at
+    most 100,000 characters and a record 10,000,000 (a longer one is reported, not read).
+
+    Examples:
+
+      pitboss validate games.cvn contest/ --statistics
+
+      pitboss validate --format github records/
+
+      pitboss validate --rules SETTING --strict games.cvn.gz
+
+    Exit status: 0 all valid, 1 some invalid (or, with --strict, some warned), 2 could
+    not run (a bad option, or some input could not be read).
     """
-    for path in files:
-        if path != "-" and Path(path).is_dir():
-            _fail(f"{path} is a folder; name its files (e.g. {Path(path) / ('*' + registry.games()[0].extensions[0])})")
-        if path != "-" and not Path(path).is_file():
-            _fail(f"no such file: {path}")
+    fmt = Format.json if as_json else output_format
+    settings = _rules_option(rules)
+    paint = fmt is Format.text and _color_wanted(color)
+    from referee.jobs.parallel import RunError, Unread, validate_paths
+
+    inputs = expand_inputs(files)
+    if dask is not None:
+        if jobs is not None:
+            _fail("--jobs and --dask: choose one (on a cluster the workers are the jobs)")
+        from referee.jobs.cluster import validate_on_dask
+
+        stream = ((item, None) for item in validate_on_dask(dask, inputs, settings=settings))
+    else:
+        stream = validate_paths(inputs, jobs, settings=settings)
     summary = Summary()
     games_json = []
-    progress = Progress(enabled=True)
+    progress = Progress(enabled=fmt is not Format.github)
     try:
-        for path in files:
-            try:
-                for report, fraction in _reports(path):
-                    summary.add(report)
-                    progress.update(report.file, fraction, summary.games, summary.plies)
-                    if as_json:
-                        games_json.append(report.to_json())
-                        continue
-                    if quiet and report.valid:
-                        continue
+        try:
+            for report, fraction in stream:
+                if isinstance(report, Unread):
                     progress.done()
-                    for finding in report.errors:
-                        _print_finding(report, finding, "error")
-                    for finding in report.warnings:
-                        _print_finding(report, finding, "warning")
-                    verdict = "valid" if report.valid else f"INVALID ({len(report.errors)} error{'s' * (len(report.errors) != 1)})"
-                    about = ", ".join(x for x in (report.game or "unknown game", report.rules,
-                                                  report.knowledge and f"knowledge: {report.knowledge}") if x)
-                    typer.echo(f"{report.file}: game {report.index} ({about}, {report.plies} moves): {verdict}")
-            except BrokenPipeError:
-                # whoever read the output stopped reading (| head): stop quietly
-                sys.stdout = open(os.devnull, "w")
-                raise typer.Exit(0 if summary.invalid == 0 else 1)
-            except OSError as err:
+                    name = "<stdin>" if report.path == "-" else report.path
+                    err = report.error
+                    why = str(err) if isinstance(err, NotText) else (
+                        "no such file" if isinstance(err, FileNotFoundError) else err.strerror or str(err))
+                    summary.unread.append((name, why))
+                    message = why if isinstance(err, NotText) else f"cannot read {name}: {why}"
+                    typer.echo(f"pitboss: {visible(message)}", err=True)
+                    continue
+                summary.add(report)
+                progress.update(visible(report.file), fraction, summary.games, summary.plies)
+                if fmt is Format.json:
+                    games_json.append(report.to_json())
+                    continue
+                if fmt is Format.github:
+                    for kind, findings in (("error", report.errors), ("warning", report.warnings)):
+                        for finding in findings:
+                            typer.echo(_github(kind, report, finding))
+                    continue
+                if quiet and report.valid and not (strict and report.warnings):
+                    continue
                 progress.done()
-                _fail(f"cannot read {path}: {err.strerror or err}")
+                for finding in report.errors:
+                    _print_finding(report, finding, "error", paint)
+                for finding in report.warnings:
+                    _print_finding(report, finding, "warning", paint)
+                n = len(report.errors)
+                verdict = (_paint("valid", paint) if report.valid
+                           else f"{_paint('INVALID', paint)} ({n} error{'s' * (n != 1)})")
+                if report.warnings:
+                    w = len(report.warnings)
+                    verdict += f" ({w} warning{'s' * (w != 1)})" if report.valid else f", {w} warning{'s' * (w != 1)}"
+                about = ", ".join(x for x in (report.game or "unknown game", report.rules,
+                                              report.knowledge and f"knowledge: {report.knowledge}") if x)
+                moves = f"{report.plies} move{'s' * (report.plies != 1)}"
+                typer.echo(f"{visible(report.file)}: game {report.index} ({visible(about)}, {moves}): {verdict}",
+                           color=paint or None)
+        except BrokenPipeError:
+            # whoever read the output stopped reading (| head): stop quietly
+            sys.stdout = open(os.devnull, "w")
+            raise typer.Exit(0 if not summary.failed(strict) else 1)
+        except RunError as err:
+            progress.done()
+            _fail(str(err))
     finally:
         progress.done()
-    if as_json:
-        typer.echo(json.dumps({"summary": summary.to_json(), "games": games_json}, ensure_ascii=False))
+    if fmt is Format.json:
+        typer.echo(json.dumps({"summary": summary.to_json(statistics), "games": games_json}, ensure_ascii=False))
     else:
-        typer.echo(f"{summary.games} game{'s' * (summary.games != 1)}: {summary.valid} valid, {summary.invalid} invalid")
-    raise typer.Exit(0 if summary.invalid == 0 else 1)
+        _print_summary(summary, statistics, strict)
+    raise typer.Exit(2 if summary.unread else 1 if summary.failed(strict) else 0)
+
+
+def _print_summary(summary: Summary, statistics: bool, strict: bool) -> None:
+    def count(n: int, word: str) -> str:
+        return f"{n:,} {word}{'s' * (n != 1)}"
+
+    line = (f"{count(summary.games, 'game')}: {summary.valid} valid, {summary.invalid} invalid; "
+            f"{count(summary.errors, 'error')}, {count(summary.warnings, 'warning')}")
+    if strict and summary.warned:
+        line += f" (--strict: {count(summary.warned, 'valid game')} with warnings fail)"
+    if summary.unread:
+        line += f"; {count(len(summary.unread), 'input')} not read"
+    typer.echo(line)
+    if statistics and summary.by_rule:
+        typer.echo("findings by rule:")
+        for rule, (errors, warnings) in sorted(summary.by_rule.items(), key=lambda kv: (-sum(kv[1]), kv[0])):
+            kinds = ", ".join(x for x in (errors and count(errors, "error"), warnings and count(warnings, "warning")) if x)
+            typer.echo(f"  {sum((errors, warnings)):>7,}  {rule}  ({kinds})")
 
 
 def _choices(name: str, values: Sequence[str]) -> type[Enum]:
@@ -287,12 +499,19 @@ for _game in registry.games():
 # ------------------------------------------------------------------ annotate, explain, show
 
 
-def _use_color(no_color: bool) -> bool:
-    return not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+def _use_color(no_color: bool, color: Color = Color.auto) -> bool:
+    return not no_color and _color_wanted(color)
 
 
 def _need_file(path: str) -> None:
-    if path != "-" and not Path(path).is_file():
+    """A FILE argument that names something readable (a file, a FIFO, /dev/stdin, a
+    process substitution), or - ; else a clear error (exit 2)."""
+    if path == "-":
+        return
+    target = Path(path)
+    if target.is_dir():
+        _fail(f"{path} is a folder; this command takes one record file")
+    if not target.exists():
         _fail(f"no such file: {path}")
 
 
@@ -339,7 +558,7 @@ def annotate(
         wanted = parse_wanted(rules or [])
     except ValueError as err:
         _fail(str(err))
-    if output is not None and any(f != "-" and Path(f).resolve() == output.resolve() for f in files):
+    if output is not None and str(output) != "-" and any(f != "-" and Path(f).resolve() == output.resolve() for f in files):
         _fail(f"{output} is also an input: write the annotated records to another file")
     counts = {"records": 0, "valid": 0, "invalid": 0, "disputed": 0, "illegal": 0, "ruling_dependent": 0}
     records_json = []
@@ -375,7 +594,7 @@ def annotate(
         raise  # the reader of the output went away (| head): click ends quietly
     except OSError as err:
         _fail(f"cannot read {err.filename or ''}: {err.strerror or err}")
-    if output is not None:
+    if output is not None and str(output) != "-":
         n = counts["records"]
         typer.echo(f"{output}: {n} record{'s' * (n != 1)} annotated ({counts['illegal']} illegal, "
                    f"{counts['disputed']} disputed, {counts['ruling_dependent']} by a ruling); "
@@ -390,7 +609,8 @@ def explain(
     game: Annotated[int, typer.Option("--game", "-g", min=1, help="Which record of the file (from 1).")] = 1,
     round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="In games played in rounds: the round (default: the first).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: the position, and each rule set's verdict with every rule checked.")] = False,
-    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal.")] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal (as --color never).", hidden=True)] = False,
+    color: Annotated[Color, typer.Option("--color", help="Colour: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never.", case_sensitive=False)] = Color.auto,
 ) -> None:
     """Explain one move: the position before it, each rule that decided it and the
     verdict under every rule set (the record's own first).
@@ -407,7 +627,6 @@ def explain(
     from referee.jobs.explain import ExplainError, explanation_text
     from referee.jobs.explain import explain as explain_move
     from referee.jobs.timeline import ContestLog
-    from referee.notation.records import open_text
 
     _need_file(file)
     name = "<stdin>" if file == "-" else file
@@ -421,7 +640,7 @@ def explain(
     if as_json:
         typer.echo(json.dumps(ex.to_json(), ensure_ascii=False))
     else:
-        sys.stdout.write(explanation_text(ex, _use_color(no_color)))
+        sys.stdout.write(explanation_text(ex, _use_color(no_color, color)))
     raise typer.Exit(0 if ex.note.step.legal else 1)
 
 
@@ -432,8 +651,10 @@ def show(
     ply: Annotated[Optional[int], typer.Option("--ply", "-p", min=0, help="Show the position after this many moves (0: the start; within the round, in games played in rounds). Default: the last position.")] = None,
     round_no: Annotated[Optional[int], typer.Option("--round", min=1, help="In games played in rounds: the round (default: the first when --ply is given, else the last).")] = None,
     svg: Annotated[Optional[str], typer.Option("--svg", help="Write the position as an SVG picture to this path (- for standard output).", metavar="PATH")] = None,
-    html: Annotated[Optional[Path], typer.Option("--html", help="Write one self-contained HTML page that replays the whole record move by move with its annotations (no network needed).", metavar="PATH")] = None,
-    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal (colour is used only on a terminal, and never with NO_COLOR set).")] = False,
+    html: Annotated[Optional[str], typer.Option("--html", help="Write one self-contained HTML page that replays the whole record move by move with its annotations (no network needed) to this path (- for standard output).", metavar="PATH")] = None,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal (as --color never).", hidden=True)] = False,
+    color: Annotated[Color, typer.Option("--color", help="Colour: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never.", case_sensitive=False)] = Color.auto,
+    as_json: Annotated[bool, typer.Option("--json", help='Print one JSON document: the record\'s verdict, the position shown ({"round", "ply", "move", "player", "illegal", ...}) and its drawing as text.')] = False,
 ) -> None:
     """Draw a position as its game lays out the table: what lies face up, each hand where
     the record knows it, and the state of play.
@@ -455,7 +676,6 @@ def show(
     from referee.jobs.render.svg import render as render_svg
     from referee.jobs.render.text import render as render_text
     from referee.jobs.timeline import ContestLog, timelines
-    from referee.notation.records import open_text
 
     _need_file(file)
     name = "<stdin>" if file == "-" else file
@@ -478,23 +698,160 @@ def show(
         frame = select(frames, ply, round_no)
     except LookupError as err:
         _fail(f"{name}, record {game}: {err}")
+    if svg == "-" and html == "-":
+        _fail("--svg - and --html - would both write to standard output: give one a file")
     if svg is not None:
-        picture = render_svg(frame)
-        if svg == "-":
-            sys.stdout.write(picture)
-        else:
-            _write_file(Path(svg), picture)
-            typer.echo(f"{svg}: {frame.title}")
+        _write_file(svg, render_svg(frame))
+        if svg != "-":
+            typer.echo(f"{svg}: {frame.title}", err=html == "-" or as_json)
     if html is not None:
         report = chosen.report
-        verdict = "valid" if report.valid else f"invalid: [{report.errors[0].rule}] {report.errors[0].message}"
+        verdict = ("valid" if report.valid
+                   else f"invalid: {report.errors[0].message.rstrip('.')} (rule {report.errors[0].rule})")
         page = replay_page(frames, f"{Path(name).name}, game {game} ({report.game}, {annotated.variants[0].label if annotated.variants else report.rules})",
                            f"{len(frames)} positions · {verdict}")
         _write_file(html, page)
-        typer.echo(f"{html}: {len(frames)} positions")
-    if svg is None and html is None:
-        sys.stdout.write(render_text(frame, _use_color(no_color)))
+        if html != "-":
+            typer.echo(f"{html}: {len(frames)} positions", err=svg == "-" or as_json)
+    if as_json:
+        if "-" in (svg, html):
+            _fail("--json writes to standard output: give --svg and --html a file")
+        doc = {"record": chosen.report.to_json(), "positions": len(frames), "position": frame.to_json(),
+               "text": render_text(frame, False)}
+        typer.echo(json.dumps(doc, ensure_ascii=False))
+    elif svg is None and html is None:
+        sys.stdout.write(render_text(frame, _use_color(no_color, color)))
     raise typer.Exit(0 if chosen.report.valid else 1)
+
+
+# ------------------------------------------------------------------ rules
+
+
+@app.command()
+def rules(
+    game: Annotated[Optional[str], typer.Argument(help="The game (default: every game): " + ", ".join(registry.names()) + ".", metavar="[GAME]")] = None,
+    rule_set: Annotated[Optional[str], typer.Option("--rules", "-r", help="Only this rule set's rules (needs GAME).", metavar="R")] = None,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Write the rulebook as one self-contained HTML page (each rule at #its-id).", metavar="PATH")] = None,
+) -> None:
+    """The rulebook: every rule and ruling Pitboss applies, with its id (as validate,
+    annotate and explain cite it), text, the rule sets and options it belongs to and its
+    source; and where the rule sets differ, side by side.
+
+    Examples:
+
+      pitboss rules caravan
+
+      pitboss rules daifugo --rules uecda
+
+      pitboss rules --html rules.html
+
+    Exit status: 0 written, 2 could not run (an unknown game or rule set).
+    """
+    from referee.jobs import registry
+    from referee.jobs.rulebook import book
+    from referee.jobs.rulebook import html as rulebook_html
+    from referee.jobs.rulebook import text as rulebook_text
+
+    if game is not None and registry.find(game) is None:
+        _fail(f"no game {game!r}: the games are {', '.join(registry.names())}")
+    if rule_set is not None and game is None:
+        _fail("--rules needs a GAME: rule sets belong to a game")
+    chosen = [registry.game(game)] if game is not None else list(registry.games())
+    try:
+        books = [book(g, rule_set.strip().lower() if rule_set else None) for g in chosen]
+    except ValueError as err:
+        _fail(str(err))
+    if html is not None:
+        _write_file(html, rulebook_html(books))
+        typer.echo(f"{html}: {sum(len(b.rules) for b in books)} rules")
+    else:
+        sys.stdout.write(rulebook_text(books))
+
+
+# ------------------------------------------------------------------ convert
+
+
+def _writable() -> dict[str, tuple]:
+    """The formats records can be written in besides their notation: name -> (game, format)."""
+    return {f.name: (g, f) for g in registry.games() for f in g.foreign if f.writes}
+
+
+def _convert_records(stream, name: str, to: Optional[str], record: Optional[int], output: Optional[Path]) -> None:
+    targets = _writable()
+    said = ", ".join(f"{t} ({g.notation} records)" for t, (g, _) in targets.items()) or "none"
+    if to is None:
+        _fail(f"{name} holds records in a game's own notation; say what to write with --to: {said}")
+    target = targets.get(to.strip().lower())
+    if target is None:
+        _fail(f"{name}: records can be written as {said}, not {to}")
+    try:
+        text = target[1].written(stream, name, record)
+    except ValueError as err:
+        _fail(str(err))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        _write_file(output, text)
+        typer.echo(f"{output}: {name} as {target[1].title}")
+    raise typer.Exit(0)
+
+
+@app.command()
+def convert(
+    file: Annotated[str, typer.Argument(help="A file in a format Pitboss reads (a UEC contest-server log, ...); - reads standard input.", metavar="FILE")],
+    to: Annotated[Optional[str], typer.Option("--to", help="What to write: for a contest log its game's notation (the default); for records another format they can be written in (" + ", ".join(f"{f.name}: {g.notation} records" for g in registry.games() for f in g.foreign if f.writes) + ").", metavar="FORMAT")] = None,
+    game: Annotated[Optional[int], typer.Option("--game", "-g", min=1, help="Which record of the file, where the target holds one (default: the only one).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (written whole or not at all) instead of standard output.", metavar="PATH")] = None,
+) -> None:
+    """Write a file in another notation: a UEC contest-server log as DFN (each game a
+    round of a match, the exchange the log leaves out as the referee infers it), or a
+    record as another format it can be written in (a uecda DFN match as a contest log).
+    The result validates with the input's verdicts; what the target cannot state is left
+    out, saying why.
+
+    Examples:
+
+      pitboss convert contest.log -o contest.dfn
+
+      pitboss convert contest.log | pitboss validate -
+
+      pitboss convert match.dfn --to uecda-log -o match.log
+
+    Exit status: 0 converted, 1 converted with games left out, 2 could not run.
+    """
+    from referee.jobs.registry import games
+    from referee.jobs.validate import sniff
+    from referee.notation.records import open_text
+
+    _need_file(file)
+    name = "<stdin>" if file == "-" else file
+    try:
+        handle = open_text(file)
+    except OSError as err:
+        _fail(f"cannot read {file}: {err.strerror or err}")
+    try:
+        stream, foreign = sniff(handle)
+        if foreign is None:
+            _convert_records(stream, name, to, game, output)
+            return
+        owner = next(g for g in games() if foreign in g.foreign)
+        if foreign.convert is None:
+            _fail(f"{name} is {foreign.title}, which Pitboss cannot write in another notation")
+        if to is not None and to.strip().lower() != owner.notation.lower():
+            _fail(f"{name} is {foreign.title}: it can be written in {owner.notation}, not {to}")
+        left_out = 0
+        with _output(output) as out:
+            for piece in foreign.converted(stream, name):
+                left_out += piece.startswith("; ")
+                out.write(piece)
+    finally:
+        if file != "-":
+            handle.close()
+    if output is not None:
+        typer.echo(f"{output}: {name} as {owner.notation}" + (f", {left_out} game(s) left out" if left_out else ""))
+    elif left_out:
+        typer.echo(f"pitboss: {left_out} game(s) of {name} left out (see the ; comments)", err=True)
+    raise typer.Exit(1 if left_out else 0)
 
 
 # ------------------------------------------------------------------ solve
@@ -528,7 +885,7 @@ def _solve_command() -> None:
             help="A record file holding the position (a record, or a start position); - reads standard input.",
             metavar="FILE")]),
         P("question", keyword, annotation=Annotated[_choices("question", question_names()), typer.Option(
-            "--question", "-q", help="What to ask (see the list above).", case_sensitive=False)]),
+            "--question", "-Q", help="What to ask (see the list above).", case_sensitive=False)]),
         P("game", keyword, default=1, annotation=Annotated[int, typer.Option(
             "--game", "-g", min=1, help="Which record of the file (from 1).")]),
         P("ply", keyword, default=None, annotation=Annotated[Optional[int], typer.Option(
@@ -542,7 +899,8 @@ def _solve_command() -> None:
         first = declared[0]
         flags = [f"--{name}"] + ([first.short] if first.short else [])
         params.append(P(name, keyword, default=None, annotation=Annotated[Optional[first.type], typer.Option(
-            *flags, help=" ".join(o.help for o in declared), metavar=first.metavar, min=first.min)]))
+            *flags, help=" ".join(o.help for o in declared), metavar=first.metavar, min=first.min,
+            max=first.max)]))
     params += [
         P("method", keyword, default=SolveMethod.auto, annotation=Annotated[SolveMethod, typer.Option(
             "--method", "-m", help="auto: the faster method finds the answer and z3 proves a no (see "
@@ -553,6 +911,9 @@ def _solve_command() -> None:
         P("as_json", keyword, default=False, annotation=Annotated[bool, typer.Option(
             "--json", help='Print one JSON document: {"question", "answer", "witness", "reason", "stats": '
             '{"time", "solver_calls", "nodes"}} and more.')]),
+        P("rules", keyword, default=None, annotation=Annotated[Optional[list[str]], typer.Option(
+            "--rules", "-r", help=f"Solve under this setting instead of the record's own (as validate --rules: "
+            f"{_rule_sets_text()}).", metavar="SETTING")]),
     ]
     solve.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     solve.__doc__ = _solve_help()
@@ -560,14 +921,14 @@ def _solve_command() -> None:
 
 
 def solve(file: str, question, game: int, ply: Optional[int], round_no: Optional[int], method, timeout: float,
-          as_json: bool, **given) -> None:
+          as_json: bool, rules: Optional[list[str]] = None, **given) -> None:
     from referee.jobs.solve import QuestionError
     from referee.jobs.solve.ask import Options, ask
     from referee.jobs.solve.positions import PositionError, UsageError, load_position
 
     _need_file(file)
     try:
-        position = load_position(file, game, ply, round_no)
+        position = load_position(file, game, ply, round_no, _rules_option(rules))
     except UsageError as err:
         _fail(str(err))
     except OSError as err:

@@ -72,7 +72,8 @@ def _verdicts(text: str, name: str) -> list[tuple]:
 def _round_trip_sources() -> list[Path]:
     files = list((ROOT / "tests" / "golden").rglob("*.cvn")) + list((ROOT / "tests" / "golden").rglob("*.dfn"))
     files += list((ROOT / "examples").glob("*.cvn")) + list((ROOT / "examples").glob("*.dfn"))
-    return sorted(p for p in files if not re.search(r"\.(annotated|explained)\.", p.name))
+    # limits.cvn: a record over the size limit is not kept whole, so it cannot be written back
+    return sorted(p for p in files if not re.search(r"\.(annotated|explained)\.", p.name) and p.name != "limits.cvn")
 
 
 @pytest.mark.parametrize("path", _round_trip_sources(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -174,12 +175,13 @@ def test_annotate_cli_text_json_and_exit_codes(tmp_path: Path) -> None:
     assert runner.invoke(app, ["annotate", str(tmp_path / "missing.cvn")]).exit_code == 2
 
 
-def test_annotate_rejects_contest_logs() -> None:
+def test_annotate_takes_contest_logs() -> None:
+    """A contest log is annotated as its DFN conversion (pitboss convert)."""
     logs = sorted((ROOT / "tests" / "golden" / "daifugo").glob("*.log"))
     assert logs, "the golden contest logs are missing"
     result = runner.invoke(app, ["annotate", str(logs[0])])
-    assert result.exit_code == 2
-    assert "contest-server log" in result.output
+    assert result.exit_code in (0, 1), result.output
+    assert result.output.startswith('[Game "Daifugo"]\n[Rules "uecda"]') or result.output.startswith("; game ")
 
 
 def test_explain_cli() -> None:
@@ -201,7 +203,7 @@ def test_explain_cli() -> None:
     assert [v["rules"] for v in doc["verdicts"]] == ["fnv", "holotape"]
     assert doc["verdicts"][1]["checked"] == [{"id": "caravan.number.direction", "role": "broken",
                                                **{k: doc["verdicts"][1]["checked"][0][k] for k in
-                                                  ("title", "kind", "rulesets", "options", "text", "source")}}]
+                                                  ("title", "kind", "rulesets", "options", "text", "source", "rulebook")}}]
     checked = {c["id"]: c for c in doc["verdicts"][0]["checked"]}
     assert checked["caravan.direction.last-two"]["rulesets"] == ["fnv"]
     result = runner.invoke(app, ["explain", str(path), "--ply", "4"])

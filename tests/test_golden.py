@@ -49,7 +49,7 @@ def expectations(path: Path) -> list[Expectation]:
     found: list[Expectation] = []
     current: Expectation | None = None
     for line in path.read_text(encoding="utf-8").splitlines():
-        if re.match(r'\s*\[\s*Game\s', line, re.IGNORECASE) or current is None and path.suffix == ".log":
+        if re.match(r'\ufeff*\s*\[\s*Game\s', line, re.IGNORECASE) or current is None and path.suffix == ".log":
             current = Expectation()
             found.append(current)
         if current is None:

@@ -42,7 +42,7 @@ from typing import Any, TextIO
 
 from referee.jobs.annotate import Annotated, annotate_lines
 from referee.jobs.solve import Deadline
-from referee.notation.records import open_text
+from referee.notation.records import open_text, text_lines
 
 #: Defaults: own turns for the forced win, own moves for a sale, seconds per query and per move.
 DEPTH = 2
@@ -159,7 +159,7 @@ def analyse_lines(lines: Iterable[str], file: str, wanted: Sequence[str] = (), e
 
 def analyse_text(text: str, file: str = "<text>", wanted: Sequence[str] = (), explain_all: bool = False,
                  limits: Limits = Limits()) -> list[Analysed]:
-    return list(analyse_lines(text.splitlines(keepends=True), file, wanted, explain_all, limits))
+    return list(analyse_lines(text_lines(text), file, wanted, explain_all, limits))
 
 
 def analyse_file(path: str, wanted: Sequence[str] = (), explain_all: bool = False,

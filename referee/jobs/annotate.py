@@ -43,7 +43,7 @@ from referee.jobs.game import Comparison, Game
 from referee.jobs.replay import REJECTED, Step
 from referee.jobs.report import GameReport
 from referee.jobs.timeline import ContestLog, Timeline, replayed, timelines
-from referee.notation.records import Finding, open_text
+from referee.notation.records import Finding, open_text, text_lines
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
 OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||ruling: |allowed under "
@@ -154,7 +154,17 @@ class MoveNote:
             "verdicts": {label: v.to_json() for label, v in self.verdicts.items()},
             "apart": self.apart,
             "comments": self.comments,
+            "rulebook": self.rulebook(),
         }
+
+    def rulebook(self) -> dict[str, str]:
+        """Each rule the notes cite, and its place in the rulebook (``pitboss rules``)."""
+        from referee.jobs.rulebook import anchor
+
+        ids = [self.step.violation.rule] if self.step.violation else []
+        ids += [v.rule for v in self.verdicts.values() if v.rule] + list(self.rulings)
+        catalog = spec.catalog()
+        return {r: anchor(r) for r in dict.fromkeys(ids) if r in catalog}
 
 
 @dataclass
@@ -436,7 +446,8 @@ def annotate_timeline(timeline: Timeline, wanted: Sequence[str] = (), explain_al
     if game is None:
         return Annotated(timeline, [], [], timeline.chunk.text, "the game is unknown")
     if not timeline.readable:
-        first = timeline.record.errors[0] if timeline.record is not None and timeline.record.errors else None
+        errors = timeline.record.errors if timeline.record is not None else timeline.report.errors
+        first = errors[0] if errors else None
         why = f"it cannot be read as written ([{first.rule}] {first.message})" if first else "it cannot be read"
         return Annotated(timeline, [], [], timeline.chunk.text, why)
     settings = game.settings
@@ -487,7 +498,7 @@ def annotate_lines(lines: Iterable[str], file: str, wanted: Sequence[str] = (),
 
 def annotate_text(text: str, file: str = "<text>", wanted: Sequence[str] = (),
                   explain_all: bool = False) -> list[Annotated]:
-    return list(annotate_lines(text.splitlines(keepends=True), file, wanted, explain_all))
+    return list(annotate_lines(text_lines(text), file, wanted, explain_all))
 
 
 def joined(records: Iterable[Annotated]) -> str:

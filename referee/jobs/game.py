@@ -19,6 +19,23 @@ from types import ModuleType
 from typing import Any
 
 
+def lazy(path: str) -> Callable[..., Any]:
+    """A function given as ``"module:name"``, imported on its first call: a game's object
+    can name its reader, referee and writers without importing them (``pitboss --help``
+    imports no grammar)."""
+    module, _, name = path.partition(":")
+    found: list[Callable[..., Any]] = []
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if not found:
+            found.append(getattr(importlib.import_module(module), name))
+        return found[0](*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"{path}, imported when first called."
+    return call
+
+
 @dataclass(frozen=True)
 class Foreign:
     """A whole-file format of a game other than its own notation (a UEC contest-server
@@ -31,6 +48,28 @@ class Foreign:
     sniff: Callable[[str], bool]
     #: The file's lines (and its name) to reports, one per record of the format.
     validate: Callable[[Iterable[str], str], Iterator[Any]]
+    #: File endings it is written with (what a folder given to validate is searched for).
+    extensions: tuple[str, ...] = ()
+    #: The module that writes such a file in the game's notation (its ``records(lines,
+    #: file)`` yields the text piece by piece), loaded on first use; None: it cannot be.
+    convert: str | None = None
+    #: Can that module also write the game's records in this format (``write_records``)?
+    writes: bool = False
+
+    def converted(self, lines: Iterable[str], file: str) -> Iterator[str]:
+        """The file in the game's notation, piece by piece. Raises LookupError when the
+        format has no converter."""
+        if self.convert is None:
+            raise LookupError(f"{self.title} cannot be written in another notation")
+        yield from importlib.import_module(self.convert).records(lines, file)
+
+    def written(self, lines: Iterable[str], file: str, record: int | None = None) -> str:
+        """The game's records (the only one, or number ``record``) in this format. Raises
+        LookupError when the format cannot be written, ValueError saying why a record
+        cannot be."""
+        if self.convert is None or not self.writes:
+            raise LookupError(f"{self.title} cannot be written from records")
+        return importlib.import_module(self.convert).write_records(self.name, lines, file, record)
 
 
 @dataclass(frozen=True)
@@ -95,7 +134,7 @@ class Game:
     selfplay: Any = None
     #: What ``pitboss solve`` can ask of this game's positions (answered by its ``solve`` part).
     questions: tuple[Any, ...] = ()
-    #: The options those questions take (``referee.jobs.solve.QuestionOption``).
+    #: The options those questions take (``referee.jobs.questions.QuestionOption``).
     question_options: tuple[Any, ...] = ()
     #: What ``annotate --analyse`` says of a move, in a sentence for ``--help``.
     analysis: str = ""

@@ -16,6 +16,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from referee.notation.records import source_lines
+
 _TAG = re.compile(r'\s*\[\s*[^\s\[\]"{};]+\s*"(?:[^"\\\n]|\\.)*"\s*\]')
 
 
@@ -50,7 +52,7 @@ def scan_comments(text: str, first_line: int = 1) -> tuple[list[Comment], int | 
     found: list[Comment] = []
     first_tag: int | None = None
     open_brace: tuple[int, int, list[str]] | None = None
-    for i, raw in enumerate(text.splitlines()):
+    for i, raw in enumerate(source_lines(text)):
         line_no = first_line + i
         pos = 0
         if open_brace is None:

@@ -8,7 +8,10 @@ lines, before any grammar, so one broken record cannot swallow the next).
 from __future__ import annotations
 
 import io
+import os
 import re
+import stat
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -48,8 +51,11 @@ class Finding:
 class Tag:
     name: str
     value: str
+    #: Where the value starts (1-based line and column, the column inside the quotes).
     line: int
     column: int
+    #: The column of the tag's name (1-based; 0 when the reader did not say).
+    name_column: int = 0
 
 
 class MoveEntry:
@@ -99,6 +105,76 @@ class Chunk:
     text: str
     line: int
     game: str | None
+    #: What the splitter found wrong with the record as a whole (a line or the record over
+    #: its size limit): such a record is reported with these and not read further.
+    findings: list[Finding] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- lines, as the readers count them
+
+#: The longest line a record may hold, in characters; a longer line is a finding
+#: (``notation.limit``) and is never held in memory whole.
+MAX_LINE = 100_000
+#: The longest record, in characters (about 100 times the longest real game); past it the
+#: record is a finding and the rest of it is skipped, not kept.
+MAX_RECORD = 10_000_000
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """``text`` cut into lines as the readers count them, each ending in ``\n`` (but
+    perhaps the last): LF, CRLF and a lone CR end a line, as when a file is read with
+    universal newlines; nothing else does (``str.splitlines`` would also break at VT, FF,
+    U+001C-1E, U+0085 and U+2028/9, which neither the files nor the grammars count)."""
+    if "\r" in text:
+        text = _LINE_BREAK.sub("\n", text)
+    lines = text.split("\n")
+    out = [line + "\n" for line in lines[:-1]]
+    if lines[-1]:
+        out.append(lines[-1])
+    return out
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of a record's text without their line ends (a chunk's text has only LF):
+    line ``n`` of the record is ``source_lines(text)[n - 1]``."""
+    return [line.rstrip("\n") for line in text_lines(text)]
+
+
+class Overlong(str):
+    """A line longer than :data:`MAX_LINE`: the string is its first ``MAX_LINE``
+    characters (and a line end); ``length`` is how long the line really was (at least)."""
+
+    length: int
+
+    def __new__(cls, head: str, length: int) -> Overlong:
+        obj = super().__new__(cls, head)
+        obj.length = length
+        return obj
+
+
+def bounded_lines(handle: TextIO, max_line: int | None = None) -> Iterator[str]:
+    """The lines of a text stream, none held longer than ``max_line`` characters: a longer
+    one comes as an :class:`Overlong` and the rest of it is read in pieces and dropped."""
+    limit = MAX_LINE if max_line is None else max_line
+    readline = handle.readline
+    while True:
+        line = readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or len(line) == limit + 1 and line.endswith("\n"):
+            yield line
+            continue
+        length = len(line)
+        while not line.endswith("\n"):
+            line = readline(1 << 16)
+            if not line:
+                break
+            length += len(line)
+        if line.endswith("\n"):
+            length -= 1
+        yield Overlong("\n", length)
 
 
 # ---------------------------------------------------------------- splitting a file
@@ -112,53 +188,91 @@ def _game_name(value: str) -> str:
 
 
 def split_records(lines: Iterable[str], first_line: int = 1,
-                  section_tags: Mapping[str, frozenset[str]] | None = None) -> Iterator[Chunk]:
+                  section_tags: Mapping[str, frozenset[str]] | None = None,
+                  max_line: int | None = None, max_record: int | None = None) -> Iterator[Chunk]:
     """Cut a stream of lines into record texts.
 
     A record ends where a tag section starts after movetext, or where a second ``Game`` tag
     starts; in a record of a game whose ``section_tags`` (game name -> tag names, lower
     case) name a tag, a tag section opened by that tag continues the record (Daifugo's
     ``[Round ...]``, notation.md section 2). Brace comments may span lines; a ``[`` inside
-    one does not start a tag section.
+    one does not start a tag section, but a line that starts a record (``[Game``, perhaps
+    after a byte-order mark) always does: a ``{`` left open never swallows the records
+    after it (the reader reports it). Tag lines with no ``Game`` tag, apart from the next
+    record's tag section, are a record of their own (reported as such) rather than a part
+    of the next. A byte-order mark at the start of any line (``cat a.cvn b.cvn``) is
+    dropped.
+
+    A line over ``max_line`` characters (:data:`MAX_LINE`) or a record over ``max_record``
+    (:data:`MAX_RECORD`) is not kept: the record comes with a ``notation.limit`` finding.
     """
     sections = section_tags or {}
+    line_limit = MAX_LINE if max_line is None else max_line
+    record_limit = MAX_RECORD if max_record is None else max_record
     buf: list[str] = []
+    size = 0
+    findings: list[Finding] = []
     start = first_line
     game: str | None = None
     in_movetext = False
+    has_tags = False
+    after_tag = False
     depth = 0
     lineno = first_line - 1
+
+    def chunk() -> Chunk:
+        return Chunk("".join(buf), start, game, findings)
+
     for raw in lines:
         lineno += 1
         line = raw
-        if lineno == first_line and line.startswith("\ufeff"):
-            line = line[1:]
-        m = _TAG_LINE.match(line) if depth == 0 else None
+        if line.startswith("\ufeff"):
+            line = line.lstrip("\ufeff")
+        if isinstance(raw, Overlong) or len(line.rstrip("\r\n")) > line_limit:
+            length = raw.length if isinstance(raw, Overlong) else len(line.rstrip("\r\n"))
+            if not findings:
+                findings.append(Finding("notation.limit", f"line {lineno} is {length:,} characters long; a record "
+                                        f"line may hold at most {line_limit:,}: the record is not read",
+                                        lineno, 1))
+            line = "\n"
+        m = _TAG_LINE.match(line)
+        new_game = _GAME_TAG.match(line) if m else None
+        if depth and new_game is None:
+            m = None
         if m:
             name = m.group(1)
-            new_game = _GAME_TAG.match(line)
             continues = in_movetext and name.lower() in sections.get(game or "", ())
-            if (in_movetext and not continues) or (new_game and game is not None):
+            stray = has_tags and game is None and not after_tag
+            if (in_movetext and not continues) or (new_game and (game is not None or stray)):
                 if any(b.strip() for b in buf):
-                    yield Chunk("".join(buf), start, game)
-                buf, start, game, in_movetext = [], lineno, None, False
+                    yield chunk()
+                buf, size, findings, start, game, in_movetext, has_tags = [], 0, [], lineno, None, False, False
+                depth = 0
             if new_game:
                 game = _game_name(new_game.group(1))
             if continues:
                 in_movetext = False
-            buf.append(line)
-            continue
-        if not buf and not line.strip():
-            start = lineno + 1
-            continue
+            has_tags = after_tag = True
+        else:
+            after_tag = False
+            if not buf and not line.strip():
+                start = lineno + 1
+                continue
+            depth = _scan_movetext(line, depth)
+            if depth == 0 and not in_movetext and _has_movetext(line):
+                in_movetext = True
+            elif depth:
+                in_movetext = True
+        size += len(line)
+        if size > record_limit:
+            if not any(f.rule == "notation.limit" for f in findings):
+                findings.append(Finding("notation.limit", f"the record is over {record_limit:,} characters long "
+                                        f"(from line {start}); a record may hold at most that: it is not read",
+                                        lineno, 1))
+            continue  # not kept: the record is reported by its findings, not read
         buf.append(line)
-        depth = _scan_movetext(line, depth)
-        if depth == 0 and not in_movetext and _has_movetext(line):
-            in_movetext = True
-        elif depth:
-            in_movetext = True
     if any(b.strip() for b in buf):
-        yield Chunk("".join(buf), start, game)
+        yield chunk()
 
 
 def _scan_movetext(line: str, depth: int) -> int:
@@ -182,20 +296,162 @@ def _has_movetext(line: str) -> bool:
 # ---------------------------------------------------------------- opening files
 
 
-def open_text(path: str | Path, stdin: TextIO | None = None) -> TextIO:
-    """Open a record file as text (UTF-8, universal newlines); ``-`` is standard input.
+class NotText(OSError):
+    """The input is binary data, not text records (raised on opening, before any is read)."""
 
-    Undecodable bytes are replaced rather than raised on: the grammar then reports them
-    as syntax errors at their place.
-    """
+
+#: The first bytes of compressed streams read transparently, and their openers.
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"))
+#: Signatures of common binary files (besides any NUL byte in the first line).
+_BINARY = (b"\x89PNG", b"%PDF-", b"PK\x03\x04", b"\x7fELF", b"\xff\xd8\xff", b"GIF8", b"7z\xbc\xaf",
+           b"\x28\xb5\x2f\xfd", b"SQLite format 3\x00", b"MZ")
+#: How much of an input's first line is looked at to tell text from binary data.
+_SNIFF = 1024
+
+
+class _Replay(io.RawIOBase):
+    """A byte stream whose first bytes were already read (to recognise it): they come
+    again first, then the rest of the stream."""
+
+    def __init__(self, head: bytes, rest: Any, close_rest: bool, what: str | None = None) -> None:
+        self._head = head
+        self._rest = rest
+        self._close_rest = close_rest
+        #: For decompressed data: what to say when it turns out cut short or corrupt.
+        self._what = what
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        if self._head:
+            n = min(len(b), len(self._head))
+            b[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        try:
+            data = self._rest.read1(len(b)) if hasattr(self._rest, "read1") else self._rest.read(len(b))
+        except (EOFError, OSError, ValueError) as err:
+            if self._what is None:
+                raise
+            raise OSError(f"{self._what} is cut short or corrupt ({err})") from None
+        b[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if self._close_rest and not self.closed:
+            self._rest.close()
+        super().close()
+
+
+def _head(stream: Any) -> bytes:
+    """The first bytes of a stream: its first line, up to :data:`_SNIFF` bytes."""
+    head = b""
+    read = stream.read1 if hasattr(stream, "read1") else stream.read
+    while len(head) < _SNIFF and b"\n" not in head:
+        more = read(_SNIFF - len(head))
+        if not more:
+            break
+        head += more
+    return head
+
+
+def _is_binary(head: bytes) -> bool:
+    first = head.split(b"\n", 1)[0]
+    if b"\x00" in first or head.startswith(_BINARY):
+        return True
+    text = first.decode("utf-8", errors="replace")
+    bad = sum(1 for ch in text if ch == "\ufffd" or (ch < " " and ch not in "\t\r\x0b\x0c\x1b"))
+    return bad * 4 > len(text)  # more than a quarter of the first line is not text
+
+
+class RecordFile:
+    """A record file open for reading: iterating gives its lines, none longer than
+    :data:`MAX_LINE` characters (see :func:`bounded_lines`), decoded as UTF-8 (undecodable
+    bytes replaced, so that the grammar reports them at their place) with universal
+    newlines. ``fraction()`` says how far through the file (by bytes) reading is."""
+
+    def __init__(self, text: TextIO, raw: Any, size: int | None, owned: bool) -> None:
+        self._text = text
+        self._raw = raw
+        self._size = size
+        self._owned = owned
+        self._lines = bounded_lines(text)
+
+    def __iter__(self) -> Iterator[str]:
+        return self._lines
+
+    def __next__(self) -> str:
+        return next(self._lines)
+
+    def fraction(self) -> float | None:
+        if not self._size:
+            return None
+        try:
+            return min(self._raw.tell() / self._size, 1.0)
+        except (OSError, ValueError):
+            return None
+
+    def close(self) -> None:
+        if self._owned:
+            self._text.close()
+
+    def __enter__(self) -> RecordFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_text(path: str | Path, stdin: TextIO | None = None) -> RecordFile:
+    """Open a record file (``-`` is standard input; FIFOs, ``/dev/stdin`` and process
+    substitution are read like files). gzip, bzip2 and xz data is decompressed on the way;
+    binary data raises :class:`NotText` (an OSError) before anything is read; so do the
+    usual OSErrors (missing file, a folder, no permission)."""
     if str(path) == "-":
         import sys
 
         stream = stdin if stdin is not None else sys.stdin
-        if hasattr(stream, "buffer"):
-            return io.TextIOWrapper(stream.buffer, encoding="utf-8", errors="replace", newline=None)
-        return stream
-    return open(path, encoding="utf-8", errors="replace", newline=None)
+        raw = getattr(stream, "buffer", None)
+        if raw is None:  # a text stream with no bytes beneath (io.StringIO): read as it is
+            return RecordFile(stream, None, None, owned=False)
+        return _open_bytes(raw, "<stdin>", None, owned=False)
+    name = str(path)
+    raw = open(path, "rb")
+    try:
+        size = os.fstat(raw.fileno()).st_size if stat.S_ISREG(os.fstat(raw.fileno()).st_mode) else None
+        return _open_bytes(raw, name, size, owned=True)
+    except BaseException:
+        raw.close()
+        raise
+
+
+def _open_bytes(raw: Any, name: str, size: int | None, owned: bool) -> RecordFile:
+    head = _head(raw)
+    stream: Any = _Replay(head, raw, close_rest=owned)
+    for magic, kind in _COMPRESSED:
+        if head.startswith(magic):
+            import bz2
+            import gzip
+            import lzma
+
+            source = io.BufferedReader(stream)
+            inner: Any = (gzip.GzipFile(fileobj=source, mode="rb") if kind == "gzip"
+                          else bz2.BZ2File(source, mode="rb") if kind == "bz2" else lzma.LZMAFile(source, mode="rb"))
+            try:
+                head = _head(inner)
+            except (OSError, EOFError, lzma.LZMAError) as err:
+                stream.close()
+                raise NotText(f"{name}: the {kind} data is cut short or corrupt ({err})") from None
+            stream = _Replay(head, inner, close_rest=True, what=f"{name}: the {kind} data")
+            break
+    if _is_binary(head):
+        if owned:
+            stream.close()
+        raise NotText(f"{name}: binary data, not text records (records compressed with gzip, bzip2 or xz "
+                      f"are read)")
+    text = io.TextIOWrapper(io.BufferedReader(stream), encoding="utf-8", errors="replace", newline=None)
+    return RecordFile(text, raw, size, owned)
 
 
 _SMALL_INT = re.compile(r"[0-9]{1,9}")
@@ -226,13 +482,15 @@ _TAG_TEXT = re.compile(r'\s*\[\s*([^\s\[\]"]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
 def salvage_tags(chunk: Chunk, stop_at: str | None = None) -> Iterator[Tag]:
     """The well-formed tag lines of a record whose grammar failed, so that its report can
     still name the rule set and the players (up to a tag named ``stop_at``)."""
-    for i, line in enumerate(chunk.text.splitlines()):
+    for i, line in enumerate(source_lines(chunk.text)):
         m = _TAG_TEXT.match(line)
         if not m:
+            if _has_movetext(line):
+                return  # the tag section is over: what follows is movetext (or a comment)
             continue
         if m.group(1) == stop_at:
             return
-        yield Tag(m.group(1), unescape(m.group(2)), chunk.line + i, m.start(2) + 1)
+        yield Tag(m.group(1), unescape(m.group(2)), chunk.line + i, m.start(2) + 1, m.start(1) + 1)
 
 
 def located(pattern: re.Pattern[str], text: str, line: int, column: int) -> Iterator[tuple[re.Match[str], int, int]]:
@@ -269,9 +527,42 @@ def wrap(words: Iterable[str], width: int = 80, separator: str | Iterable[str] =
     return lines
 
 
+def visible(text: str) -> str:
+    """``text`` safe to echo on a terminal: control characters (C0, DEL, C1), bidirectional
+    controls and line or paragraph separators as escapes (``\\x1b``, ``\\u202e``), a tab
+    as one space; everything else as it is."""
+    return _INVISIBLE.sub(_escape, text)
+
+
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    ch = m.group(0)
+    if ch == "\t":
+        return " "
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def display_width(text: str) -> int:
+    """How many terminal cells ``text`` takes: East Asian wide and fullwidth characters
+    take two, combining marks none."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
 def caret_line(source: str, column: int | None) -> str:
-    """The offending line and a caret under the column (1-based)."""
-    text = source.rstrip("\r\n").expandtabs(1)
+    """The offending line, made safe to echo (:func:`visible`), and a caret under the
+    column (1-based, counted in characters) however wide the characters before it are
+    on a terminal."""
+    raw = source.rstrip("\r\n")
+    text = visible(raw)
     if column is None:
         return text
-    return f"{text}\n{' ' * (max(column, 1) - 1)}^"
+    before = visible(raw[: max(column, 1) - 1])
+    return f"{text}\n{' ' * display_width(before)}^"

@@ -11,6 +11,7 @@ import asyncio
 import base64
 import contextlib
 import json
+import math
 import time
 from typing import Any
 
@@ -75,6 +76,18 @@ async def _body(request: Request, limit: int) -> bytes:
     except ClientDisconnect:
         raise HubError(400, {"error": "the client went away mid-body"}) from None
     return b"".join(chunks)
+
+
+def _json_safe(value: Any) -> Any:
+    """An error body echoes what the client sent: numbers JSON cannot write (inf, nan)
+    are given back as text, so the answer is still JSON."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    return value
 
 
 async def _json(request: Request, limit: int) -> Any:
@@ -310,7 +323,7 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
     # ------------------------------------------------------------------ errors
 
     async def hub_error(request: Request, exc: HubError) -> Response:
-        return JSONResponse(exc.body, exc.status)
+        return JSONResponse(_json_safe(exc.body), exc.status)
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return _error(404, "no such page")

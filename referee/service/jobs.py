@@ -59,10 +59,8 @@ MAX_TIMEOUT = 30.0
 
 def solve(body: dict[str, Any]) -> dict[str, Any]:
     from referee.jobs.solve import QuestionError
-    from referee.jobs.solve.ask import Options, ask
+    from referee.jobs.solve.ask import Options, ask, question_names, question_options
     from referee.jobs.solve.positions import PositionError, UsageError, load_position
-
-    from referee.jobs.solve.ask import question_names, question_options
 
     record = body.get("record")
     question = body.get("question")

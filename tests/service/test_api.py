@@ -318,7 +318,7 @@ def test_stateless_jobs_answer_what_the_cli_prints(client, tmp_path):
             json.dumps(expected, sort_keys=True), endpoint
     r = client.post("/v1/solve", json={"record": SAMPLE, "question": "reach", "caravan": "A", "within": 3})
     assert r.status_code == 200 and r.json()["answer"] in ("yes", "no", "unknown")
-    cli = subprocess.run([sys.executable, "-m", "cli", "solve", "--json", "-q", "reach", "--caravan", "A",
+    cli = subprocess.run([sys.executable, "-m", "cli", "solve", "--json", "-Q", "reach", "--caravan", "A",
                           "--within", "3", str(path)], cwd=REPO, capture_output=True, text=True)
     expected = json.loads(cli.stdout)
     assert r.json()["answer"] == expected["answer"] and r.json()["witness"] == expected["witness"]

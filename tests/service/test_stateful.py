@@ -18,7 +18,14 @@ import pytest
 from helpers import auth, record_valid
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, precondition, rule
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
 CARD = re.compile(r"(?<![0-9A-Za-z(])(?:10|[2-9AJQK])[SHDC](?![0-9A-Za-z])")
 ALL = [f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]

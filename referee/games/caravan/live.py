@@ -109,14 +109,8 @@ class CaravanMatch:
     def _parse(self, text: str) -> cv.Move:
         if not isinstance(text, str) or not text.strip() or len(text) > 64:
             raise LiveError("a move is a CVN move such as 7H>A, KS>D2, discard 4C or disband B", 400)
-        m = cvn._ITEM_RE.fullmatch(text.strip() + " ")
-        if m is None or m["number"]:
-            raise LiveError(f"{text.strip()!r} is not a CVN move (write e.g. 7H>A, KS>D2, discard 4C, "
-                            "disband B)", 400)
-        if m["draw"]:
-            raise LiveError("do not write the draw (+9D): the server draws for you", 400)
         try:
-            return cvn._decode(m)
+            return cvn.parse_move(text)
         except (CardError, ValueError, IndexError) as err:
             raise LiveError(str(err), 400) from None
 

@@ -31,6 +31,10 @@ class Deadline:
         self.seconds = seconds
         self.end = None if seconds is None else self.start + seconds
         self._tick = 0
+        #: Work done against this deadline, so that the stats of a question that ran out of
+        #: time are still true: positions examined (each search checks the clock once a
+        #: position) and solver calls (each z3 check).
+        self.solver_calls = 0
 
     def remaining(self) -> float | None:
         if self.end is None:
@@ -45,6 +49,17 @@ class Deadline:
         self._tick += 1
         if self._tick % every == 0 and self.expired():
             raise Timeout()
+
+    def check_now(self) -> None:
+        """Raise Timeout when past the deadline (between steps of work that are not
+        positions: building a model)."""
+        if self.expired():
+            raise Timeout()
+
+    @property
+    def checks(self) -> int:
+        """How often the work looked at the clock (once a position in the searches)."""
+        return self._tick
 
     def elapsed(self) -> float:
         return time.monotonic() - self.start
@@ -93,28 +108,5 @@ class QuestionError(ValueError):
     """The question cannot be asked of this position (bad usage: exit status 2)."""
 
 
-@dataclass(frozen=True)
-class Question:
-    """A question ``pitboss solve`` can ask of a game's positions (``Game.questions``)."""
-
-    name: str
-    summary: str
-    example: str
-    #: The options of ``pitboss solve`` it takes (any other given is a usage error).
-    takes: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class QuestionOption:
-    """An option some of a game's questions take (``pitboss solve --NAME``); games that
-    share a name share the option, their helps joined."""
-
-    name: str
-    type: type
-    help: str
-    short: str | None = None
-    metavar: str | None = None
-    min: int | None = None
-
-
 METHODS = ("auto", "z3", "search")
+

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.jobs import registry
-from referee.jobs.solve import Answer, QuestionError, QuestionOption
+from referee.jobs.questions import option_names, question_names, question_options
+from referee.jobs.solve import Answer, Deadline, QuestionError
 from referee.jobs.solve.positions import Position
 
 
@@ -30,26 +31,33 @@ class Options:
         raise AttributeError(name)
 
 
-def question_options() -> dict[str, list[QuestionOption]]:
-    """Each question option's name -> its declarations, one per game that has it."""
-    out: dict[str, list[QuestionOption]] = {}
-    for g in registry.games():
-        for option in g.question_options:
-            out.setdefault(option.name, []).append(option)
-    return out
-
-
-def option_names() -> list[str]:
-    return list(question_options())
-
-
-def question_names() -> list[str]:
-    """Every game's questions, by name (what ``--question`` accepts)."""
-    return [q.name for g in registry.games() for q in g.questions]
-
-
 def ask(position: Position, question: str, options: Options) -> Answer:
-    """The answer to ``question`` about ``position`` (QuestionError: bad usage)."""
+    """The answer to ``question`` about ``position`` (QuestionError: bad usage).
+
+    ``options.timeout`` counts from this call (loading the game's solver and building its
+    model included: the game's ``ask`` is given the deadline as ``options.deadline``); the
+    answer's ``stats.time`` is the time the call really took, and its other stats the work
+    really done, also when the time ran out."""
+    deadline = Deadline(options.timeout)
+    options.deadline = deadline
+    answer = _ask(position, question, options)
+    stats = answer.stats
+    stats.time = deadline.elapsed()
+    if answer.answer == "unknown" and deadline.expired():
+        stats.nodes = max(stats.nodes, deadline.checks)
+        stats.solver_calls = max(stats.solver_calls, deadline.solver_calls)
+        took = f"unknown after {stats.time:.2f} s (--timeout {options.timeout:g} s)"
+        answer.reason = took
+        answer.text = [line for line in answer.text if not line.startswith("unknown")] + [f"unknown: {took}"]
+    return answer
+
+
+def _ask(position: Position, question: str, options: Options) -> Answer:
+    for name, declared in question_options().items():
+        value = options.values.get(name)
+        most = min((o.max for o in declared if o.max is not None), default=None)
+        if value is not None and most is not None and value > most:
+            raise QuestionError(f"--{name} {value} is past its maximum, {most}")
     game = registry.game(position.game)
     q = next((q for q in game.questions if q.name == question), None)
     if q is None:

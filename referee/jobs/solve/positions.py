@@ -62,16 +62,19 @@ class Position:
         return f"{self.timeline.report.file} game {self.timeline.report.index} ({self.game}, {self.rules}), {where}after {self.ply} move{'s' if self.ply != 1 else ''}"
 
 
-def load_position(path: str, game: int = 1, ply: int | None = None, round: int | None = None) -> Position:
-    """The position of record ``game`` (1-based) of ``path`` after ``ply`` moves."""
-    if path != "-" and not Path(path).is_file():
+def load_position(path: str, game: int = 1, ply: int | None = None, round: int | None = None,
+                  settings: dict[str, Any] | None = None) -> Position:
+    """The position of record ``game`` (1-based) of ``path`` after ``ply`` moves (under
+    ``settings``' setting for its game, when given: game name -> setting, as
+    ``referee.jobs.validate.parse_settings`` makes them)."""
+    if path != "-" and not Path(path).exists():
         raise UsageError(f"no such file: {path}")
     name = "<stdin>" if path == "-" else path
     handle = open_text(path)
     try:
         for index, chunk in enumerate(record_chunks(handle, name), start=1):
             if index == game:
-                return _position(timeline_of(chunk, name, index), ply, round)
+                return _position(timeline_of(chunk, name, index, (settings or {}).get(chunk.game or "")), ply, round)
     except ContestLog as err:
         raise UsageError(str(err)) from None
     finally:

@@ -205,7 +205,7 @@ def test_selfplay_is_deterministic_and_valid(tmp_path: Path):
     result = runner.invoke(app, ["validate", "--json", str(out)])
     assert result.exit_code == 0
     doc = json.loads(result.output)
-    assert doc["summary"] == {"games": 3, "valid": 3, "invalid": 0}
+    assert doc["summary"] == {"games": 3, "valid": 3, "invalid": 0, "errors": 0, "warnings": 0}
     assert doc["games"][0]["game"] == "daifugo" and doc["games"][0]["rules"] == "seed"
 
 

@@ -88,7 +88,7 @@ def _options(args: str) -> tuple[str, Options]:
     for w in it:
         value = next(it)
         key = w.lstrip("-").replace("-", "_")
-        if key in ("q", "question"):
+        if key in ("Q", "question"):
             question = value
         elif key == "depth":
             opts.depth = int(value)
@@ -309,21 +309,21 @@ def test_forced_out_timeout_is_unknown() -> None:
 
 def test_cli_daifugo_json_and_exit_codes(tmp_path: Path) -> None:
     path = str(PUZZLES / "daifugo-out.dfn")
-    result = runner.invoke(app, ["solve", path, "-q", "out", "--player", "Aki", "--json"])
+    result = runner.invoke(app, ["solve", path, "-Q", "out", "--player", "Aki", "--json"])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     assert doc["answer"] == "yes" and doc["plays"] == 3 and doc["stats"]["solver_calls"] >= 1
     assert "z3 unsat core" in doc["reason"]
-    result = runner.invoke(app, ["solve", path, "-q", "out", "--player", "Nobody"])
+    result = runner.invoke(app, ["solve", path, "-Q", "out", "--player", "Nobody"])
     assert result.exit_code == 2 and "not one of the players" in result.output
-    result = runner.invoke(app, ["solve", path, "-q", "reach", "-c", "A"])
+    result = runner.invoke(app, ["solve", path, "-Q", "reach", "-c", "A"])
     assert result.exit_code == 2
     bad = tmp_path / "bad.dfn"
     bad.write_text('[Game "Daifugo"]\n[Players "Aki Ben Chie"]\n[Hand.Aki "3S"]\n[Hand.Ben "4S"]\n'
                    '[Hand.Chie "5S"]\n[Table ""]\n[ToMove "Zed"]\n', encoding="utf-8")
-    result = runner.invoke(app, ["solve", str(bad), "-q", "out"])
+    result = runner.invoke(app, ["solve", str(bad), "-Q", "out"])
     assert result.exit_code == 1 and "ToMove" in result.output
-    result = runner.invoke(app, ["solve", str(PUZZLES / "daifugo-forced-out.dfn"), "-q", "forced-out", "--json"])
+    result = runner.invoke(app, ["solve", str(PUZZLES / "daifugo-forced-out.dfn"), "-Q", "forced-out", "--json"])
     doc = json.loads(result.output)
     assert doc["answer"] == "yes" and doc["strategy"][0]["move"] == "Aki: 9S 9H"
 

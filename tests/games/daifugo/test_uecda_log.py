@@ -102,7 +102,10 @@ def test_structure_problems_are_findings_on_their_game():
     assert [r.index for r in reports] == [1, 2]
     assert all(not r.valid for r in reports)
     rules = [f.rule for r in reports for f in r.errors]
-    assert set(rules) == {"notation.syntax"}
+    assert set(rules) == {"notation.syntax", "daifugo.log.cut-short"}
+    # The file stops inside its second game: that game is cut short, the first is not.
+    assert [f.rule for f in reports[1].errors][-1] == "daifugo.log.cut-short"
+    assert "daifugo.log.cut-short" not in [f.rule for f in reports[0].errors]
     first = reports[0].errors
     assert any("out of place" in f.message for f in first)
     assert any("has no play and result lines" in f.message for f in first)
@@ -134,7 +137,7 @@ def test_the_command_line_reports_the_logs(tmp_path: Path):
     result = CliRunner().invoke(app, ["validate", "--json", str(SAMPLE), str(ELEVEN_BACK)])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
-    assert doc["summary"] == {"games": 160, "valid": 160, "invalid": 0}
+    assert doc["summary"] == {"games": 160, "valid": 160, "invalid": 0, "errors": 0, "warnings": 175}
     assert sum(len(g["warnings"]) for g in doc["games"]) > 0
 
 

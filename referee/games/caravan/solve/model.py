@@ -112,7 +112,8 @@ class ModelResult:
 class ReachModel:
     """The model of one ``Puzzle`` (after the opening)."""
 
-    def __init__(self, puzzle: Puzzle) -> None:
+    def __init__(self, puzzle: Puzzle, deadline: Deadline | None = None) -> None:
+        self.deadline = deadline
         state = puzzle.start
         if state.in_opening():
             raise ValueError("the z3 model covers positions after the opening")
@@ -194,6 +195,8 @@ class ReachModel:
         skips: list[str] = []
         used = num(0)  # card-using moves before step t
         for t in range(K):
+            if self.deadline is not None:
+                self.deadline.check_now()  # building the model is the question's time too
             sel: dict = {"t": t}
             skip = s.bool(f"skip_{t}")
             skips.append(skip)
@@ -430,6 +433,8 @@ class ReachModel:
 
     def solve(self, deadline: Deadline | None = None) -> ModelResult:
         """A shortest line (yes), the unsat core (no), or unknown at the deadline."""
+        if deadline is not None:
+            deadline.check_now()
         solver, literals = self.script.solver()
         result = ModelResult("unknown", size=len(self.script.lines))
         assumptions = list(literals.values())
@@ -442,6 +447,8 @@ class ReachModel:
                         raise Timeout()
                     solver.set("timeout", max(1, int(left * 1000)))
             result.solver_calls += 1
+            if deadline is not None:
+                deadline.solver_calls += 1
             return solver.check(*assumptions, *extra)
 
         verdict = check([])

@@ -145,7 +145,7 @@ def line_question(state: cv.State, question: str, *, caravan: str | None = None,
                 _no_with_proof(answer, puzzle, found, deadline)
         else:
             answer.method = "z3"
-            model = ReachModel(puzzle)
+            model = ReachModel(puzzle, deadline)
             result = model.solve(deadline)
             stats.solver_calls += result.solver_calls
             if result.answer == "yes":
@@ -195,7 +195,7 @@ def _no_from_search(answer: Answer, puzzle: Puzzle, found: LineResult) -> None:
 def _no_with_proof(answer: Answer, puzzle: Puzzle, found: LineResult, deadline: Deadline) -> None:
     """The search found no line; z3 proves it and words the reason from its unsat core."""
     try:
-        model = ReachModel(puzzle)
+        model = ReachModel(puzzle, deadline)
         result = model.solve(deadline)
     except Timeout:
         _no_from_search(answer, puzzle, found)
@@ -349,7 +349,7 @@ def _line_text(tree: dict) -> str:
 
 def ask(position: Any, question: str, options: Any) -> Answer:
     """A Caravan question about a position (``referee.jobs.solve.ask`` checked its options)."""
-    deadline = Deadline(options.timeout)  # after the imports: they are not the question's time
+    deadline = getattr(options, "deadline", None) or Deadline(options.timeout)  # ask()'s: from the start
     if question == "forced-win":
         return forced_win_question(position.state, depth=options.depth, deadline=deadline)
     return line_question(position.state, question, caravan=options.caravan, lane=options.lane,

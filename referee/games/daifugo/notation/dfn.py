@@ -197,14 +197,15 @@ class _Build(Transformer):
 
     def tag(self, children: list[Token]) -> Tag:
         name, value = children
-        return Tag(str(name), unescape(str(value)[1:-1]), value.line, value.column + 1)
+        return Tag(str(name), unescape(str(value)[1:-1]), value.line, value.column + 1, name.column)
 
     def start(self, children: list) -> list:
         out = []
         for item in children:
             if isinstance(item, Token) and item.type == "TAG":
                 m = _TAG_RE.match(item)
-                item = Tag(m[1], unescape(m[2]), item.line, item.column + m.start(2))  # type: ignore[index,union-attr]
+                item = Tag(m[1], unescape(m[2]), item.line, item.column + m.start(2),  # type: ignore[index,union-attr]
+                           item.column + m.start(1))  # type: ignore[union-attr]
             out.append(item)
         return out
 
@@ -452,7 +453,7 @@ def _read_round(record: DaifugoRecord, rnd: DaifugoRound) -> None:
         if p is None:
             if record.players:
                 errors.append(Finding("notation.tag.value", f"{name}: {who} is not one of the players "
-                                      f"({', '.join(record.players)})", tag.line, tag.column - len(name) - 3))
+                                      f"({', '.join(record.players)})", tag.line, tag.name_column or tag.column))
             continue
         hand = read_hand(tag, errors)
         if hand is not None:

@@ -86,6 +86,7 @@ class SplitModel:
                 if left <= 0:
                     raise Timeout()
                 self.solver.set("timeout", max(1, int(left * 1000)))
+            deadline.solver_calls += 1
         self.calls += 1
         extra = [self._clean_finish()] if clean else []
         verdict = self.solver.check(*self.trackers.values(), bound, *extra)
