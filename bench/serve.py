@@ -226,7 +226,8 @@ def memory_run(make_db, tables: int, rounds: int, seconds: float) -> None:
     """Resident memory of the server as finished tables pile up (it must stay flat)."""
     db = make_db()
     proc, port = start_server(db)
-    print(f"\nmemory with finished tables piling up ({tables} tables in play):")
+    print(f"\nmemory with finished tables piling up ({tables} tables in play; SQLite's page cache, at most "
+          f"2 MiB a connection, fills as the database grows):")
     print(f"{'finished':>9} {'RSS MiB':>8}")
     total = 0
     try:
@@ -278,6 +279,8 @@ def main() -> None:
                 return url.rsplit("/", 1)[0] + "/" + name
 
             bench_backend("PostgreSQL", make_pg, args.levels, args.seconds, pg_folder)
+            if args.memory_rounds:
+                memory_run(make_pg, 10, args.memory_rounds, args.seconds)
         finally:
             if local is not None:
                 local.stop()

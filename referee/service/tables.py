@@ -34,7 +34,7 @@ from referee.service.store import Conflict, MoveRow, Store, TableRow, now
 MAX_SEATS = 16
 MAX_NAME = 40
 #: Finished tables kept in memory (the rest are read back from the database on demand).
-FINISHED_CACHE = 64
+FINISHED_CACHE = 16
 
 
 class HubError(Exception):
