@@ -21,9 +21,9 @@ from typing import Annotated, Optional
 import typer
 
 from referee.jobs import registry
-from referee.jobs.solve.ask import question_names, question_options
-from referee.jobs.validate import Summary, expand_inputs, validate_lines
-from referee.notation.records import NotText, caret_line, open_text, visible
+from referee.jobs.questions import question_names, question_options
+from referee.jobs.validate import Summary, expand_inputs
+from referee.notation.records import NotText, caret_line, visible
 
 
 def _app_help() -> str:
@@ -169,17 +169,6 @@ class Progress:
             self.shown = False
 
 
-def _reports(path: str, settings: dict | None = None):
-    """Each record's report of a file, with how far through the file (by bytes) the reader
-    is; the fraction is None for standard input and pipes."""
-    handle = open_text(path)
-    try:
-        for report in validate_lines(handle, "<stdin>" if path == "-" else path, settings):
-            yield report, handle.fraction()
-    finally:
-        handle.close()
-
-
 class Color(str, Enum):
     auto = "auto"
     always = "always"
@@ -322,7 +311,7 @@ def _rules_option(values: list[str] | None) -> dict:
 
 @app.command()
 def validate(
-    files: Annotated[list[str], typer.Argument(help="Record files (CVN, DFN, or UEC contest logs; gzip, bzip2 or xz compressed too), folders (searched recursively for them), FIFOs and process substitutions; - reads standard input.", metavar="FILE...")],
+    files: Annotated[list[str], typer.Argument(help="Record files (each game's notation, or a whole-file format such as a contest log; gzip, bzip2 or xz compressed too), folders (searched recursively for them), FIFOs and process substitutions; - reads standard input.", metavar="FILE...")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings (as --format json).")] = False,
     output_format: Annotated[Format, typer.Option("--format", "-f", help="text (default), json (one document, as --json) or github (GitHub Actions annotations: ::error file=...,line=...,col=...).", case_sensitive=False)] = Format.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only invalid games and the summary.")] = False,
@@ -330,6 +319,8 @@ def validate(
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail too: exit 1 when any record has a warning.")] = False,
     rules: Annotated[Optional[list[str]], typer.Option("--rules", "-r", help=f"Judge every record of a game under this setting instead of its own (its [Rules] tag, and [Options] where the game has options): a rule set ({_rule_sets_text()}) with any option toggles, as the record would write them. Repeat it for another game. Whole-file formats (contest logs) keep their own.", metavar="SETTING")] = None,
     color: Annotated[Color, typer.Option("--color", help="Colour the verdicts: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never.", case_sensitive=False)] = Color.auto,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, metavar="N", help="Processes to validate on (default: every core available); the output is the same for any number.")] = None,
+    dask: Annotated[Optional[str], typer.Option("--dask", metavar="SCHEDULER", help="Validate on a Dask cluster (the scheduler's address, e.g. tcp://10.0.0.1:8786): each file is one task; output as on one machine. Needs pip install 'pitboss[dask]'.")] = None,
 ) -> None:
     """Replay every record against its rule set and report each illegal move, bad tag,
     syntax error and wrong result, with file, line, column, ply, player and rule id.
@@ -355,54 +346,74 @@ def validate(
     fmt = Format.json if as_json else output_format
     settings = _rules_option(rules)
     paint = fmt is Format.text and _color_wanted(color)
+    from referee.jobs.parallel import RunError, validate_paths
+
+    inputs = list(expand_inputs(files))
     summary = Summary()
-    games_json = []
     progress = Progress(enabled=fmt is not Format.github)
+
+    def unread(path: str, err: OSError) -> None:
+        """An input that cannot be read: said in one line; the others are still validated."""
+        progress.done()
+        name = "<stdin>" if path == "-" else path
+        why = str(err) if isinstance(err, NotText) else (
+            "no such file" if isinstance(err, FileNotFoundError) else err.strerror or str(err))
+        summary.unread.append((name, why))
+        typer.echo(f"pitboss: {visible(why if isinstance(err, NotText) else f'cannot read {name}: {why}')}", err=True)
+
+    if dask is not None:
+        if jobs is not None:
+            _fail("--jobs and --dask: choose one (on a cluster the workers are the jobs)")
+        if settings:
+            _fail("--rules and --dask: a cluster judges each record under its own rules")
+        from referee.jobs.cluster import validate_on_dask
+
+        for path in inputs:
+            if path != "-" and not Path(path).exists():
+                _fail(f"no such file: {path}")
+        stream = ((report, None) for report in validate_on_dask(dask, inputs))
+    else:
+        stream = validate_paths(inputs, jobs, settings=settings, on_error=unread)
+    games_json = []
     try:
-        for path in expand_inputs(files):
-            name = "<stdin>" if path == "-" else path
-            try:
-                for report, fraction in _reports(path, settings):
-                    summary.add(report)
-                    progress.update(visible(report.file), fraction, summary.games, summary.plies)
-                    if fmt is Format.json:
-                        games_json.append(report.to_json())
-                        continue
-                    if fmt is Format.github:
-                        for kind, findings in (("error", report.errors), ("warning", report.warnings)):
-                            for finding in findings:
-                                typer.echo(_github(kind, report, finding))
-                        continue
-                    if quiet and report.valid and not (strict and report.warnings):
-                        continue
-                    progress.done()
-                    for finding in report.errors:
-                        _print_finding(report, finding, "error", paint)
-                    for finding in report.warnings:
-                        _print_finding(report, finding, "warning", paint)
-                    n = len(report.errors)
-                    verdict = (_paint("valid", paint) if report.valid
-                               else f"{_paint('INVALID', paint)} ({n} error{'s' * (n != 1)})")
-                    if report.warnings:
-                        w = len(report.warnings)
-                        verdict += f" ({w} warning{'s' * (w != 1)})" if report.valid else f", {w} warning{'s' * (w != 1)}"
-                    about = ", ".join(x for x in (report.game or "unknown game", report.rules,
-                                                  report.knowledge and f"knowledge: {report.knowledge}") if x)
-                    moves = f"{report.plies} move{'s' * (report.plies != 1)}"
-                    typer.echo(f"{visible(report.file)}: game {report.index} ({visible(about)}, {moves}): {verdict}",
-                               color=paint or None)
-            except BrokenPipeError:
-                # whoever read the output stopped reading (| head): stop quietly
-                sys.stdout = open(os.devnull, "w")
-                raise typer.Exit(0 if not summary.failed(strict) else 1)
-            except OSError as err:
-                progress.done()
-                why = str(err) if isinstance(err, NotText) else (
-                    "no such file" if isinstance(err, FileNotFoundError) else err.strerror or str(err))
-                summary.unread.append((name, why))
-                message = why if isinstance(err, NotText) else f"cannot read {name}: {why}"
-                typer.echo(f"pitboss: {visible(message)}", err=True)
+        for report, fraction in stream:
+            summary.add(report)
+            progress.update(visible(report.file), fraction, summary.games, summary.plies)
+            if fmt is Format.json:
+                games_json.append(report.to_json())
+                continue
+            if fmt is Format.github:
+                for kind, findings in (("error", report.errors), ("warning", report.warnings)):
+                    for finding in findings:
+                        typer.echo(_github(kind, report, finding))
+                continue
+            if quiet and report.valid and not (strict and report.warnings):
+                continue
+            progress.done()
+            for finding in report.errors:
+                _print_finding(report, finding, "error", paint)
+            for finding in report.warnings:
+                _print_finding(report, finding, "warning", paint)
+            n = len(report.errors)
+            verdict = (_paint("valid", paint) if report.valid
+                       else f"{_paint('INVALID', paint)} ({n} error{'s' * (n != 1)})")
+            if report.warnings:
+                w = len(report.warnings)
+                verdict += f" ({w} warning{'s' * (w != 1)})" if report.valid else f", {w} warning{'s' * (w != 1)}"
+            about = ", ".join(x for x in (report.game or "unknown game", report.rules,
+                                          report.knowledge and f"knowledge: {report.knowledge}") if x)
+            moves = f"{report.plies} move{'s' * (report.plies != 1)}"
+            typer.echo(f"{visible(report.file)}: game {report.index} ({visible(about)}, {moves}): {verdict}",
+                       color=paint or None)
+    except BrokenPipeError:
+        # whoever read the output stopped reading (| head): stop quietly
+        sys.stdout = open(os.devnull, "w")
+        raise typer.Exit(0 if not summary.failed(strict) else 1)
+    except RunError as err:
+        progress.done()
+        _fail(str(err))
     finally:
+        stream.close()  # the workers stop with the reading
         progress.done()
     if fmt is Format.json:
         typer.echo(json.dumps({"summary": summary.to_json(statistics), "games": games_json}, ensure_ascii=False))

@@ -223,7 +223,7 @@ def test_explain_ruling() -> None:
 def test_daifugo_variants() -> None:
     records = annotate_text((GOLDEN / "daifugo-disputed.dfn").read_text(encoding="utf-8"))
     assert [[v.label for v in a.variants] for a in records] == [
-        ["seed", "uecda"],                       # 5 players: both presets
+        ["seed", "uecda", "seed -sequences"],    # 5 players: both presets; -sequences bans its sequence
         ["uecda", "seed"],
         ["seed +spade3", "seed"],                # 3 players: uecda cannot seat them; spade3 toggled
         ["seed +consecutive-revolution", "seed"],

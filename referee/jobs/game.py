@@ -19,6 +19,23 @@ from types import ModuleType
 from typing import Any
 
 
+def lazy(path: str) -> Callable[..., Any]:
+    """A function given as ``"module:name"``, imported on its first call: a game's object
+    can name its reader, referee and writers without importing them (``pitboss --help``
+    imports no grammar)."""
+    module, _, name = path.partition(":")
+    found: list[Callable[..., Any]] = []
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if not found:
+            found.append(getattr(importlib.import_module(module), name))
+        return found[0](*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"{path}, imported when first called."
+    return call
+
+
 @dataclass(frozen=True)
 class Foreign:
     """A whole-file format of a game other than its own notation (a UEC contest-server
@@ -97,7 +114,7 @@ class Game:
     selfplay: Any = None
     #: What ``pitboss solve`` can ask of this game's positions (answered by its ``solve`` part).
     questions: tuple[Any, ...] = ()
-    #: The options those questions take (``referee.jobs.solve.QuestionOption``).
+    #: The options those questions take (``referee.jobs.questions.QuestionOption``).
     question_options: tuple[Any, ...] = ()
     #: What ``annotate --analyse`` says of a move, in a sentence for ``--help``.
     analysis: str = ""

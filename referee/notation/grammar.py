@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
+import sys
+from contextlib import suppress
 from functools import cache
+from pathlib import Path
 
+import lark
 from lark import Lark, Transformer
 from lark.exceptions import (
     UnexpectedCharacters,
@@ -11,24 +17,21 @@ from lark.exceptions import (
     UnexpectedInput,
     UnexpectedToken,
 )
+from lark.lark import _LOAD_ALLOWED_OPTIONS
 
 from referee.notation.records import Finding, source_lines, visible
 from referee.resources import data_dir
 
-#: What a terminal is called in a message for a player.
+#: What a terminal every notation shares is called in a message for a player (each
+#: notation's reader names its own terminals).
 TERMINAL_NAMES = {
-    "PLACE": "a move such as 7H>A or KS>D2",
-    "DISCARD": "'discard'",
-    "DISBAND": "'disband'",
     "CARD": "a card",
-    "CARAVAN": "a caravan letter A-F",
-    "DRAW": "a draw such as +9D",
     "MOVE_NUMBER": "a move number",
     "RESULT": "a result (1-0, 0-1, *)",
     "GLYPH": "an annotation glyph",
     "NAG": "a $N annotation",
     "TAG_NAME": "a tag name",
-    "TAG_VALUE": 'a quoted tag value such as "Caravan"',
+    "TAG_VALUE": 'a quoted tag value such as "2"',
     "LSQB": "'['",
     "RSQB": "']'",
     "$END": "the end of the record",
@@ -37,16 +40,91 @@ TERMINAL_NAMES = {
 
 @cache
 def load(name: str, start: tuple[str, ...] = ("start",), transformer: type[Transformer] | None = None) -> Lark:
-    """An LALR parser for ``grammar/<name>.lark`` (strict: terminals may not collide)."""
-    return Lark.open(
-        str(data_dir("grammar") / f"{name}.lark"),
-        parser="lalr",
-        strict=True,
-        propagate_positions=True,
-        start=list(start),
-        transformer=transformer() if transformer else None,
-        maybe_placeholders=False,
-    )
+    """An LALR parser for ``grammar/<name>.lark`` (strict: terminals may not collide).
+
+    Building one costs 50-500 ms (most of it Lark's strict collision check), so a built
+    parser is kept in the per-user cache (:func:`cache_dir`) under a name that carries a
+    digest of every grammar file, the options, Lark's version and Python's: a changed
+    grammar or an upgraded Lark is never served a stale parser. The grammar file stays the
+    one definition; the cache is only its compiled form, and is rebuilt whenever missing,
+    unreadable or unwritable (then the parser is simply built each time).
+    """
+    path = data_dir("grammar") / f"{name}.lark"
+    built = {"parser": "lalr", "strict": True, "start": list(start), "maybe_placeholders": False}
+    # What is given again when a saved parser is loaded (Lark does not save these).
+    given = {"propagate_positions": True, "transformer": transformer() if transformer else None}
+    target = _cache_file(name, start)
+    if target is not None:
+        try:
+            with open(target, "rb") as f:
+                # Lark's own loader, as its cache= option uses it: the saved tables and the
+                # options above, with the transformer and positions given again.
+                return Lark.__new__(Lark)._load(f, **given)
+        except FileNotFoundError:
+            pass
+        except Exception:  # noqa: BLE001 - a damaged cache file is rebuilt, never fatal
+            with suppress(OSError):
+                target.unlink()
+    parser = Lark.open(str(path), **built, **given)
+    if target is not None:
+        _save(parser, target)
+    return parser
+
+
+def _save(parser: Lark, target: Path) -> None:
+    """Write the parser into a file of this process's own, then rename it into place whole:
+    parallel workers starting together never read a half-written cache."""
+    part = target.with_name(f"{target.name}.{os.getpid()}.part")
+    try:
+        with open(part, "wb") as f:
+            parser.save(f, exclude_options=_LOAD_ALLOWED_OPTIONS)
+        os.replace(part, target)
+    except OSError:
+        with suppress(OSError):
+            part.unlink()
+        return
+    _prune(target)
+
+
+def cache_dir() -> Path | None:
+    """Where compiled parsers are kept: ``$PITBOSS_CACHE_DIR``, else ``$XDG_CACHE_HOME/pitboss``,
+    else ``~/.cache/pitboss``; ``PITBOSS_CACHE_DIR=""`` (or a folder that cannot be made)
+    turns the cache off."""
+    configured = os.environ.get("PITBOSS_CACHE_DIR")
+    if configured is not None:
+        if not configured:
+            return None
+        root = Path(configured)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        root = (Path(xdg) if xdg else Path.home() / ".cache") / "pitboss"
+    folder = root / "lark"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK | os.R_OK) else None
+
+
+def _cache_file(name: str, start: tuple[str, ...]) -> Path | None:
+    folder = cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256()
+    for part in (name, ",".join(start), lark.__version__, sys.version.split()[0]):
+        digest.update(part.encode() + b"\0")
+    for file in sorted(data_dir("grammar").glob("*.lark")):  # %import reaches its siblings
+        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return folder / f"{name}-{'-'.join(start)}-{digest.hexdigest()[:24]}.lark.pickle"
+
+
+def _prune(kept: Path) -> None:
+    """Remove the parsers this one replaces (same grammar and start, older digests)."""
+    prefix = kept.name.rsplit("-", 1)[0] + "-"
+    for old in kept.parent.glob(f"{prefix}*.lark.pickle"):
+        if old != kept and old.name.rsplit("-", 1)[0] + "-" == prefix:
+            with suppress(OSError):
+                old.unlink()
 
 
 def describe_expected(expected: set[str] | frozenset[str], names: dict[str, str] | None = None) -> str:

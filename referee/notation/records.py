@@ -469,8 +469,8 @@ def _open_bytes(raw: Any, name: str, size: int | None, owned: bool) -> RecordFil
     if _is_binary(head):
         if owned:
             stream.close()
-        raise NotText(f"{name}: binary data, not text records (CVN, DFN or a contest log; gzip, bzip2 or xz "
-                      f"compressed is fine)")
+        raise NotText(f"{name}: binary data, not text records (records compressed with gzip, bzip2 or xz are "
+                      f"read)")
     text = io.TextIOWrapper(io.BufferedReader(stream), encoding="utf-8", errors="replace", newline=None)
     return RecordFile(text, raw, size, owned)
 

@@ -11,6 +11,7 @@ from 0 here (the notation counts from 1).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple, Union
@@ -54,6 +55,10 @@ class Slot(NamedTuple):
 Caravan = tuple[Slot, ...]
 
 
+#: Builds a named tuple from its fields without the generated ``__new__`` (hot paths only).
+_new = tuple.__new__
+
+
 class Hand(NamedTuple):
     """A hand: the cards known to be in it, plus ``unknown`` unseen cards.
 
@@ -76,12 +81,14 @@ class Hand(NamedTuple):
         return card in self.known or self.unknown is None or self.unknown > 0
 
     def without(self, card: Card) -> Hand:
-        if card in self.known:
-            i = self.known.index(card)
-            return Hand(self.known[:i] + self.known[i + 1 :], self.unknown)
-        if self.unknown is None:
-            return self
-        return Hand(self.known, self.unknown - 1)
+        known = self.known
+        try:
+            i = known.index(card)
+        except ValueError:
+            if self.unknown is None:
+                return self
+            return _new(Hand, (known, self.unknown - 1))
+        return _new(Hand, (known[:i] + known[i + 1 :], self.unknown))
 
     def plus(self, card: Card | None) -> Hand:
         if card is None:
@@ -308,12 +315,8 @@ def check_deck(rules: RuleSet, deck: Iterable[tuple[Card, str]], who: str) -> li
     if rules.deck_max is not None and len(cards) > rules.deck_max:
         found.append(Violation("caravan.deck.max",
                                f"{who}'s deck has {_cards(len(cards))}; {rules.name} allows at most {rules.deck_max}"))
-    seen: dict[tuple[Card, str], int] = {}
-    for card, card_set in cards:
-        seen[card, card_set] = seen.get((card, card_set), 0) + 1
-    for (card, card_set), n in seen.items():
-        allowed = 2 if card.is_joker else 1
-        if n > allowed:
+    for (card, card_set), n in Counter(cards).items():
+        if n > 1 and n > (2 if card.is_joker else 1):
             where = "the default set" if not card_set else f"set {card_set!r}"
             found.append(Violation("caravan.deck.duplicate",
                                    f"{who}'s deck holds {card} {n} times from {where}; a set has "
@@ -349,25 +352,25 @@ def check_position(rules: RuleSet, caravans: tuple[Caravan, ...]) -> list[Violat
         name = LETTERS[c]
         cap = rules.max_numbers_per_caravan
         if cap is not None and len(caravan) > cap:
-            found.append(_v("caravan.number.max-cards",
-                            f"caravan {name} holds {len(caravan)} number cards; {rules.name} allows at most {cap}"))
+            found.append(Violation("caravan.number.max-cards",
+                                   f"caravan {name} holds {len(caravan)} number cards; {rules.name} allows at most {cap}"))
         for i, slot in enumerate(caravan, start=1):
             if not is_number(slot.card):
-                found.append(_v("caravan.face.target",
-                                f"{slot.card} stands in caravan {name} as a number card; face cards are only "
-                                "ever attached to one"))
+                found.append(Violation("caravan.face.target",
+                                       f"{slot.card} stands in caravan {name} as a number card; face cards are only "
+                                       "ever attached to one"))
             for face in slot.faces:
                 if is_number(face):
-                    found.append(_v("caravan.number.end",
-                                    f"{face} is attached to {name}{i}; number cards are never attached"))
+                    found.append(Violation("caravan.number.end",
+                                           f"{face} is attached to {name}{i}; number cards are never attached"))
                 elif face.rank == JACK:
-                    found.append(_v("caravan.jack.remove",
-                                    f"a Jack is attached to {name}{i}; a Jack leaves the table with its card"))
+                    found.append(Violation("caravan.jack.remove",
+                                           f"a Jack is attached to {name}{i}; a Jack leaves the table with its card"))
             faces = rules.max_faces_per_card
             if faces is not None and len(slot.faces) > faces:
-                found.append(_v("caravan.face.limit",
-                                f"{slot.card} in caravan {name} holds {len(slot.faces)} face cards; "
-                                f"{rules.name} allows at most {faces}"))
+                found.append(Violation("caravan.face.limit",
+                                       f"{slot.card} in caravan {name} holds {len(slot.faces)} face cards; "
+                                       f"{rules.name} allows at most {faces}"))
     return found
 
 
@@ -389,99 +392,129 @@ def position(rules: RuleSet, caravans: tuple[Caravan, ...], hands: tuple[Hand, H
 # --------------------------------------------------------------------------- check
 
 
-def _v(rule: str, message: str) -> Violation:
-    return Violation(rule, message)
+def check(state: State, move: Move, consulted: list[str] | None = None) -> Violation | None:
+    """Why ``move`` is illegal for the player to move, or None if it is legal.
 
-
-def check(state: State, move: Move) -> Violation | None:
-    """Why ``move`` is illegal for the player to move, or None if it is legal."""
+    ``consulted`` (optional): a list that receives, in order, the id of every rule whose
+    check the move passed (what an annotator cites as "allowed by"), appended by the same
+    code that would have returned that rule's Violation. ``apply`` adds the rules that
+    decide the move's effects."""
     rules = state.rules
     p = state.to_move
-    who = f"player {player_name(p)}"
-    if state.over:
-        return _v("caravan.end.game-over", "the game is already over")
-    if isinstance(move, Disband):
-        return _check_disband(state, move, who) or _check_draw(state, move, draws=False)
+    if state.end is not None:
+        return Violation("caravan.end.game-over", "the game is already over")
+    opening = state.placed[p] < OPENING_PLACEMENTS
+    kind = type(move)
+    if consulted is not None:
+        consulted.append("caravan.opening.deal" if opening else "caravan.turn.structure")
+    if kind is Disband:
+        return _check_disband(state, move, opening, consulted) or _check_draw(state, move, False, consulted)
     card = move.card
     if not state.hands[p].holds(card):
-        return _v("caravan.hand.possession", f"{who} does not hold {card}")
-    opening = state.in_opening()
-    if isinstance(move, Discard):
-        if opening and not rules.opening_discard:
-            return _v("caravan.opening.discard", "no card may be discarded during the opening")
-        if not rules.discard_with_empty_deck and state.decks[p] == ():
-            return _v("caravan.discard.empty-deck",
-                      f"{who}'s deck is empty; {rules.name} forbids discarding then")
-        return _check_draw(state, move, draws=True)
-    if isinstance(move, Attach) and is_number(card):
-        return _v("caravan.number.end",
-                  f"{card} is a number card: it goes at the end of a caravan ({card}>{LETTERS[move.caravan]})")
-    if isinstance(move, PlayNumber) and not is_number(card):
-        return _v("caravan.face.target",
-                  f"{card} is a face card: it must be attached to a number card, e.g. "
-                  f"{card}>{LETTERS[move.caravan]}1")
+        return Violation("caravan.hand.possession", f"{_who(p)} does not hold {card}")
+    if consulted is not None:
+        consulted.append("caravan.hand.possession")
+    if kind is Discard:
+        if opening:
+            if not rules.opening_discard:
+                return Violation("caravan.opening.discard", "no card may be discarded during the opening")
+            if consulted is not None:
+                consulted.append("caravan.opening.discard-redraw")
+        if not rules.discard_with_empty_deck:
+            if state.decks[p] == ():
+                return Violation("caravan.discard.empty-deck",
+                                 f"{_who(p)}'s deck is empty; {rules.name} forbids discarding then")
+            if consulted is not None:
+                consulted.append("caravan.discard.empty-deck")
+        return _check_draw(state, move, True, consulted)
+    number = 1 <= card.rank <= 10
+    if kind is Attach and number:
+        return Violation("caravan.number.end",
+                         f"{card} is a number card: it goes at the end of a caravan ({card}>{LETTERS[move.caravan]})")
+    if kind is PlayNumber and not number:
+        return Violation("caravan.face.target",
+                         f"{card} is a face card: it must be attached to a number card, e.g. "
+                         f"{card}>{LETTERS[move.caravan]}1")
     if opening:
-        return _check_opening(state, move, who) or _check_draw(state, move, draws=False)
-    if isinstance(move, PlayNumber):
-        return _check_number(state, move, who) or _check_draw(state, move, draws=True)
-    return _check_face(state, move) or _check_draw(state, move, draws=True)
+        return _check_opening(state, move, consulted) or _check_draw(state, move, False, consulted)
+    if kind is PlayNumber:
+        c = move.caravan
+        if c // 3 != p:
+            return Violation("caravan.number.own", f"caravan {LETTERS[c]} is not {_who(p)}'s; number cards go "
+                             "only on one's own caravans")
+        if consulted is not None:
+            consulted += ("caravan.number.own", "caravan.number.end")
+        return (placement_violation(rules, state.caravans[c], card, LETTERS[c], consulted)
+                or _check_draw(state, move, True, consulted))
+    return _check_face(state, move, consulted) or _check_draw(state, move, True, consulted)
 
 
-def _check_opening(state: State, move: Move, who: str) -> Violation | None:
-    if isinstance(move, Attach):
-        return _v("caravan.opening.number-only",
-                  "face cards cannot be played in the opening: each of the first three turns "
-                  "places a number card")
+def _who(p: int) -> str:
+    return f"player {player_name(p)}"
+
+
+def _check_opening(state: State, move: Move, consulted: list[str] | None) -> Violation | None:
+    if type(move) is Attach:
+        return Violation("caravan.opening.number-only",
+                         "face cards cannot be played in the opening: each of the first three turns "
+                         "places a number card")
     assert isinstance(move, PlayNumber)
     p = state.to_move
     c = move.caravan
     if owner(c) != p:
-        return _v("caravan.number.own", f"caravan {LETTERS[c]} is not {who}'s")
+        return Violation("caravan.number.own", f"caravan {LETTERS[c]} is not {_who(p)}'s")
     if state.caravans[c]:
-        return _v("caravan.opening.empty",
-                  f"caravan {LETTERS[c]} already has a card; opening cards go on empty caravans")
+        return Violation("caravan.opening.empty",
+                         f"caravan {LETTERS[c]} already has a card; opening cards go on empty caravans")
+    if consulted is not None:
+        consulted += ("caravan.number.own", "caravan.opening.empty")
     if state.rules.opening_first_empty:
         first = next(i for i in own_caravans(p) if not state.caravans[i])
         if first != c:
-            return _v("caravan.opening.order",
-                      f"under {state.rules.name} the opening card goes on the first empty caravan, "
-                      f"{LETTERS[first]}")
+            return Violation("caravan.opening.order",
+                             f"under {state.rules.name} the opening card goes on the first empty caravan, "
+                             f"{LETTERS[first]}")
+        if consulted is not None:
+            consulted.append("caravan.opening.order")
     return None
 
 
-def _check_number(state: State, move: PlayNumber, who: str) -> Violation | None:
-    rules = state.rules
-    c = move.caravan
-    if owner(c) != state.to_move:
-        return _v("caravan.number.own",
-                  f"caravan {LETTERS[c]} is not {who}'s; number cards go only on one's own caravans")
-    return placement_violation(rules, state.caravans[c], move.card, LETTERS[c])
-
-
-def placement_violation(rules: RuleSet, caravan: Caravan, card: Card, name: str = "") -> Violation | None:
+def placement_violation(rules: RuleSet, caravan: Caravan, card: Card, name: str = "",
+                        consulted: list[str] | None = None) -> Violation | None:
     """The rules for adding a number card to the end of a caravan (after the opening)."""
     cap = rules.max_numbers_per_caravan
-    if cap is not None and len(caravan) >= cap:
-        return _v("caravan.number.max-cards",
-                  f"caravan {name} already holds {cap} number cards, the most {rules.name} allows")
+    if cap is not None:
+        if len(caravan) >= cap:
+            return Violation("caravan.number.max-cards",
+                             f"caravan {name} already holds {cap} number cards, the most {rules.name} allows")
+        if consulted is not None:
+            consulted.append("caravan.number.max-cards")
     if not caravan:
         return None
     last = caravan[-1].card
     if card.rank == last.rank:
-        return _v("caravan.number.same-value",
-                  f"{card} cannot follow {last}: a number card never follows one of the same value")
+        return Violation("caravan.number.same-value",
+                         f"{card} cannot follow {last}: a number card never follows one of the same value")
+    if consulted is not None:
+        consulted.append("caravan.number.same-value")
+        if (len(caravan) == 1 and rules.single_card_queen_rule
+                and any(f.rank == QUEEN for f in caravan[0].faces)):
+            consulted.append(rules.single_card_queen_rule)
     d = rules.direction(caravan)
     if d == 0:
         return None
     suit = current_suit(caravan)
-    if card.suit == suit:
-        return None
-    if (d > 0 and card.rank > last.rank) or (d < 0 and card.rank < last.rank):
+    if card.suit == suit or (d > 0 and card.rank > last.rank) or (d < 0 and card.rank < last.rank):
+        if consulted is not None:
+            consulted += ("caravan.number.direction", rules.direction_rule, "caravan.suit.current")
+            first, second = rules.direction_pair(caravan)
+            if first.card.rank == second.card.rank:
+                consulted.append("caravan.direction.equal")
         return None
     way = "ascending" if d > 0 else "descending"
-    return _v("caravan.number.direction",
-              f"caravan {name} is {way} from {last} and its suit is {_suit_name(suit)}; "
-              f"{card} neither continues the direction nor matches the suit")
+    return Violation("caravan.number.direction",
+                     f"caravan {name} is {way} from {last} and its suit is {_suit_name(suit)}; "
+                     f"{card} neither continues the direction nor matches the suit")
 
 
 _SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -491,67 +524,93 @@ def _suit_name(suit: str | None) -> str:
     return _SUIT_NAMES.get(suit or "", "none")
 
 
-def _check_face(state: State, move: Attach) -> Violation | None:
+def _check_face(state: State, move: Attach, consulted: list[str] | None) -> Violation | None:
     rules = state.rules
     caravan = state.caravans[move.caravan]
     name = LETTERS[move.caravan]
-    if not 0 <= move.index < len(caravan):
-        n = len(caravan)
+    n = len(caravan)
+    if not 0 <= move.index < n:
         has = "no number cards" if n == 0 else f"only {n} number card{'s' if n > 1 else ''}"
-        return _v("caravan.face.target", f"caravan {name} has {has}")
-    slot = caravan[move.index]
+        return Violation("caravan.face.target", f"caravan {name} has {has}")
+    if consulted is not None:
+        consulted.append("caravan.face.target")
     cap = rules.max_faces_per_card
-    if cap is not None and len(slot.faces) >= cap:
-        return _v("caravan.face.limit",
-                  f"{slot.card} in caravan {name} already holds {cap} face cards, the most "
-                  f"{rules.name} allows")
-    if move.card.rank == QUEEN and rules.queen_last_only and move.index != len(caravan) - 1:
-        return _v("caravan.queen.last",
-                  f"under {rules.name} a Queen goes only on the last number card of a caravan "
-                  f"({name}{len(caravan)})")
+    if cap is not None:
+        slot = caravan[move.index]
+        if len(slot.faces) >= cap:
+            return Violation("caravan.face.limit",
+                             f"{slot.card} in caravan {name} already holds {cap} face cards, the most "
+                             f"{rules.name} allows")
+        if consulted is not None:
+            consulted.append("caravan.face.limit")
+    if move.card.rank == QUEEN and rules.queen_last_only:
+        if move.index != n - 1:
+            return Violation("caravan.queen.last",
+                             f"under {rules.name} a Queen goes only on the last number card of a caravan "
+                             f"({name}{n})")
+        if consulted is not None:
+            consulted.append("caravan.queen.last")
     return None
 
 
-def _check_disband(state: State, move: Disband, who: str) -> Violation | None:
+def _check_disband(state: State, move: Disband, opening: bool, consulted: list[str] | None) -> Violation | None:
     rules = state.rules
     p = state.to_move
     c = move.caravan
-    if state.in_opening():
-        return _v("caravan.opening.disband", "no caravan may be disbanded during the opening")
-    if owner(c) != p:
-        return _v("caravan.disband.own", f"caravan {LETTERS[c]} is not {who}'s")
-    if not state.caravans[c]:
-        if not rules.disband_empty:
-            return _v("caravan.disband.empty", f"caravan {LETTERS[c]} is empty; there is nothing to disband")
-        if not any(state.caravans[i] for i in own_caravans(p)):
-            return _v("caravan.disband.all-empty",
-                      f"all of {who}'s caravans are empty; {rules.name} allows no disband then")
+    if opening:
+        return Violation("caravan.opening.disband", "no caravan may be disbanded during the opening")
+    if c // 3 != p:
+        return Violation("caravan.disband.own", f"caravan {LETTERS[c]} is not {_who(p)}'s")
+    if consulted is not None:
+        consulted.append("caravan.disband.own")
+    if not rules.disband_empty:
+        if not state.caravans[c]:
+            return Violation("caravan.disband.empty", f"caravan {LETTERS[c]} is empty; there is nothing to disband")
+        if consulted is not None:
+            consulted.append("caravan.disband.empty")
+    else:
+        if not state.caravans[c] and not any(state.caravans[i] for i in own_caravans(p)):
+            return Violation("caravan.disband.all-empty",
+                             f"all of {_who(p)}'s caravans are empty; {rules.name} allows no disband then")
+        if consulted is not None:
+            consulted.append("caravan.disband.all-empty")
     return None
 
 
-def _check_draw(state: State, move: Move, draws: bool) -> Violation | None:
+def _check_draw(state: State, move: Move, draws: bool, consulted: list[str] | None) -> Violation | None:
     """A draw recorded after a move (``+9D``) must be what the deck gives."""
     recorded = move.draw
     if recorded is None:
         return None
     if not draws:
         kind = "a disband" if isinstance(move, Disband) else "an opening placement"
-        return _v("caravan.draw.none", f"nothing is drawn after {kind}, but the record shows +{recorded}")
+        return Violation("caravan.draw.none", f"nothing is drawn after {kind}, but the record shows +{recorded}")
     deck = state.decks[state.to_move]
     if deck is None:
         return None
     if not deck:
-        return _v("caravan.draw.empty", f"the deck is empty, so nothing is drawn, but the record shows +{recorded}")
+        return Violation("caravan.draw.empty",
+                         f"the deck is empty, so nothing is drawn, but the record shows +{recorded}")
     if deck[0] != recorded:
-        return _v("caravan.draw.mismatch", f"the next card of the deck is {deck[0]}, not {recorded}")
+        return Violation("caravan.draw.mismatch", f"the next card of the deck is {deck[0]}, not {recorded}")
+    if consulted is not None:
+        consulted.append("caravan.draw.mismatch")
+    return None
+
+
+def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
+    """Caravan's illegal-move policy: an illegal move ends the replay (None), whatever the
+    rule it broke; nothing is applied in its place."""
     return None
 
 
 # --------------------------------------------------------------------------- apply
 
 
-def apply(state: State, move: Move) -> State:
-    """The state after a legal move (run ``check`` first)."""
+def apply(state: State, move: Move, consulted: list[str] | None = None) -> State:
+    """The state after a legal move (run ``check`` first). ``consulted`` (optional) receives
+    the ids of the rules that decide the move's effects: a face card's, a lane decided, the
+    game's end."""
     p = state.to_move
     caravans = state.caravans
     values = state.values
@@ -562,27 +621,29 @@ def apply(state: State, move: Move) -> State:
     kind = type(move)
     draws = True
     if kind is Disband:
-        caravans = _put(caravans, move.caravan, ())
-        values = _put(values, move.caravan, 0)
+        c = move.caravan
+        caravans = caravans[:c] + ((),) + caravans[c + 1:]
+        values = values[:c] + (0,) + values[c + 1:]
         draws = False
     else:
-        hand = hand.without(move.card)
+        card = move.card
+        hand = hand.without(card)
         if kind is PlayNumber:
             c = move.caravan
-            caravans = _put(caravans, c, caravans[c] + (Slot(move.card),))
-            values = _put(values, c, values[c] + move.card.rank)
+            caravans = caravans[:c] + (caravans[c] + (Slot(card),),) + caravans[c + 1:]
+            values = values[:c] + (values[c] + card.rank,) + values[c + 1:]
             if placed[p] < OPENING_PLACEMENTS:
                 placed = (placed[0] + 1, placed[1]) if p == 0 else (placed[0], placed[1] + 1)
                 draws = False
         elif kind is Attach:
-            caravans, values = _attach(caravans, values, move)
+            caravans, values = _attach(caravans, values, move, state.rules, consulted)
         elif placed[p] < OPENING_PLACEMENTS:
             next_player = p  # a discard in the opening (fnv): a replacement, then the same player
     if draws:
         if deck is None:
             hand = hand.plus(move.draw)
         elif deck:
-            hand = Hand(hand.known + (deck[0],), hand.unknown)
+            hand = _new(Hand, (hand.known + (deck[0],), hand.unknown))
             deck = deck[1:]
     if p == 0:
         hands = (hand, state.hands[1])
@@ -590,40 +651,50 @@ def apply(state: State, move: Move) -> State:
     else:
         hands = (state.hands[0], hand)
         decks = (state.decks[0], deck)
-    after = State(state.rules, caravans, hands, decks, next_player, placed, values)  # type: ignore[arg-type]
-    return _settle(after, p)
-
-
-def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
-    """The rules' verdict on an illegal move: in Caravan none is ever counted, so the
-    record is wrong there and its replay stops (None)."""
-    return None
+    after = _new(State, (state.rules, caravans, hands, decks, next_player, placed, values, None, None))
+    if consulted is None:
+        return _settle(after, p)
+    after = _settle(after, p, consulted)
+    if not after.over and lane_winners(after) != lane_winners(state):
+        consulted.append("caravan.lane.decided")
+    return after
 
 
 def _put(items: tuple, i: int, item) -> tuple:
     return items[:i] + (item,) + items[i + 1 :]
 
 
-def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...],
-            move: Attach) -> tuple[tuple[Caravan, ...], tuple[int, ...]]:
+def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...], move: Attach, rules: RuleSet,
+            consulted: list[str] | None) -> tuple[tuple[Caravan, ...], tuple[int, ...]]:
     c, i = move.caravan, move.index
     caravan = caravans[c]
     slot = caravan[i]
     rank = move.card.rank
     if rank == JACK:
+        if consulted is not None:
+            consulted.append("caravan.jack.remove")
         rest = caravan[:i] + caravan[i + 1 :]
         return _put(caravans, c, rest), _put(values, c, values[c] - card_value(slot))
     target = Slot(slot.card, slot.faces + (move.card,))
     caravans = _put(caravans, c, caravan[:i] + (target,) + caravan[i + 1 :])
     if rank == KING:
+        if consulted is not None:
+            consulted.append("caravan.value.king")
         return caravans, _put(values, c, values[c] + card_value(slot))
     if rank != 0:
+        # A Queen changes the caravan's suit and turns its direction (as the rule set reads it).
+        if consulted is not None:
+            consulted += (rules.direction_rule, "caravan.suit.current")
         return caravans, values
     # Joker: on an Ace, every other number card of the Ace's suit goes; on 2-10, every
     # other number card of that value, any suit, both sides. The Joker's own card stays.
     if slot.card.rank == 1:
+        if consulted is not None:
+            consulted.append("caravan.joker.ace")
         doomed: Callable[[Card], bool] = lambda card: card.suit == slot.card.suit
     else:
+        if consulted is not None:
+            consulted.append("caravan.joker.number")
         doomed = lambda card: card.rank == slot.card.rank
     out = list(caravans)
     for ci, cv in enumerate(caravans):
@@ -634,119 +705,102 @@ def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...],
     return tuple(out), new_values
 
 
-def _settle(state: State, mover: int) -> State:
+def _settle(state: State, mover: int, consulted: list[str] | None = None) -> State:
     """Decide whether the game has ended after a move by ``mover``."""
-    values = state.values
-    lanes = []
-    for a, b in LANES:
-        w = lane_winner(values[a], values[b])
-        if w is None:
-            break
-        lanes.append(w)
-    else:
-        wins_first = lanes.count(0)
-        return state._replace(winner=0 if wins_first >= 2 else 1, end="lanes")
-    for p in state.rules.out_check_order(mover):
-        if state.decks[p] == () and state.hands[p].size == 0:
-            return state._replace(winner=1 - p, end="out")
+    a0, a1, a2, b0, b1, b2 = state.values
+    w0 = lane_winner(a0, b0)
+    if w0 is not None:
+        w1 = lane_winner(a1, b1)
+        if w1 is not None:
+            w2 = lane_winner(a2, b2)
+            if w2 is not None:
+                if consulted is not None:
+                    consulted += ("caravan.lane.decided", "caravan.end.lanes")
+                wins_first = (w0 == 0) + (w1 == 0) + (w2 == 0)
+                return state._replace(winner=0 if wins_first >= 2 else 1, end="lanes")
+    decks = state.decks
+    hands = state.hands
+    if decks[0] == () or decks[1] == ():
+        order = state.rules.out_check_order(mover)
+        for p in order:
+            if decks[p] == () and hands[p].size == 0:
+                if consulted is not None:
+                    consulted.append("caravan.end.out")
+                    q = 1 - p
+                    if decks[q] == () and hands[q].size == 0:
+                        consulted.append(state.rules.both_out_rule)
+                return state._replace(winner=1 - p, end="out")
     p = state.to_move
-    if state.hands[p].unknown == 0 and state.decks[p] is not None and not _has_move(state):
+    if hands[p].unknown == 0 and decks[p] is not None and not _has_move(state):
+        if consulted is not None:
+            consulted.append("caravan.end.no-move")
         return state._replace(winner=1 - p, end="no-move")
     return state
 
 
 def _has_move(state: State) -> bool:
+    """Has the player to move a legal move? Every candidate is judged by ``check``; the
+    cheap ones (a discard, a disband) are tried before the full list."""
     p = state.to_move
-    rules = state.rules
-    if not state.in_opening():
-        if state.hands[p].known and (rules.discard_with_empty_deck or state.decks[p]):
+    known = state.hands[p].known
+    if known and check(state, _DISCARDS[known[0]]) is None:
+        return True
+    for c in own_caravans(p):
+        if state.caravans[c] and check(state, _DISBANDS[c]) is None:
             return True
-        if any(state.caravans[c] for c in own_caravans(p)):
-            return True  # a disband is always possible then
     return next(iter(legal_moves(state)), None) is not None
 
 
-# --------------------------------------------------------------------------- explain
-
-
-def explain(state: State, move: Move) -> list[str]:
-    """The ids of the rules that decide a legal move and its effects, in the order they
-    apply (what an annotator cites as "allowed by")."""
-    rules = state.rules
-    ids: list[str] = []
-    opening = state.in_opening()
-    if opening:
-        ids.append("caravan.opening.deal")
-    else:
-        ids.append("caravan.turn.structure")
-    if not isinstance(move, Disband):
-        ids.append("caravan.hand.possession")
-    if isinstance(move, PlayNumber):
-        ids.append("caravan.number.own")
-        if opening:
-            ids.append("caravan.opening.empty")
-            if rules.opening_first_empty:
-                ids.append("caravan.opening.order")
-        else:
-            ids.append("caravan.number.end")
-            if rules.max_numbers_per_caravan is not None:
-                ids.append("caravan.number.max-cards")
-            caravan = state.caravans[move.caravan]
-            if caravan:
-                ids.append("caravan.number.same-value")
-            if (len(caravan) == 1 and rules.single_card_queen_rule
-                    and any(f.rank == QUEEN for f in caravan[0].faces)):
-                ids.append(rules.single_card_queen_rule)
-            if rules.direction(caravan):
-                ids += ["caravan.number.direction", rules.direction_rule, "caravan.suit.current"]
-                first, second = rules.direction_pair(caravan)
-                if first.card.rank == second.card.rank:
-                    ids.append("caravan.direction.equal")
-    elif isinstance(move, Attach):
-        ids.append("caravan.face.target")
-        if rules.max_faces_per_card is not None:
-            ids.append("caravan.face.limit")
-        rank = move.card.rank
-        slot = state.caravans[move.caravan][move.index]
-        if rank == QUEEN:
-            if rules.queen_last_only:
-                ids.append("caravan.queen.last")
-            ids += [rules.direction_rule, "caravan.suit.current"]
-        elif rank == JACK:
-            ids.append("caravan.jack.remove")
-        elif rank == KING:
-            ids.append("caravan.value.king")
-        else:
-            ids.append("caravan.joker.ace" if slot.card.rank == 1 else "caravan.joker.number")
-    elif isinstance(move, Discard):
-        if opening:
-            ids.append("caravan.opening.discard-redraw")
-        elif not rules.discard_with_empty_deck:
-            ids.append("caravan.discard.empty-deck")
-    else:
-        ids.append("caravan.disband.own")
-        ids.append("caravan.disband.all-empty" if rules.disband_empty else "caravan.disband.empty")
-    if move.draw is not None:
-        ids.append("caravan.draw.mismatch")
-    after = apply(state, move)
-    ids += end_rules(after)
-    if not after.over and lane_winners(after) != lane_winners(state):
-        ids.append("caravan.lane.decided")
-    return ids
+_DISCARDS = {card: Discard(card) for card in ALL_CARDS}
+_DISBANDS = tuple(Disband(c) for c in range(6))
 
 
 def end_rules(state: State) -> list[str]:
-    """The ids of the rules that ended a game (none while it goes on)."""
+    """The ids of the rules that ended a game (none while it goes on): the end decided
+    again, as after the last move."""
     if not state.over:
         return []
-    if state.end == "lanes":
-        return ["caravan.lane.decided", "caravan.end.lanes"]
-    if state.end == "no-move":
-        return ["caravan.end.no-move"]
-    ids = ["caravan.end.out"]
-    if all(state.hands[q].size == 0 and state.decks[q] == () for q in (0, 1)):
-        ids.append(state.rules.both_out_rule)
+    ids: list[str] = []
+    _settle(state._replace(winner=None, end=None), 1 - state.to_move, ids)
     return ids
+
+
+# --------------------------------------------------------------------------- results
+
+
+def check_result(state: State, declared: str, abandoned: bool = False) -> tuple[Violation, bool] | None:
+    """Whether a declared result (``1-0``, ``0-1``, ``*``) is the outcome of the game as it
+    stands after the record's last move: None when it is, else the Violation and whether it
+    is only a doubt (True: the result cannot be confirmed, a warning) rather than a fault.
+    ``abandoned``: the record says the game was given up ([Termination "forfeit"])."""
+    if state.over:
+        expected = "1-0" if state.winner == 0 else "0-1"
+        if declared != expected:
+            return Violation("caravan.result.wrong",
+                             f"the result is {declared}, but {describe_end(state)}, so it is {expected}"), False
+        return None
+    if declared == "*" or abandoned:
+        return None
+    if any(state.hands[p].size is None or state.decks[p] is None for p in (0, 1)):
+        return Violation("caravan.result.unverified",
+                         f"the result {declared} cannot be confirmed: the lanes are not all "
+                         "decided and without both decks nobody can tell whether a player ran out"), True
+    return Violation("caravan.result.unfinished",
+                     f"the result is {declared}, but the game has not ended (not every lane is "
+                     f"decided and nobody ran out); only [Termination \"forfeit\"] allows that"), False
+
+
+def describe_end(state: State) -> str:
+    """How a finished game was won, as a sentence."""
+    winner = f"player {state.winner + 1}"  # type: ignore[operator]
+    loser = f"player {2 - state.winner}"  # type: ignore[operator]
+    if state.end == "lanes":
+        values = [caravan_value(c) for c in state.caravans]
+        lanes = ", ".join(f"{LETTERS[a]}/{LETTERS[b]} {values[a]}-{values[b]}" for a, b in LANES)
+        return f"{winner} won: all three lanes are decided ({lanes})"
+    if state.end == "out":
+        return f"{winner} won: {loser} ran out of cards"
+    return f"{winner} won: {loser} had no legal move"
 
 
 # --------------------------------------------------------------------------- legal moves

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from referee.games.caravan import engine, settings
-from referee.games.caravan.notation.cvn import read_caravan
-from referee.games.caravan.referee import plan
-from referee.games.caravan.solve import OPTIONS, QUESTIONS
-from referee.jobs.game import Game, Settings
+from referee.games.caravan import engine
+from referee.games.caravan.questions import OPTIONS, QUESTIONS
+from referee.jobs.game import Game, Settings, lazy
 from referee.jobs.selfplay import Option, SelfPlay
+
+
+def _allowed(before: engine.State, move: engine.Move, after: engine.State) -> list[str]:
+    """The rules ``check`` and ``apply`` consulted for a legal move, in the engine's words."""
+    consulted: list[str] = []
+    engine.check(before, move, consulted)
+    engine.apply(before, move, consulted)
+    return consulted
+
 
 GAME = Game(
     name="caravan",
@@ -15,13 +22,13 @@ GAME = Game(
     notation="CVN",
     extensions=(".cvn",),
     rule_sets=tuple(engine.RULESETS),
-    settings=Settings(settings.parse, settings.label, settings.declared, settings.comparisons,
-                      settings.position_key),
+    settings=Settings(*(lazy(f"referee.games.caravan.settings:{f}")
+                        for f in ("parse", "label", "declared", "comparisons", "position_key"))),
     engine=engine,
-    read=read_caravan,
+    read=lazy("referee.games.caravan.notation.cvn:read_caravan"),
     moves=lambda record: record.moves,
-    plan=plan,
-    allowed=lambda before, move, after: engine.explain(before, move),
+    plan=lazy("referee.games.caravan.referee:plan"),
+    allowed=_allowed,
     set_off=engine.end_rules,
     moves_name_mover=False,
     analysis=("with the mover's hand and deck known, a forced win within --depth own turns and each of "

@@ -139,18 +139,6 @@ def outcome(state: cv.State) -> dict:
     }
 
 
-def _describe_end(state: cv.State) -> str:
-    winner = f"player {state.winner + 1}"  # type: ignore[operator]
-    loser = f"player {2 - state.winner}"  # type: ignore[operator]
-    if state.end == "lanes":
-        values = [cv.caravan_value(c) for c in state.caravans]
-        lanes = ", ".join(f"{cv.LETTERS[a]}/{cv.LETTERS[b]} {values[a]}-{values[b]}" for a, b in cv.LANES)
-        return f"{winner} won: all three lanes are decided ({lanes})"
-    if state.end == "out":
-        return f"{winner} won: {loser} ran out of cards"
-    return f"{winner} won: {loser} had no legal move"
-
-
 def _check_result(record: CaravanRecord, report: GameReport, state: cv.State) -> None:
     tag = record.tags.get("Result")
     token = record.result_token
@@ -164,22 +152,8 @@ def _check_result(record: CaravanRecord, report: GameReport, state: cv.State) ->
         return
     line, column = (tag.line, tag.column) if tag else ((token[1], token[2]) if token else (record.line, 1))
     forfeit = (record.tag("Termination") or "").strip().lower() == "forfeit"
-    if state.over:
-        expected = "1-0" if state.winner == 0 else "0-1"
-        if declared != expected:
-            report.errors.append(Finding("caravan.result.wrong",
-                                         f"the result is {declared}, but {_describe_end(state)}, so it is {expected}",
-                                         line, column))
-        return
-    if declared == "*" or forfeit:
-        return
-    if any(state.hands[p].size is None or state.decks[p] is None for p in (0, 1)):
-        report.warnings.append(Finding("caravan.result.unverified",
-                                       f"the result {declared} cannot be confirmed: the lanes are not all "
-                                       "decided and without both decks nobody can tell whether a player ran out",
-                                       line, column))
-        return
-    report.errors.append(Finding("caravan.result.unfinished",
-                                 f"the result is {declared}, but the game has not ended (not every lane is "
-                                 f"decided and nobody ran out); only [Termination \"forfeit\"] allows that",
-                                 line, column))
+    found = cv.check_result(state, declared, forfeit)
+    if found is not None:
+        violation, doubt = found
+        (report.warnings if doubt else report.errors).append(Finding(violation.rule, violation.message, line, column))
+

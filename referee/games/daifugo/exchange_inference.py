@@ -67,11 +67,8 @@ def infer_exchange(replay: "_LogGameReplay", start: df.State) -> Outcome:
     options = _choices(after_server, duties, replay.game)
     if not all(options):
         state, _, warnings, _, positions = first
-        givers = " and ".join(f"{replay.names[d.giver]} ({d.count} to {replay.names[d.receiver]})" for d in duties)
-        error = Finding("daifugo.exchange.choice",
-                        f"an exchange no legal choice could explain: no gift by {givers} leaves every player "
-                        f"holding the cards they later play ({failure.message.removeprefix('rejected, counted as a pass: ')})",
-                        failure.line, failure.column, ply=failure.ply, round=failure.round,
+        v = df.unexplained_exchange(after_server, duties, failure.message.removeprefix("rejected, counted as a pass: "))
+        error = Finding(v.rule, v.message, failure.line, failure.column, ply=failure.ply, round=failure.round,
                         player=failure.player, move=failure.move)
         earlier = [w for w in warnings if w.ply is not None and w.ply < failure.ply]  # type: ignore[operator]
         return Outcome(state, [error], earlier, failure.ply - 1, positions)  # type: ignore[operator]

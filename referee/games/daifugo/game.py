@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from referee.games.daifugo import engine, settings
-from referee.games.daifugo.annotate import allowed
-from referee.games.daifugo.log_referee import validate_log
-from referee.games.daifugo.notation import uecda_log
-from referee.games.daifugo.notation.dfn import read_daifugo
-from referee.games.daifugo.referee import plan
-from referee.games.daifugo.solve import OPTIONS, QUESTIONS
-from referee.jobs.game import Foreign, Game, Settings
+from referee.games.daifugo import engine
+from referee.games.daifugo.questions import OPTIONS, QUESTIONS
+from referee.jobs.game import Foreign, Game, Settings, lazy
 from referee.jobs.selfplay import Option, SelfPlay
 
 GAME = Game(
@@ -18,16 +13,18 @@ GAME = Game(
     notation="DFN",
     extensions=(".dfn",),
     rule_sets=tuple(engine.PRESETS),
-    settings=Settings(settings.parse, settings.label, settings.declared, settings.comparisons,
-                      settings.position_key, lambda rules, name: rules.option(name)),
+    settings=Settings(*(lazy(f"referee.games.daifugo.settings:{f}")
+                        for f in ("parse", "label", "declared", "comparisons", "position_key")),
+                      option=lambda rules, name: rules.option(name)),
     engine=engine,
-    read=read_daifugo,
+    read=lazy("referee.games.daifugo.notation.dfn:read_daifugo"),
     moves=lambda record: [entry for rnd in record.rounds for entry in rnd.moves],
-    plan=plan,
-    allowed=lambda before, move, after: allowed(before, move),
+    plan=lazy("referee.games.daifugo.referee:plan"),
+    allowed=lazy("referee.games.daifugo.annotate:allowed"),
     set_off=lambda state: state.events,
-    foreign=(Foreign("uecda-log", "a UEC contest-server log", uecda_log.is_contest_log, validate_log,
-                     extensions=(".log",)),),
+    foreign=(Foreign("uecda-log", "a UEC contest-server log",
+                     lazy("referee.games.daifugo.notation.uecda_log:is_contest_log"),
+                     lazy("referee.games.daifugo.log_referee:validate_log"), extensions=(".log",)),),
     section_tags=frozenset({"round"}),
     analysis="the fewest plays out for the mover; ? marks a play that brings the mover no nearer going out.",
     examples=("pitboss validate --json contest.log | jq .summary", "pitboss show match.dfn --html replay.html",

@@ -61,7 +61,8 @@ class _LogGameReplay:
 
 
 def _titles_of(mibun: str) -> tuple[str, ...]:
-    return tuple(df.UECDA_TITLES[int(c)] for c in mibun)
+    """The titles a mibun value gives, by player (a digit outside 0-4 stays as written)."""
+    return tuple(df.UECDA_TITLES[int(c)] if "0" <= c <= "4" else c for c in mibun)
 
 
 class LogReferee:
@@ -92,34 +93,18 @@ class LogReferee:
         flash = game.header.number("FLASH_MIBUN_NUMBER", 0)
         fresh = flash > 0 and game.number % flash == 0
         mibun = game.mibun
-        previous: tuple[int, ...] | None = None
-        if fresh or game.number == 0:
-            if mibun.value != "22222":
-                report.errors.append(Finding(
-                    "daifugo.result.titles", f"game {game.index} starts a block of "
-                    f"{flash or 'the'} games: nobody holds a title yet, so mibun is 22222, not {mibun.value}",
-                    mibun.line, mibun.column, round=game.index))
-                return report
-        elif mibun.value != "22222":
-            classes = [int(c) for c in mibun.value]
-            if sorted(classes) != [0, 1, 2, 3, 4]:
-                report.errors.append(Finding("daifugo.result.titles", f"mibun {mibun.value} does not give the five "
-                                             "titles 0-4 once each", mibun.line, mibun.column, round=game.index))
-                return report
-            if previous_result is not None and follows:
-                v = df.check_titles(previous_result, _titles_of(mibun.value), names)
-                if v is not None:
-                    report.errors.append(Finding(v.rule, f"{v.message} (after game {game.index - 1}'s result "
-                                                 f"{''.join(map(str, previous_result))})", mibun.line, mibun.column,
-                                                 round=game.index))
-                    return report
-            previous = tuple(sorted(range(5), key=classes.__getitem__))
-        elif previous_result is not None and follows:
-            report.errors.append(Finding(
-                "daifugo.result.titles", f"mibun 22222 (no titles) in game {game.index}, but game "
-                f"{game.index - 1} gave titles and this game does not start a new block", mibun.line, mibun.column,
-                round=game.index))
+        held = None if mibun.value == "22222" else _titles_of(mibun.value)
+        known = previous_result if previous_result is not None and follows else None
+        v = df.check_held_titles(held, len(names), new_block=fresh or game.number == 0, previous=known, names=names)
+        if v is not None:
+            after = f", after game {game.index - 1}'s result {''.join(map(str, known))}" if known is not None else ""
+            report.errors.append(Finding(v.rule, f"{v.message} (game {game.index}: mibun {mibun.value}{after})",
+                                         mibun.line, mibun.column, round=game.index))
             return report
+        previous: tuple[int, ...] | None = None
+        if held is not None:
+            classes = [int(c) for c in mibun.value]
+            previous = tuple(sorted(range(len(classes)), key=classes.__getitem__))
         # The deal.
         hands = [tuple(h) for h in game.hands]
         seats = game.seats

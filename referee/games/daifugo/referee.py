@@ -127,20 +127,19 @@ class DfnPlan:
                                          record.line, 1))
             return False
         n = len(self.names)
-        found = [v for v in df.check_deal(rules, [()] * n) if v.rule == "daifugo.deal.players"]
-        if found:
-            _tag_error(report, tag, found[0].message, found[0].rule)
+        v = df.check_players(rules, n)
+        if v is not None:
+            _tag_error(report, tag, v.message, v.rule)
             return False
         return True
 
     def _unfinished(self, state: df.State, rnd: DaifugoRound, number: int) -> None:
-        left = [state.name(p) for p in df.players_in(state)]
-        mover = f"{state.name(state.to_move)} is to move, " if state.to_move is not None else ""
+        v = df.check_round_over(state, number)
+        if v is None:
+            return
         tag = rnd.tags.get("Round")
         line, column = (tag.line, tag.column) if tag else (rnd.line, 1)
-        self.report.errors.append(Finding(
-            "daifugo.round.end", f"round {number - 1} is not over ({mover}{', '.join(left)} still hold cards), "
-            f"yet round {number} starts", line, column, round=number))
+        self.report.errors.append(Finding(v.rule, v.message, line, column, round=number))
 
     # -------------------------------------------------------------- the start of a round
 
@@ -177,12 +176,9 @@ class DfnPlan:
             return None
         if fixed is not None:
             seats = fixed
-            if order is not None and order != fixed:
-                rule = "daifugo.lead.first-round" if previous is None else "daifugo.lead.later-rounds"
-                why = ("the listed order of the players" if previous is None
-                       else "the reverse of the previous finishing order")
-                _tag_error(report, rnd.tags["Order"], f"the turn order is {' '.join(self.names[p] for p in fixed)} "
-                           f"({why}), not {rnd.tags['Order'].value}", rule, round=number)
+            v = df.check_seats(rules, order, previous, self.names) if order is not None else None
+            if v is not None:
+                _tag_error(report, rnd.tags["Order"], v.message, v.rule, round=number)
                 return None
         else:
             seats = order if order is not None else tuple(range(n))

@@ -23,6 +23,7 @@ from referee.jobs.game import Comparison
 ALTERNATIVES: dict[str, tuple[object, ...]] = {
     "stairs-revolution": (None, 4),
     "exchange": ("weakest", "choice"),
+    "trick-end": ("all-but-one", "all"),
 }
 
 

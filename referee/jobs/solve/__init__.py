@@ -108,35 +108,4 @@ class QuestionError(ValueError):
     """The question cannot be asked of this position (bad usage: exit status 2)."""
 
 
-@dataclass(frozen=True)
-class Question:
-    """A question ``pitboss solve`` can ask of a game's positions (``Game.questions``)."""
-
-    name: str
-    summary: str
-    example: str
-    #: The options of ``pitboss solve`` it takes (any other given is a usage error).
-    takes: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class QuestionOption:
-    """An option some of a game's questions take (``pitboss solve --NAME``); games that
-    share a name share the option, their helps joined."""
-
-    name: str
-    type: type
-    help: str
-    short: str | None = None
-    metavar: str | None = None
-    min: int | None = None
-    #: The largest value taken (a documented maximum; past it, a clear error).
-    max: int | None = None
-
-
 METHODS = ("auto", "z3", "search")
-
-#: The largest --within (own moves) and --depth (own turns or plays) a question takes: past
-#: them even building the question's model outgrows any sensible --timeout and memory.
-MAX_WITHIN = 30
-MAX_DEPTH = 30

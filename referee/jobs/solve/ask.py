@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.jobs import registry
-from referee.jobs.solve import Answer, Deadline, QuestionError, QuestionOption
+from referee.jobs.questions import option_names, question_names, question_options
+from referee.jobs.solve import Answer, Deadline, QuestionError
 from referee.jobs.solve.positions import Position
 
 
@@ -28,24 +29,6 @@ class Options:
         if name in values:
             return values[name]
         raise AttributeError(name)
-
-
-def question_options() -> dict[str, list[QuestionOption]]:
-    """Each question option's name -> its declarations, one per game that has it."""
-    out: dict[str, list[QuestionOption]] = {}
-    for g in registry.games():
-        for option in g.question_options:
-            out.setdefault(option.name, []).append(option)
-    return out
-
-
-def option_names() -> list[str]:
-    return list(question_options())
-
-
-def question_names() -> list[str]:
-    """Every game's questions, by name (what ``--question`` accepts)."""
-    return [q.name for g in registry.games() for q in g.questions]
 
 
 def ask(position: Position, question: str, options: Options) -> Answer:

@@ -1,11 +1,11 @@
 """Unit tests of the Caravan engine (referee/engines/caravan.py), straight against
-``check`` / ``apply`` / ``legal_moves`` / ``explain``.
+``check`` / ``apply`` / ``legal_moves`` and the rules they say they consulted.
 
 One case per rule id of spec/caravan*.toml and per ruling of rulings.md, for each rule
 set the rule belongs to: the violation's id from ``check`` next to a legal counterpart.
 Then behaviour tests (values, Jack, Joker, lanes, the end of the game, the rulings), and
 property tests over random self-play: ``legal_moves`` lists exactly what ``check``
-accepts, and ``explain`` cites only spec ids.
+accepts, and what ``check`` and ``apply`` consulted is only spec ids.
 
 Positions are written as in a CVN ``[Table]`` tag: ``"A: 3H 5S(QD); D: 10H"`` (caravans
 not named are empty); hands as card lists, ``"?"`` for a hand whose contents are unknown.
@@ -35,6 +35,14 @@ BOTH = ("holotape", "fnv")
 
 def cards(text: str) -> tuple[Card, ...]:
     return tuple(parse_card(w) for w in text.split())
+
+
+def allowed(state: cv.State, move: cv.Move) -> list[str]:
+    """The rules a legal move was judged and carried out by (``consulted`` of check, apply)."""
+    consulted: list[str] = []
+    assert cv.check(state, move, consulted) is None, cv.check(state, move)
+    cv.apply(state, move, consulted)
+    return consulted
 
 
 def table(text: str) -> tuple[cv.Caravan, ...]:
@@ -269,13 +277,13 @@ def test_opening_deal(rules: str, first: int) -> None:
     for turn in range(6):
         p = (first + turn) % 2
         assert state.to_move == p
-        assert "caravan.opening.deal" in cv.explain(state, move(placements[p][0]))
+        assert "caravan.opening.deal" in allowed(state, move(placements[p][0]))
         state = play(state, placements[p].pop(0))
     assert [h.size for h in state.hands] == [5, 5]
     assert state.decks == (P1_DECK[8:], P2_DECK[8:])        # nothing drawn
     assert not state.in_opening(0) and not state.in_opening(1)
     assert state.to_move == first                           # the main phase, same order
-    assert "caravan.turn.structure" in cv.explain(state, cv.Discard(state.hands[first].known[0]))
+    assert "caravan.turn.structure" in allowed(state, cv.Discard(state.hands[first].known[0]))
 
 
 def test_fnv_opening_discard_gives_the_same_player_another_move() -> None:
@@ -287,7 +295,7 @@ def test_fnv_opening_discard_gives_the_same_player_another_move() -> None:
     assert after.placed == (0, 0) and after.in_opening()
     assert parse_card("7H") in after.hands[0].known and parse_card("KS") not in after.hands[0].known
     assert after.hands[0].size == 8 and after.decks[0] == P1_DECK[9:]
-    assert "caravan.opening.discard-redraw" in cv.explain(state, move("discard KS"))
+    assert "caravan.opening.discard-redraw" in allowed(state, move("discard KS"))
     after = play(after, "7H>A")                              # the drawn card, at once
     assert after.to_move == 1 and after.placed == (1, 0)
     # holotape: no discard in the opening at all
@@ -342,7 +350,7 @@ def test_kings_double_and_stack(rules: str) -> None:
         if rules == "fnv" and i == 3:
             assert rule_of(state, f"{king}>A1") == "caravan.face.limit"
             break
-        assert "caravan.value.king" in cv.explain(state, move(f"{king}>A1"))
+        assert "caravan.value.king" in allowed(state, move(f"{king}>A1"))
         state = play(state, f"{king}>A1", "discard 2C")
         assert cv.card_value(state.caravans[0][0]) == expected[i]
         assert state.values[0] == expected[i] + 9 == cv.caravan_value(state.caravans[0])
@@ -366,7 +374,7 @@ def test_jack_removes_its_card_with_attachments_and_renumbers(rules: str) -> Non
     """caravan.jack.remove: the card, its faces and the Jack go; later cards move up."""
     state = position(rules, "A: 4H 7S(KS QD) 9D; D: 10H", h1="JC KD", h2="?")
     assert state.values[0] == 4 + 14 + 9
-    assert "caravan.jack.remove" in cv.explain(state, move("JC>A2"))
+    assert "caravan.jack.remove" in allowed(state, move("JC>A2"))
     state = play(state, "JC>A2")
     assert state.caravans[0] == (cv.Slot(parse_card("4H")), cv.Slot(parse_card("9D")))
     assert state.values[0] == 13
@@ -393,7 +401,7 @@ def test_joker_on_an_ace_clears_its_suit_on_both_sides(rules: str) -> None:
     attachments; the Ace stays with the joker; face cards are never matched themselves."""
     tbl = "A: 10S 7H(KS) AH 3D; B: 5S(QH); C: 2H; D: 9H 4C(KH); E: 8S; F: AH 6C"
     state = position(rules, tbl, h1="JK", h2="?")
-    assert "caravan.joker.ace" in cv.explain(state, move("JK>A3"))
+    assert "caravan.joker.ace" in allowed(state, move("JK>A3"))
     state = play(state, "JK>A3")
     after = table("A: 10S AH(JK) 3D; B: 5S(QH); C: ; D: 4C(KH); E: 8S; F: 6C")
     assert state.caravans == after
@@ -406,7 +414,7 @@ def test_joker_on_a_number_clears_its_value_on_both_sides(rules: str) -> None:
     its own caravan included; the joker's own card stays."""
     tbl = "A: 7H 3C 7D(KS); B: 9S 7S; C: 4D; D: 10H 7C(QH); E: 7H; F: 8S(JK)"
     state = position(rules, tbl, h1="JK", h2="?")
-    assert "caravan.joker.number" in cv.explain(state, move("JK>D2"))
+    assert "caravan.joker.number" in allowed(state, move("JK>D2"))
     state = play(state, "JK>D2")
     after = table("A: 3C; B: 9S; C: 4D; D: 10H 7C(QH JK); E: ; F: 8S(JK)")
     assert state.caravans == after
@@ -423,7 +431,7 @@ def test_equal_values_count_as_descending(rules: str) -> None:
     assert state.rules.direction(state.caravans[0]) == -1
     assert rule_of(state, "7D>A") == "caravan.number.direction"
     assert rule_of(state, "3D>A") is None
-    assert "caravan.direction.equal" in cv.explain(state, move("3D>A"))
+    assert "caravan.direction.equal" in allowed(state, move("3D>A"))
 
 
 def test_direction_holotape_first_two_and_any_queen() -> None:
@@ -436,7 +444,7 @@ def test_direction_holotape_first_two_and_any_queen() -> None:
     assert d(table("A: 3H 5S(QC) 4S(QD)")[0]) == 1           # two Queens
     state = position("holotape", "A: 3H 5S 4S; D: 10H", h1="2C 6D")
     assert rule_of(state, "2C>A") == "caravan.number.direction"
-    assert "caravan.direction.first-two" in cv.explain(state, move("6D>A"))
+    assert "caravan.direction.first-two" in allowed(state, move("6D>A"))
 
 
 def test_direction_fnv_last_two_and_queens_on_the_last() -> None:
@@ -450,13 +458,13 @@ def test_direction_fnv_last_two_and_queens_on_the_last() -> None:
     state = position("fnv", "A: 3H 5S 4S; D: 10H", h1="2C 6D")
     assert rule_of(state, "2C>A") is None
     assert rule_of(state, "6D>A") == "caravan.number.direction"
-    assert "caravan.direction.last-two" in cv.explain(state, move("2C>A"))
+    assert "caravan.direction.last-two" in allowed(state, move("2C>A"))
 
 
 def test_holotape_queen_on_a_lone_card_reverses_the_coming_direction() -> None:
     """Ruling caravan.queen.single-card (holotape): 5H(QS), then 8D: down, not up."""
     state = position("holotape", "A: 5H(QS); D: 10S", h1="8D 9S 2C", h2="?")
-    assert "caravan.queen.single-card" in cv.explain(state, move("8D>A"))
+    assert "caravan.queen.single-card" in allowed(state, move("8D>A"))
     state = play(state, "8D>A", "discard 4H")
     assert cv.direction_holotape(state.caravans[0]) == -1
     assert rule_of(state, "9S>A") == "caravan.number.direction"
@@ -464,7 +472,7 @@ def test_holotape_queen_on_a_lone_card_reverses_the_coming_direction() -> None:
     # fnv reads the last two cards (5 -> 8, no Queen on 8D): up
     state = play(position("fnv", "A: 5H(QS); D: 10S", h1="8D 9S 2C", h2="?"), "8D>A", "discard 4H")
     assert cv.direction_fnv(state.caravans[0]) == 1 and rule_of(state, "9S>A") is None
-    assert "caravan.queen.single-card" not in cv.explain(state, move("9S>A"))
+    assert "caravan.queen.single-card" not in allowed(state, move("9S>A"))
 
 
 @pytest.mark.parametrize("rules", BOTH)
@@ -477,7 +485,7 @@ def test_current_suit_is_the_latest_queens_on_the_last_card(rules: str) -> None:
     state = position(rules, "A: 3H 5S(QD QC); D: 10H", h1="2C 2D")
     assert rule_of(state, "2C>A") is None                    # lower, but the suit of QC
     assert rule_of(state, "2D>A") == "caravan.number.direction"
-    assert "caravan.suit.current" in cv.explain(state, move("2C>A"))
+    assert "caravan.suit.current" in allowed(state, move("2C>A"))
     # A Queen played in the game changes the suit at once
     state = play(position(rules, "A: 3H 5S; D: 10H", h1="QH 2H 2C"), "QH>A2", "discard 4C")
     assert cv.current_suit(state.caravans[0]) == "H"
@@ -505,7 +513,7 @@ def test_the_game_ends_when_all_three_lanes_are_decided(rules: str) -> None:
     assert cv.lane_winners(state) == (0, 0, None) and not state.over   # C 22 vs F 22: open
     after = play(state._replace(to_move=1), "KS>F3")        # P2 puts F out of range
     assert after.over and after.end == "lanes" and after.winner == 0
-    assert "caravan.end.lanes" in cv.explain(state._replace(to_move=1), move("KS>F3"))
+    assert "caravan.end.lanes" in allowed(state._replace(to_move=1), move("KS>F3"))
     after = play(state, "discard 2C")                        # nothing changes: not over
     assert not after.over
 
@@ -531,7 +539,7 @@ def test_running_out_loses(rules: str) -> None:
     state = position(rules, T0, h1="KS", d1="", h2="?")
     after = play(state, "KS>D1")
     assert after.over and after.end == "out" and after.winner == 1
-    assert "caravan.end.out" in cv.explain(state, move("KS>D1"))
+    assert "caravan.end.out" in allowed(state, move("KS>D1"))
     assert rule_of(after, "discard 5C") == "caravan.end.game-over"
     # one card in the deck: not out
     assert not play(position(rules, T0, h1="KS", d1="9D", h2="?"), "KS>D1").over
@@ -545,7 +553,7 @@ def test_no_legal_move_loses_fnv() -> None:
     after = play(state, "JH>D1")
     assert after.over and after.end == "no-move" and after.winner == 1
     assert list(cv.legal_moves(after._replace(end=None, winner=None))) == []
-    assert "caravan.end.no-move" in cv.explain(state, move("JH>D1"))
+    assert "caravan.end.no-move" in allowed(state, move("JH>D1"))
     # holotape: P1 can still discard
     after = play(position("holotape", "D: 7C", h1="KS", d1="", h2="JH 5S", d2="2C 3C", to_move=2), "JH>D1")
     assert not after.over
@@ -662,12 +670,18 @@ def test_legal_moves_are_exactly_what_check_accepts(rules: str) -> None:
 
 
 @pytest.mark.parametrize("rules", BOTH)
-def test_explain_cites_only_spec_ids_of_its_rule_set(rules: str) -> None:
+def test_consulted_rules_are_spec_ids_of_its_rule_set(rules: str) -> None:
     catalog = spec.catalog()
     cited: set[str] = set()
     for state, moves in _random_states(cv.ruleset(rules), seed=7, games=12):
+        for m in _candidates(state):
+            consulted: list[str] = []
+            verdict = cv.check(state, m, consulted)
+            assert verdict == cv.check(state, m)  # asking what was consulted changes nothing
+            if verdict is not None:  # the broken rule is never among those passed
+                assert verdict.rule not in consulted, (m, verdict, consulted)
         for m in moves:
-            ids = cv.explain(state, m)
+            ids = allowed(state, m)
             assert ids and len(ids) == len(set(ids)), ids
             for rule in ids:
                 assert rule in catalog, rule

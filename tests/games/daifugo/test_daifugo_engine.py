@@ -570,6 +570,105 @@ def test_leader_after_last_player_went_out():
     assert u.to_move == 1 and "daifugo.trick.leader" in u.events
 
 
+@covers("daifugo.option.trick-end")
+def test_trick_end_all_but_one():
+    rules = D.ruleset("uecda", {"trick-end": "all-but-one"})
+    s = snap(rules, UE5)
+    s = run(s, play(0, "3S"), D.Pass(1), D.Pass(2), D.Pass(3))
+    assert s.to_move == 4 and s.table is not None
+    cleared = legal(s, D.Pass(4))  # all but the player on the table: no own turn
+    assert cleared.table is None and cleared.to_move == 0 and "daifugo.option.trick-end" in cleared.events
+    # The player on the table went out: all but one of those still in is enough.
+    s = snap(rules, ["9S", "5S 6S", "7S 10S", "4H 5H", "QS KS"])
+    s = run(s, play(0, "9S"), D.Pass(1), D.Pass(2))
+    assert s.to_move == 3 and s.table is not None
+    s = legal(s, D.Pass(3))
+    assert s.table is None and s.to_move == 1 and "daifugo.option.trick-end" in s.events
+    assert "daifugo.trick.leader" in s.events
+    # Leaders may pass under uecda: four passes on an empty table clear it back to the leader.
+    e = run(snap(rules, UE5), D.Pass(0), D.Pass(1), D.Pass(2))
+    assert e.to_move == 3
+    e = legal(e, D.Pass(3))
+    assert e.to_move == 0 and not e.passed and "daifugo.option.trick-end" in e.events
+    # The default is the whole table (the own turn above) and seed's, everyone else.
+    assert UECDA.trick_end == "all" and SEED.trick_end == "others"
+    with pytest.raises(ValueError, match="trick-end takes"):
+        D.ruleset("uecda", {"trick-end": "most"})
+
+
+@covers("daifugo.option.sequences")
+@PRESETS
+def test_no_sequences(rules):
+    off = D.ruleset(rules.name, {"sequences": False})
+    hands = seats_for(rules, ["3S 4S 5S 6H", "7H 8H 9H 3H"])
+    s = snap(off, hands)
+    violates(s, play(0, "3S 4S 5S"), "daifugo.option.sequences")
+    assert not any(isinstance(m, D.Play) and len(m.cards) == 3 for m in D.legal_moves(s))
+    legal(snap(rules, hands), play(0, "3S 4S 5S"))
+    legal(s, play(0, "6H"))  # singles and groups as usual
+
+
+@covers("daifugo.turn.rejected", "daifugo.option.sequences", "daifugo.option.suit-lock")
+def test_refused_sequence_still_locks():
+    """The server updates the lock before it refuses a sequence (uecda-server.md checks 4, 6)."""
+    off = D.ruleset("uecda", {"sequences": False})
+    s = snap(off, ["6H 7H", "8H 9H 10H JH", "7S 9S", "10S JS", "QS KS"], to_move=1,
+             table=(0, "3H 4H 5H"))
+    move = play(1, "8H 9H 10H")
+    v = violates(s, move, "daifugo.option.sequences")
+    after = D.after_illegal(s, move, v)
+    assert after is not None and after.lock == frozenset("H") and after.passed == {1}
+    assert after.events[:2] == ("daifugo.turn.rejected", "daifugo.option.suit-lock")
+    # Refused for another reason first, it locks nothing.
+    weak = play(1, "9H 10H JH")
+    s2 = s._replace(table=D.combination(off, cards("10H JH QH")))
+    v2 = D.check(s2, weak)
+    assert v2 is not None and v2.rule == "daifugo.play.sequence-above"
+    assert D.after_illegal(s2, weak, v2).lock is None
+
+
+def test_after_illegal_policy():
+    """Only uecda counts an illegal submission, and only one by the player to move."""
+    u = snap(UECDA, UE5)
+    bad = play(0, "5S")
+    v = D.check(u, bad)
+    after = D.after_illegal(u, bad, v)
+    assert after is not None and after.passed == {0} and after.events[0] == "daifugo.turn.rejected"
+    wrong = play(1, "5S")
+    assert D.after_illegal(u, wrong, D.check(u, wrong)) is None  # out of turn: an error
+    s = snap(SEED, ["3S 4S", "5S 6S", "7S 9S"])
+    assert D.after_illegal(s, play(0, "5S"), D.check(s, play(0, "5S"))) is None
+
+
+def consulted(state: D.State, move: D.Move) -> list[str]:
+    ids: list[str] = []
+    assert D.check(state, move, ids) is None
+    return ids
+
+
+def test_check_says_what_it_consulted():
+    s = snap(SEED, ["3S 4S 5S JK", "5H 6H 7H 9H", "7S 9S"])
+    assert consulted(s, play(0, "3S 4S 5S")) == [
+        "daifugo.turn.order", "daifugo.hand.possession", "daifugo.combo.invalid", "daifugo.play.same-kind"]
+    t = legal(s, play(0, "3S 4S 5S"))
+    assert consulted(t, play(1, "5H 6H 7H")) == [
+        "daifugo.turn.order", "daifugo.hand.possession", "daifugo.combo.invalid", "daifugo.play.same-kind",
+        "daifugo.play.sequence-top"]
+    assert consulted(t, D.Pass(1)) == ["daifugo.turn.order"]
+    j = snap(SEED, ["4S 6S JK", "9H", "7S 9S"])
+    assert consulted(j, play(0, "4S JK 6S"))[3] == "daifugo.joker.ambiguous"  # a bare joker read one way
+    u = snap(UECDA, UE5)
+    assert consulted(u, D.Pass(0)) == ["daifugo.turn.order", "daifugo.pass.empty-stage"]
+    locked = snap(UECDA, ["3D 5H", "6S 7S", "7C 9S", "10S JS", "QS KS"], to_move=1, table=(0, "4S"),
+                  lock={"S"})
+    assert consulted(locked, play(1, "6S"))[-1] == "daifugo.option.suit-lock"
+    # An illegal move: the list holds what passed before the rule it broke.
+    ids: list[str] = []
+    v = D.check(t, play(1, "9H"), ids)
+    assert v is not None and v.rule == "daifugo.play.same-kind"
+    assert ids == ["daifugo.turn.order", "daifugo.hand.possession"]
+
+
 # ---------------------------------------------------------------- results
 
 
@@ -843,11 +942,12 @@ def _random_round(rng: random.Random, rules: D.RuleSet, n: int, previous, max_mo
 @pytest.mark.parametrize("seed", range(12))
 def test_random_play(seed):
     rng = random.Random(seed)
-    names = [o for o in D.OPTIONS if o not in ("stairs-revolution", "exchange")]
+    names = [o for o in D.OPTIONS if o != "stairs-revolution" and o not in D.OPTION_CHOICES]
     for preset in ("seed", "uecda"):
         toggles: dict[str, object] = {o: rng.random() < 0.5 for o in names}
         toggles["stairs-revolution"] = rng.choice([None, 3, 4, 5])
         toggles["exchange"] = rng.choice(["weakest", "choice"])
+        toggles["trick-end"] = rng.choice(D.TRICK_ENDS)
         rules = D.ruleset(preset, toggles)
         counts = [5] if preset == "uecda" else [3, 4, 5, 6, 7, 8]
         for n in counts:
@@ -955,3 +1055,52 @@ def test_every_spec_id_is_shown_and_every_shown_id_exists():
         assert set(r.rulesets) <= {"seed", "uecda"}, rule_id
         assert set(r.options) <= set(D.OPTIONS), rule_id
         assert r.file.startswith("daifugo"), rule_id
+
+
+# ---------------------------------------------------------------- rule ids only from the engine
+
+
+@covers("daifugo.deal.players", "daifugo.lead.first-round", "daifugo.lead.later-rounds")
+def test_player_count_and_seat_order_are_engine_checks():
+    assert D.check_players(SEED, 3) is None and D.check_players(UECDA, 5) is None
+    assert D.check_players(UECDA, 4).rule == "daifugo.deal.players"
+    assert D.check_players(SEED, 9).rule == "daifugo.deal.players"
+    names = ("Aki", "Ben", "Chie")
+    assert D.check_seats(SEED, (0, 1, 2), None, names) is None
+    v = D.check_seats(SEED, (1, 0, 2), None, names)
+    assert v.rule == "daifugo.lead.first-round" and "Aki Ben Chie" in v.message and "Ben Aki Chie" in v.message
+    assert D.check_seats(SEED, (0, 2, 1), (1, 2, 0), names) is None  # the reverse of the finish
+    assert D.check_seats(SEED, (0, 1, 2), (1, 2, 0), names).rule == "daifugo.lead.later-rounds"
+    assert D.check_seats(UECDA, (4, 3, 2, 1, 0), None) is None  # the server's seats: any order
+
+
+@covers("daifugo.round.end")
+def test_a_round_starts_only_after_the_last_one_ended():
+    s = snap(SEED, ["3S 4S", "5S 6S", "7S 9S"])
+    v = D.check_round_over(s, 2)
+    assert v.rule == "daifugo.round.end" and "round 1 is not over" in v.message
+    over = run(snap(SEED, ["3S", "5S 6S", "7S 9S"]), play(0, "3S"), D.Pass(1), D.Pass(2))
+    assert over.over or D.check_round_over(over, 2) is not None
+    done = snap(SEED, ["3S", "", ""], out=[1, 2])
+    assert done.over and D.check_round_over(done, 2) is None
+
+
+@covers("daifugo.result.titles")
+def test_titles_held_going_into_a_game():
+    t5 = D.title_names(5)
+    assert D.check_held_titles(None, 5, new_block=True) is None
+    assert D.check_held_titles(t5, 5, new_block=True).rule == "daifugo.result.titles"
+    assert D.check_held_titles(None, 5, new_block=False) is None
+    assert D.check_held_titles(None, 5, new_block=False, previous=(0, 1, 2, 3, 4)).rule == "daifugo.result.titles"
+    assert D.check_held_titles(("daifugo",) * 5, 5, new_block=False).rule == "daifugo.result.titles"
+    assert D.check_held_titles(t5, 5, new_block=False, previous=(0, 1, 2, 3, 4)) is None
+    v = D.check_held_titles(t5, 5, new_block=False, previous=(1, 0, 2, 3, 4))
+    assert v.rule == "daifugo.result.titles" and "player 1" in v.message
+
+
+@covers("daifugo.exchange.choice")
+def test_an_exchange_no_choice_explains():
+    s = D.new_round(UECDA, deal(UECDA, 5), (0, 1, 2, 3, 4), previous=(0, 1, 2, 3, 4))
+    duties = [d for d in s.pending if not d.server]
+    v = D.unexplained_exchange(s, duties, "player 2 does not hold 3S")
+    assert v.rule == "daifugo.exchange.choice" and "player 1 (2 to player 5)" in v.message

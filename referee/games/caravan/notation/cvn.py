@@ -8,7 +8,7 @@ as a finding. ``write_caravan(record)`` writes the canonical form back.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lark import Token, Transformer
@@ -16,7 +16,7 @@ from lark.exceptions import UnexpectedInput
 
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
-from referee.notation import grammar
+from referee.notation import grammar, pieces
 from referee.notation.cards import CardError, parse_card
 from referee.notation.comments import comment_words
 from referee.notation.records import (
@@ -25,7 +25,6 @@ from referee.notation.records import (
     MoveEntry,
     Record,
     Tag,
-    located,
     salvage_tags,
     tag_line,
     unescape,
@@ -37,7 +36,7 @@ TAG_ORDER = ("Game", "Rules", "Player1", "Player2", "First", "Deck1", "Deck2", "
 RESULTS = ("1-0", "0-1", "*")
 
 
-@dataclass
+@dataclass(frozen=True)
 class DeckCard:
     card: Card
     set: str = ""
@@ -55,39 +54,52 @@ class CaravanRecord(Record):
     decks: list[list[DeckCard] | None] = field(default_factory=lambda: [None, None])
 
 
-# ------------------------------------------------------------------ the grammar's values
+# ------------------------------------------------------------------ the grammar's pieces
 
-
-_CARD_RE = r"(?:10|[2-9atjqk])[shdc\u2660\u2665\u2666\u2663]|jk"
-#: One item of a MOVES run of grammar/cvn.lark: a move number, or a move with its draw
-#: and annotations (the same pieces as the grammar's terminals).
-_ITEM_RE = re.compile(
-    rf"""(?:(?P<number>[0-9]{{1,6}})\.+
-    |(?:(?P<card>{_CARD_RE})>(?P<to>[a-f])(?P<index>[0-9]{{0,2}})
-       |discard[ \t]+(?P<discard>{_CARD_RE})
-       |disband[ \t]+(?P<disband>[a-f]))
-     (?:[ \t]*\+(?P<draw>{_CARD_RE}))?
-     (?P<notes>(?:[ \t]*(?:!!|\?\?|!\?|\?!|!|\?|\$[0-9]{{1,4}}))*)
-    )[ \t\r\n]*""",
-    re.IGNORECASE | re.VERBOSE,
-)
+#: One item of a MOVES run (a move with its draw and annotations, or a move number), one
+#: whole-line TAG, and each piece of a move: grammar/cvn.lark's own terminals, compiled with
+#: their named parts captured (referee/notation/pieces.py), never restated here.
+_ITEM = pieces.capturing("cvn", "_ITEM", ("MOVE_NUMBER", "_PLACE", "_DISCARD", "_DISBAND", "_DRAW", "_NOTES"))
+_TAG = pieces.capturing("cvn", "TAG", ("TAG_NAME", "TAG_VALUE"))
+_PLACE = pieces.capturing("cvn", "_PLACE", ("_CARD", "_LETTER", "_INDEX"))
+_DISCARD = pieces.capturing("cvn", "_DISCARD", ("_CARD",))
+_DISBAND = pieces.capturing("cvn", "_DISBAND", ("_LETTER",))
+_DRAW = pieces.capturing("cvn", "_DRAW", ("_CARD",))
+_ANNOTATION = pieces.capturing("cvn", "_ANNOTATION", ())
 _LETTER_INDEX = {**{c: i for i, c in enumerate("abcdef")}, **{c: i for i, c in enumerate("ABCDEF")}}
 
 
-def _decode(m: re.Match) -> cv.Move:
-    draw = parse_card(m["draw"]) if m["draw"] else None
-    if m["card"]:
-        card = parse_card(m["card"])
-        caravan = _LETTER_INDEX[m["to"]]
-        if m["index"]:
-            return cv.Attach(card, caravan, int(m["index"]) - 1, draw)
-        return cv.PlayNumber(card, caravan, draw)
-    if m["discard"]:
-        return cv.Discard(parse_card(m["discard"]), draw)
-    return cv.Disband(_LETTER_INDEX[m["disband"]], draw)
+def _decode(m: re.Match) -> tuple[cv.Move, tuple[str, ...]]:
+    """A move item's engine move and its annotation glyphs."""
+    draw = parse_card(_DRAW.fullmatch(m["DRAW"])["CARD"]) if m["DRAW"] else None  # type: ignore[index]
+    notes = tuple(a.group(0) for a in _ANNOTATION.finditer(m["NOTES"]))
+    if m["PLACE"]:
+        place = _PLACE.fullmatch(m["PLACE"])
+        assert place is not None
+        card = parse_card(place["CARD"])
+        caravan = _LETTER_INDEX[place["LETTER"]]
+        if place["INDEX"]:
+            return cv.Attach(card, caravan, int(place["INDEX"]) - 1, draw), notes
+        return cv.PlayNumber(card, caravan, draw), notes
+    if m["DISCARD"]:
+        return cv.Discard(parse_card(_DISCARD.fullmatch(m["DISCARD"])["CARD"]), draw), notes  # type: ignore[index]
+    return cv.Disband(_LETTER_INDEX[_DISBAND.fullmatch(m["DISBAND"])["LETTER"]], draw), notes  # type: ignore[index]
 
 
+#: Decoded move items by their text (a bounded memo: a file has a few thousand distinct moves).
 _DECODED: dict[str, tuple[cv.Move, tuple[str, ...]]] = {}
+_DECODED_MAX = 100_000
+
+
+#: What CVN's own terminals are called in a message for a player.
+TERMINAL_NAMES = {
+    "PLACE": "a move such as 7H>A or KS>D2",
+    "DISCARD": "'discard'",
+    "DISBAND": "'disband'",
+    "CARAVAN": "a caravan letter A-F",
+    "DRAW": "a draw such as +9D",
+    "TAG_VALUE": 'a quoted tag value such as "Caravan"',
+}
 
 
 class CaravanMove(MoveEntry):
@@ -100,20 +112,41 @@ class CaravanMove(MoveEntry):
         return _move_text(self.move)
 
 
-def split_moves(run: Token) -> Iterator[MoveEntry | tuple[int, int, int]]:
-    """The items of a MOVES token: MoveEntry for a move, (number, line, column) for a move
-    number, each at its place in the file."""
-    for m, line, column in located(_ITEM_RE, str(run), run.line, run.column):
-        if m["number"]:
-            yield int(m["number"]), line, column
+def _read_run(record: CaravanRecord, run: Token, offset: int, warned: bool) -> bool:
+    """The items of a MOVES token into ``record.moves``, each at its place in the file (the
+    token starts at its line + ``offset``); a move number that is not the turn's is warned
+    about once per record (``warned``: already done). Returns ``warned``."""
+    text = str(run)
+    moves = record.moves
+    append = moves.append
+    decoded_get = _DECODED.get
+    line = run.line + offset
+    line_start, column0 = 0, run.column
+    newline = text.find("\n")
+    for m in _ITEM.finditer(text):
+        pos = m.start()
+        while newline != -1 and newline < pos:
+            line += 1
+            line_start = newline + 1
+            column0 = 1
+            newline = text.find("\n", line_start)
+        if m.lastgroup == "MOVE_NUMBER":
+            if not warned:
+                n = int(m.group().rstrip().rstrip("."))
+                turn = len(moves) // 2 + 1
+                if n != turn:
+                    record.warnings.append(Finding("notation.move-number", f"move number {n} where {turn} was expected",
+                                                   line, column0 + pos - line_start, ply=len(moves) + 1))
+                    warned = True  # one warning per record is enough
             continue
-        key = m.group(0)
-        decoded = _DECODED.get(key)
+        key = m.group().rstrip()
+        decoded = decoded_get(key)
         if decoded is None:
-            decoded = _decode(m), tuple(m["notes"].split()) if m["notes"] else ()
-            if len(_DECODED) < 100_000:
+            decoded = _decode(m)
+            if len(_DECODED) < _DECODED_MAX:
                 _DECODED[key] = decoded
-        yield CaravanMove(decoded[0], line, column, decoded[1])
+        append(CaravanMove(decoded[0], line, column0 + pos - line_start, decoded[1]))
+    return warned
 
 
 class _Build(Transformer):
@@ -123,17 +156,34 @@ class _Build(Transformer):
         name, value = children
         return Tag(str(name), unescape(str(value)[1:-1]), value.line, value.column + 1, name.column)
 
-    def movetext(self, children: list[Token]) -> list:
-        items: list = []
-        for tok in children:
-            if tok.type == "MOVES":
-                items.extend(split_moves(tok))
-            else:
-                items.append(tok)
-        return items
+    def movetext(self, children: list[Token]) -> list[Token]:
+        return children
 
     def start(self, children: list) -> tuple[list[Tag], list]:
-        return children[:-1], children[-1]
+        tags = []
+        for item in children[:-1]:
+            if isinstance(item, Token):  # a run of TAGS lexed whole
+                tags.extend(_split_tags(item))
+            else:
+                tags.append(item)
+        return tags, children[-1]
+
+
+def _split_tags(run: Token) -> list[Tag]:
+    """The tags of a TAGS token, each at the place of its value (inside the quotes)."""
+    text = str(run)
+    out = []
+    line, line_start, column0 = run.line, 0, run.column
+    newline = text.find("\n")
+    for m in _TAG.finditer(text):
+        pos = m.start("TAG_VALUE")
+        while newline != -1 and newline < pos:
+            line += 1
+            line_start = newline + 1
+            column0 = 1
+            newline = text.find("\n", line_start)
+        out.append(Tag(m["TAG_NAME"], unescape(m["TAG_VALUE"][1:-1]), line, column0 + pos - line_start + 1))
+    return out
 
 
 def _parser():
@@ -150,7 +200,7 @@ def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
     try:
         tags, items = _parser().parse(chunk.text)
     except UnexpectedInput as err:
-        record.errors.append(grammar.syntax_finding(err, chunk.text, offset))
+        record.errors.append(grammar.syntax_finding(err, chunk.text, offset, TERMINAL_NAMES))
         for tag in salvage_tags(chunk):
             record.tags.setdefault(tag.name, tag)
         return record
@@ -161,23 +211,12 @@ def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
                                          tag.line, tag.column))
             continue
         record.tags[tag.name] = tag
-    expected_number = 1
-    ply = 0
-    for item in items:
-        if isinstance(item, MoveEntry):
-            item.line += offset
-            record.moves.append(item)
-            ply += 1
-        elif isinstance(item, tuple):
-            n, line, column = item
-            turn = ply // 2 + 1
-            if n != turn and expected_number:
-                record.warnings.append(Finding(
-                    "notation.move-number", f"move number {n} where {turn} was expected",
-                    line + offset, column, ply=ply + 1))
-                expected_number = 0  # one warning per record is enough
+    warned = False
+    for tok in items:
+        if tok.type == "MOVES":
+            warned = _read_run(record, tok, offset, warned)
         else:  # the result token
-            record.result_token = (str(item), item.line + offset, item.column)
+            record.result_token = (str(tok), tok.line + offset, tok.column)
     _read_decks(record)
     return record
 
@@ -191,6 +230,11 @@ def _read_decks(record: CaravanRecord) -> None:
         record.decks[p] = cards  # type: ignore[assignment]
 
 
+#: Deck words read before (``9H``, ``9H/2``), a bounded memo: decks repeat the same few.
+_DECK_WORDS: dict[str, DeckCard] = {}
+_DECK_WORDS_MAX = 10_000
+
+
 def parse_card_list(record: Record, tag: Tag, allow_sets: bool = False,
                     allow_unknown: bool = False) -> list | None:
     """The cards of a tag value (space-separated); a bad card is a finding at its column.
@@ -198,6 +242,7 @@ def parse_card_list(record: Record, tag: Tag, allow_sets: bool = False,
     out: list = []
     column = tag.column
     ok = True
+    known = _DECK_WORDS.get
     for word in tag.value.split(" "):
         if not word:
             column += 1
@@ -206,8 +251,13 @@ def parse_card_list(record: Record, tag: Tag, allow_sets: bool = False,
             if allow_unknown and word == "?":
                 out.append(None)
             elif allow_sets:
-                card_text, _, set_name = word.partition("/")
-                out.append(DeckCard(parse_card(card_text), set_name))
+                deck_card = known(word)
+                if deck_card is None:
+                    card_text, _, set_name = word.partition("/")
+                    deck_card = DeckCard(parse_card(card_text), set_name)
+                    if len(_DECK_WORDS) < _DECK_WORDS_MAX:
+                        _DECK_WORDS[word] = deck_card
+                out.append(deck_card)
             else:
                 out.append(parse_card(word))
         except CardError as err:
@@ -225,7 +275,7 @@ def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
     try:
         tree = grammar.load("cvn_table").parse(tag.value)
     except UnexpectedInput as err:
-        finding = grammar.syntax_finding(err, tag.value, tag.line - 1, rule="notation.tag.value")
+        finding = grammar.syntax_finding(err, tag.value, tag.line - 1, TERMINAL_NAMES, rule="notation.tag.value")
         finding.column = tag.column + (err.column - 1 if isinstance(err.column, int) and err.column > 0 else 0)
         finding.message = f"Table: {finding.message}"
         record.errors.append(finding)

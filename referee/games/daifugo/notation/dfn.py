@@ -492,7 +492,7 @@ def toggle(word: str) -> tuple[str, object]:
     name, eq, value = word.partition("=")
     if not eq:
         raise ValueError(f"{word!r} is no option toggle: write +name, -name or name=value")
-    if name == "exchange":
+    if name in df.OPTION_CHOICES:
         return name, value.lower()
     if name == "stairs-revolution" and small_int(value) is not None:
         return name, small_int(value)

@@ -1,0 +1,567 @@
+"""Checking and applying moves: the one statement of each rule of play.
+
+``check`` says why a move is illegal (and, given a list, which rules decided a legal one);
+``apply`` makes a legal move and records in ``State.events`` what it set off;
+``after_illegal`` is the rules' verdict on an illegal move (the uecda reject-as-pass)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.engines.base import JOKER, Card, Violation
+from referee.games.daifugo.engine.cards import (
+    _SUIT_NAMES,
+    ABOVE_2,
+    BELOW_3,
+    DIAMOND_3,
+    EIGHT,
+    JACK,
+    SIX,
+    SPADE_3,
+    _cards,
+    _strengths,
+    _suit_pos,
+    card_at,
+    strength,
+    strongest_cards,
+    weakest_cards,
+)
+from referee.games.daifugo.engine.combos import (
+    GROUP,
+    SEQUENCE,
+    SINGLE,
+    Combo,
+    _invalid_message,
+    _merge,
+    readings,
+    revolution_rule,
+)
+from referee.games.daifugo.engine.deal import _start_play
+from referee.games.daifugo.engine.results import forbidden_finish
+from referee.games.daifugo.engine.state import (
+    BACK,
+    DIRECTION,
+    DROPPED,
+    EVENTS,
+    FINISHED,
+    FOULED,
+    HANDS,
+    LAST_PLAYER,
+    LOCK,
+    OPENING,
+    PASSED,
+    REVOLUTION,
+    RULES,
+    STALL,
+    STALLED,
+    TABLE,
+    TO_MOVE,
+    TRICK_REVOLTED,
+    TURN_RULES,
+    Give,
+    Move,
+    Pass,
+    Play,
+    State,
+    Unreadable,
+    _new,
+    _v,
+    clear_trick,
+    end_round,
+    in_turn_order,
+    leader_after,
+)
+
+
+def check(state: State, move: Move, consulted: list[str] | None = None) -> Violation | None:
+    """Why ``move`` is illegal now, or None if it is legal.
+
+    ``consulted``: when given a list, each rule check that passes appends the id of the rule
+    that decided it (turn, possession, combination, joker reading, the table, suit-lock;
+    for a gift the duty, the order or the simultaneous exchange, possession, strongest or
+    weakest), in the order they are checked. The phase preconditions (the round is not
+    over, the exchange is not pending) decide nothing about a move and are not listed.
+    What a legal move sets off is in the ``events`` of ``apply``'s result."""
+    if state.phase == "over":
+        return _v("daifugo.end.game-over", "the round is already over")
+    if type(move) is Give:
+        return _check_give(state, move, consulted)
+    if state.phase == "exchange":
+        return _v("daifugo.exchange.pending", "the card exchange is not complete: " + _owed(state))
+    p = move.player
+    if p != state.to_move:
+        return _check_turn(state, p)
+    if consulted is not None:
+        consulted.append("daifugo.turn.order")
+    kind = type(move)
+    if kind is Pass:
+        if state.table is None:
+            if not state.rules.leader_may_pass:
+                return _v("daifugo.pass.leader", f"{state.name(p)} leads this trick and must play; "
+                                                 f"only followers may pass")
+            if consulted is not None:
+                consulted.append("daifugo.pass.empty-stage")
+        return None
+    if kind is Unreadable:
+        return _v("daifugo.hand.possession", f"{move.text or 'the submission'} holds a card outside the "
+                                             f"server's table (a real card below the 3 or above the 2)")
+    v = _check_possession(state, p, move.cards)
+    if v is not None:
+        return v
+    if consulted is not None:
+        consulted.append("daifugo.hand.possession")
+    _, v, ids = _resolve(state, move)
+    if consulted is not None and v is None:
+        consulted.extend(ids)
+    return v
+
+
+def _check_turn(state: State, p: int) -> Violation:
+    """Why ``p``, who is not to move, may not move (daifugo.turn.order and its cases)."""
+    mover = state.name(state.to_move)  # type: ignore[arg-type]
+    if not 0 <= p < len(state.hands):
+        return _v("daifugo.turn.order", f"there is no player {p + 1}; it is {mover}'s turn")
+    if p in state.passed:
+        return _v("daifugo.pass.sat-out", f"{state.name(p)} passed earlier in this trick and may not play "
+                                          f"again until it ends; it is {mover}'s turn")
+    if not state.is_in(p):
+        return _v("daifugo.turn.finished", f"{state.name(p)} is out of this round; it is {mover}'s turn")
+    return _v("daifugo.turn.order", f"it is {mover}'s turn, not {state.name(p)}'s")
+
+
+def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> Card | None:
+    """The first card of ``cards`` that ``hand`` does not hold (as often), or None."""
+    for c in cards:
+        if c not in hand:
+            return c
+    if len(set(cards)) != len(cards):
+        for c in set(cards):
+            if cards.count(c) > hand.count(c):
+                return c
+    return None
+
+
+def _check_possession(state: State, p: int, cards: Sequence[Card]) -> Violation | None:
+    if not cards:
+        return _v("daifugo.combo.invalid", "a play needs at least one card (or pass)")
+    missing = _holds(state.hands[p], cards)
+    if missing is None:
+        return None
+    times = " that often" if missing in state.hands[p] else ""
+    return _v("daifugo.hand.possession", f"{state.name(p)} does not hold {missing}{times}")
+
+
+Resolution = tuple[Combo | None, Violation | None, tuple[str, ...]]
+
+#: The last resolution (state, move, result). Bound: one entry. Reason: a replay runs
+#: ``check`` then ``apply`` on the same (state, move), and resolving a play (its readings
+#: against the table) is the costliest part of both; the entry is keyed by identity and
+#: the result is a pure function of the pair, so a stale or raced entry is only a miss.
+_last_resolved: tuple[object, object, Resolution] | None = None
+
+
+def resolved(state: State, move: Play) -> Combo | None:
+    """The combination a play makes on this table as the engine reads it (a bare joker
+    resolved), or None if the play is no legal combination here."""
+    return _resolve(state, move)[0]
+
+
+def _resolve(state: State, move: Play) -> Resolution:
+    """The combination a play makes on this table, or the violation (daifugo.joker.ambiguous
+    when a bare joker leaves several legal readings that differ in kind or strength), and
+    the ids of the rules that decided a legal one."""
+    global _last_resolved
+    last = _last_resolved
+    if last is not None and last[0] is state and last[1] is move:
+        return last[2]
+    result = _resolve_uncached(state, move)
+    _last_resolved = (state, move, result)
+    return result
+
+
+def _resolve_uncached(state: State, move: Play) -> Resolution:
+    found = readings(state.rules, move.cards, move.joker_as)
+    if not found:
+        return None, _v("daifugo.combo.invalid", _invalid_message(state.rules, move.cards, move.joker_as)), ()
+    ids = ["daifugo.combo.invalid"]
+    if len(move.cards) > 1 and JOKER in move.cards and (
+            len(move.joker_as) < move.cards.count(JOKER) or None in move.joker_as):
+        ids.append("daifugo.joker.ambiguous")  # a bare joker, read the one legal way
+    if len(found) == 1:
+        v = _fits(state, found[0], ids)
+        return (found[0], None, tuple(ids)) if v is None else (None, v, ())
+    legal = []
+    first_v = None
+    decided: list[str] | None = None
+    for c in found:
+        why = list(ids)
+        v = _fits(state, c, why)
+        if v is None:
+            legal.append(c)
+            decided = decided or why
+        elif first_v is None:
+            first_v = v
+    if not legal:
+        return None, first_v, ()
+    merged = _merge(legal)
+    if merged is None:
+        options = ", ".join(sorted({str(c) for c in legal}))
+        return None, _v("daifugo.joker.ambiguous",
+                        f"the joker can be read several legal ways here ({options}); write its card, e.g. JK(5D)"), ()
+    return merged, None, tuple(decided or ids)
+
+
+def _stronger(state: State, combo: Combo, table: Combo) -> bool:
+    """Does ``combo`` (same kind and size) beat ``table`` under the order in force?"""
+    rev = state.reversed
+    if combo.kind == SEQUENCE:
+        if state.rules.sequence_compare == "above":
+            return combo.high < table.low if rev else combo.low > table.high
+        return combo.low < table.low if rev else combo.high > table.high
+    return combo.low < table.low if rev else combo.low > table.low
+
+
+def _waived(state: State, combo: Combo) -> bool:
+    """consecutive-revolution: after a revolution in this trick a revolting group needs no
+    strength (daifugo.option.consecutive-revolution)."""
+    rules = state.rules
+    return (rules.consecutive_revolution and rules.revolution and state.trick_revolted
+            and combo.kind == GROUP and combo.size >= 4)
+
+
+def _fits(state: State, combo: Combo, consulted: list[str] | None = None) -> Violation | None:
+    """May ``combo`` be played now: against the table, then (last, as the contest server
+    checks it) whether the rules allow sequences at all (daifugo.option.sequences)."""
+    v = _against_table(state, combo, consulted)
+    if v is None and combo.kind == SEQUENCE and not state.rules.sequences:
+        return _v("daifugo.option.sequences", f"{combo}: sequences are not played under these rules (-sequences)")
+    return v
+
+
+def _against_table(state: State, combo: Combo, consulted: list[str] | None = None) -> Violation | None:
+    """Kind, size, strength and suit-lock against the play on the table; ``consulted`` as
+    for ``check``."""
+    table = state.table
+    if table is None:
+        if consulted is not None:
+            consulted.append("daifugo.play.same-kind")  # the leader plays any combination
+        return None
+    rules = state.rules
+    if table.lone_joker:
+        if rules.spade3 and combo.kind == SINGLE and not combo.lone_joker \
+                and combo.low == strength(SPADE_3) and combo.suits == frozenset(SPADE_3.suit):
+            if consulted is not None:
+                consulted.append("daifugo.play.lone-joker")
+            return None
+        tail = "only the spade 3 beats it (spade3)" if rules.spade3 else "nothing beats it"
+        return _v("daifugo.play.lone-joker", f"a lone joker is on the table: {tail}")
+    if combo.lone_joker:
+        if table.kind == SINGLE:
+            if consulted is not None:
+                consulted += ("daifugo.play.same-kind", "daifugo.play.lone-joker")
+            return None
+        return _v("daifugo.play.same-kind", f"the table holds {table}: a lone joker can only follow a single")
+    if combo.kind != table.kind or combo.size != table.size:
+        return _v("daifugo.play.same-kind",
+                  f"the table holds {table}; the play must be the same kind with {table.size} "
+                  f"card{'s' if table.size > 1 else ''}, not {combo}")
+    if not _stronger(state, combo, table) and not _waived(state, combo):
+        order = "reversed order" if state.reversed else "normal order"
+        if combo.kind == SEQUENCE:
+            if rules.sequence_compare == "above":
+                return _v("daifugo.play.sequence-above",
+                          f"{combo} does not lie wholly {'below' if state.reversed else 'above'} "
+                          f"{table} ({order})")
+            return _v("daifugo.play.sequence-top",
+                      f"{combo} is not stronger than {table}: sequences compare by their strongest "
+                      f"card ({order})")
+        return _v("daifugo.play.stronger", f"{combo} does not beat {table} ({order})")
+    if consulted is not None:
+        consulted.append("daifugo.play.same-kind")
+        if combo.kind == SEQUENCE:
+            consulted.append("daifugo.play.sequence-above" if rules.sequence_compare == "above"
+                             else "daifugo.play.sequence-top")
+        else:
+            consulted.append("daifugo.play.stronger")
+    if state.lock is not None:
+        if combo.suits != state.lock:
+            locked = ", ".join(_SUIT_NAMES[x] for x in sorted(state.lock, key=_suit_pos))
+            return _v("daifugo.option.suit-lock",
+                      f"the suits are locked to {locked}; this play must use exactly those suits")
+        if consulted is not None:
+            consulted.append("daifugo.option.suit-lock")
+    return None
+
+
+def _owed(state: State) -> str:
+    return "; ".join(f"{state.name(d.giver)} owes {state.name(d.receiver)} {d.count} "
+                     f"card{'s' if d.count > 1 else ''} ({d.choose})" for d in state.pending)
+
+
+def _check_give(state: State, move: Give, consulted: list[str] | None = None) -> Violation | None:
+    rules = state.rules
+    if state.phase != "exchange":
+        return _v("daifugo.exchange.duty", "no exchange is due now (gifts come before the first play "
+                                           "of a round after the first)")
+    g = move.giver
+    duty = next((d for d in state.pending if d.giver == g), None)
+    if duty is None:
+        return _v("daifugo.exchange.duty", f"{state.name(g)} owes no cards now; {_owed(state)}")
+    if move.receiver != duty.receiver or len(move.cards) != duty.count:
+        return _v("daifugo.exchange.duty", f"{state.name(g)} must give {duty.count} card"
+                                           f"{'s' if duty.count > 1 else ''} to {state.name(duty.receiver)}")
+    why = ["daifugo.exchange.duty"]
+    if rules.exchange_style == "server":
+        if not duty.server and any(d.server for d in state.pending):
+            return _v("daifugo.exchange.order", "the server first moves the lower titles' strongest cards; "
+                                                "the upper titles choose after that")
+        why.append("daifugo.exchange.order")
+    simultaneous = rules.exchange_style == "simultaneous" and state.dealt is not None
+    if simultaneous:
+        why.append("daifugo.exchange.simultaneous")
+    source = state.dealt[g] if simultaneous else state.hands[g]  # type: ignore[index]
+    missing = _holds(source, move.cards)
+    if missing is not None:
+        if simultaneous and _holds(state.hands[g], move.cards) is None:
+            return _v("daifugo.exchange.simultaneous",
+                      f"{missing} was not dealt to {state.name(g)}: the exchange is simultaneous, so "
+                      f"a card received cannot be passed on")
+        return _v("daifugo.hand.possession", f"{state.name(g)} does not hold {missing}")
+    why.append("daifugo.hand.possession")
+    if duty.choose == "strongest":
+        if duty.server:
+            best = strongest_cards(source, duty.count)
+            ok = sorted(move.cards) == sorted(best)
+        else:
+            best = strongest_cards(source, duty.count)
+            ok = _strengths(move.cards) == _strengths(best)
+        if not ok:
+            return _v("daifugo.exchange.strongest",
+                      f"{state.name(g)} must give the {duty.count} strongest card"
+                      f"{'s' if duty.count > 1 else ''} ({_cards(best)}), not {_cards(move.cards)}")
+        why.append("daifugo.exchange.strongest")
+    elif duty.choose == "weakest":
+        worst = weakest_cards(source, duty.count)
+        if _strengths(move.cards) != _strengths(worst):
+            return _v("daifugo.exchange.weakest",
+                      f"{state.name(g)} must give the {duty.count} weakest card"
+                      f"{'s' if duty.count > 1 else ''} ({_cards(worst)}), not {_cards(move.cards)} "
+                      f"(exchange=weakest)")
+        why.append("daifugo.exchange.weakest")
+    if consulted is not None:
+        consulted += why
+    return None
+
+
+def apply(state: State, move: Move) -> State:
+    """The state after a legal move (run ``check`` first). ``events`` of the result names
+    the behaviours it set off."""
+    kind = type(move)
+    if kind is Pass:
+        return _apply_pass(state, move.player)
+    if kind is Give:
+        return _apply_give(state, move)
+    return _apply_play(state, move)
+
+
+def reject(state: State, move: Move, violation: Violation | None = None) -> State:
+    """What the contest server does with a submission it rejects: it counts as a pass by the
+    player to move (daifugo.turn.rejected). Only for rule sets where ``rejection_is_pass``
+    (uecda), and only for violations outside ``TURN_RULES`` (see ``after_illegal``).
+
+    The server updates the suit-lock before it refuses a sequence for want of
+    RULE_KAIDAN (uecda-server.md, checks 4 and 6): a sequence refused only by
+    ``daifugo.option.sequences`` can still switch the lock on."""
+    if not state.rules.rejection_is_pass:
+        raise ValueError(f"under {state.rules.name} an illegal move is an error, not a pass")
+    if state.phase != "play" or state.to_move is None:
+        raise ValueError("only a submission during play can be rejected")
+    events: tuple[str, ...] = ("daifugo.turn.rejected",)
+    if violation is not None and violation.rule == "daifugo.option.sequences" and isinstance(move, Play):
+        fits = [c for c in readings(state.rules, move.cards, move.joker_as)
+                if c.kind == SEQUENCE and _against_table(state, c) is None]
+        lock = _lock_after(state, _merge(fits) if fits else None)
+        if lock != state.lock:
+            state = state._replace(lock=lock)
+            events += ("daifugo.option.suit-lock",)
+    after = _apply_pass(state, state.to_move)
+    return after._replace(events=events + after.events)
+
+
+def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
+    """The rules' verdict on an illegal move: the position after it when they count it,
+    None when the record is wrong there and its replay stops. Under ``rejection_is_pass``
+    (uecda) a submission by the player to move during play that breaks any rule outside
+    ``TURN_RULES`` is what the contest server rejects and counts as a pass (``reject``);
+    everything else, and every illegal move under the other rule sets, is an error."""
+    if (state.rules.rejection_is_pass and violation.rule not in TURN_RULES and state.phase == "play"
+            and isinstance(move, (Play, Pass, Unreadable)) and move.player == state.to_move):
+        return reject(state, move, violation)
+    return None
+
+
+def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return tuple(rest)
+
+
+def _lock_after(state: State, combo: Combo | None) -> frozenset[str] | None:
+    """The suit-lock once ``combo`` is played: it starts when two consecutive plays of a trick
+    use the same suits (daifugo.option.suit-lock); a lone joker ends it
+    (daifugo.lock.lone-joker)."""
+    lock = state.lock
+    if combo is None:
+        return lock
+    if combo.lone_joker:
+        return None
+    table = state.table
+    if (state.rules.suit_lock and lock is None and table is not None and combo.suits is not None
+            and combo.suits == table.suits):
+        return combo.suits
+    return lock
+
+
+def _apply_play(state: State, move: Play) -> State:
+    """A play: the cards leave the hand, the player may go out (forbidden finish,
+    miyako-ochi), then the effects of every play but a lone joker (revolution, six-reverse,
+    eleven-back, eight-cut) and the suit-lock; then ``_after`` moves the turn on."""
+    rules = state.rules
+    p = move.player
+    cards = move.cards
+    combo = _resolve(state, move)[0]
+    assert combo is not None, "apply() needs a legal move: run check() first"
+    table = state.table
+    events: list[str] = []
+    hands = state.hands
+    hand_before = hands[p]
+    hand = _without(hand_before, cards)
+    f = list(state)
+    f[HANDS] = (*hands[:p], hand, *hands[p + 1:])
+    lone = combo.lone_joker
+    if combo.stands:
+        if len(combo.stands) > 1:
+            events.append("daifugo.joker.two-jokers")
+        if any(card_at(*st) in hand_before for st in combo.stands):
+            events.append("daifugo.joker.held-card")
+        if any(st.strength in (BELOW_3, ABOVE_2) for st in combo.stands):
+            events.append("daifugo.joker.out-of-range")
+    if combo.size == 5 and combo.kind == GROUP:
+        events.append("daifugo.combo.five-group")
+    if state.opening:
+        f[OPENING] = False
+        if DIAMOND_3 in hand_before and DIAMOND_3 not in cards and (
+                rules.first_leader == "diamond3" or (rules.diamond3_start and state.previous is None)):
+            events.append("daifugo.lead.diamond3-free")
+    cut = False
+    if table is not None:
+        if p == state.last_player:
+            events.append("daifugo.trick.own-cards")
+        if table.lone_joker:
+            if not lone:
+                events.append("daifugo.option.spade3")
+                cut = True
+        elif _waived(state, combo) and not _stronger(state, combo, table):
+            events.append("daifugo.option.consecutive-revolution")
+    lock = _lock_after(state, combo)
+    if lock != state.lock:
+        f[LOCK] = lock
+        events.append("daifugo.lock.lone-joker" if lone else "daifugo.option.suit-lock")
+    # Going out.
+    if not hand:
+        if forbidden_finish(rules, cards, state.reversed):
+            f[FOULED] = (*state.fouled, p)
+            events += ("daifugo.option.forbidden-finish", "daifugo.finish.forbidden-order")
+        else:
+            finished = f[FINISHED] = (*state.finished, p)
+            prev = state.previous
+            if (rules.miyako_ochi and prev is not None and len(finished) == 1 and prev[0] != p
+                    and state.is_in(prev[0])):
+                f[DROPPED] = (*state.dropped, prev[0])
+                events += ("daifugo.option.miyako-ochi", "daifugo.miyako.first-place")
+    # Effects of every play but a lone joker.
+    if not lone:
+        revolt = revolution_rule(rules, combo)
+        if revolt is not None:
+            f[REVOLUTION] = not state.revolution
+            f[TRICK_REVOLTED] = True
+            events.append(revolt)
+        if rules.six_reverse and combo.includes(SIX):
+            f[DIRECTION] = -state.direction
+            events.append("daifugo.option.six-reverse")
+        if rules.eleven_back and combo.includes(JACK):
+            f[BACK] = not state.back
+            events.append("daifugo.option.eleven-back")
+        if rules.eight_cut and combo.includes(EIGHT):
+            cut = True
+            events.append("daifugo.option.eight-cut")
+    f[TABLE] = combo
+    f[LAST_PLAYER] = p
+    f[STALL] = 0
+    return _after(f, p, events, cut, True)
+
+
+def _apply_pass(state: State, p: int) -> State:
+    events: list[str] = [] if state.table is not None else ["daifugo.pass.empty-stage"]
+    f = list(state)
+    f[PASSED] = state.passed | {p}
+    stall = f[STALL] = state.stall + 1
+    limit = state.rules.stall_limit
+    if limit is not None and stall >= limit:
+        f[STALLED] = True
+        return end_round(f, (*events, "daifugo.end.stall"))
+    return _after(f, p, events, False, False)
+
+
+def _after(f: list, actor: int, events: list[str], cut: bool, played: bool) -> State:
+    """Round end, trick end or the next player, after ``actor``'s move, on the new state's
+    fields ``f`` (``played``: the move was a play, so someone may have gone out)."""
+    ins = in_turn_order(f, actor)
+    if played and len(ins) <= 1:
+        return end_round(f, events)
+    if cut:
+        return _clear(f, actor, events)
+    passed = f[PASSED]
+    unpassed = [q for q in ins if q not in passed] if passed else ins
+    rule = f[RULES].trick_end
+    if rule == "all-but-one":
+        done, why = len(unpassed) <= 1, "daifugo.option.trick-end"
+    elif rule == "others" and f[TABLE] is not None:
+        last = f[LAST_PLAYER]
+        done, why = all(q == last for q in unpassed), "daifugo.trick.end"
+    else:
+        done = not unpassed
+        why = "daifugo.trick.end" if rule == "others" else "daifugo.trick.clear"
+    if done:
+        events.append(why)
+        return _clear(f, f[LAST_PLAYER], events)
+    f[TO_MOVE] = unpassed[0]
+    f[EVENTS] = tuple(events)
+    return _new(State, f)
+
+
+def _clear(f: list, last: int, events: list[str]) -> State:
+    """End the trick: the table, the passes, the lock, eleven-back go; ``last`` leads, or the
+    next player still in after them (daifugo.trick.leader)."""
+    leader = leader_after(f, last)
+    if leader != last:
+        events.append("daifugo.trick.leader")
+    clear_trick(f, leader)
+    f[EVENTS] = tuple(events)
+    return _new(State, f)
+
+
+def _apply_give(state: State, move: Give) -> State:
+    duty = next(d for d in state.pending if d.giver == move.giver)
+    pending = list(state.pending)
+    pending.remove(duty)
+    hands = list(state.hands)
+    hands[move.giver] = _without(hands[move.giver], move.cards)
+    hands[move.receiver] = hands[move.receiver] + tuple(move.cards)
+    events = ("daifugo.exchange.choice",) if duty.choose == "choice" else ()
+    after = state._replace(hands=tuple(hands), pending=tuple(pending), events=events)
+    if pending:
+        return after
+    started = _start_play(after)
+    return started._replace(events=events + started.events)

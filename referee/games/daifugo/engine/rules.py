@@ -1,0 +1,169 @@
+"""Rule sets: the presets ``seed`` and ``uecda`` and every option of notation.md, as data."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+
+#: Option names of notation.md, in the order the spec lists them.
+OPTIONS = (
+    "revolution", "stairs-revolution", "forbidden-finish", "miyako-ochi", "diamond3-start",
+    "consecutive-revolution", "spade3", "eight-cut", "suit-lock", "eleven-back",
+    "six-reverse", "exchange", "sequences", "trick-end",
+)
+
+
+EXCHANGE_MODES = ("weakest", "choice", "none")
+
+
+#: When a trick ends (daifugo.trick.end, daifugo.trick.clear, daifugo.option.trick-end):
+#: "others" (seed: everyone still in but the player on the table has passed), "all" (the
+#: contest server: everyone still in is marked, the player on the table included),
+#: "all-but-one" (the server's later revision: all but one of those still in are marked).
+TRICK_ENDS = ("others", "all", "all-but-one")
+
+
+#: The options that take a word rather than on/off or a number, and the words they take.
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {"exchange": EXCHANGE_MODES, "trick-end": TRICK_ENDS}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A preset plus toggles: every point on which Daifugo rule sets differ, as data.
+
+    The option fields carry notation.md's option names (``-`` becomes ``_``). The fields
+    after them are preset behaviours that no toggle changes; each names the rule it decides.
+    """
+
+    name: str
+    # --- options (notation.md section 4)
+    revolution: bool = True
+    stairs_revolution: int | None = None
+    forbidden_finish: bool = True
+    miyako_ochi: bool = False
+    diamond3_start: bool = False
+    consecutive_revolution: bool = False
+    spade3: bool = False
+    eight_cut: bool = False
+    suit_lock: bool = False
+    eleven_back: bool = False
+    six_reverse: bool = False
+    exchange: str = "weakest"
+    #: Sequences may be played (daifugo.option.sequences; the server's RULE_KAIDAN).
+    sequences: bool = True
+    #: One of TRICK_ENDS.
+    trick_end: str = "others"
+    # --- preset behaviours
+    #: Player counts allowed (daifugo.deal.players).
+    min_players: int = 3
+    max_players: int = 8
+    #: Jokers in the deck: n players -> count (daifugo.deal.missing).
+    jokers_for_5_plus: int = 2
+    #: Largest group; 5 = four plus the joker is a combination (daifugo.combo.five-group).
+    max_group: int = 4
+    #: How sequences compare: "top" (seed, daifugo.play.sequence-top) or "above"
+    #: (uecda, daifugo.play.sequence-above).
+    sequence_compare: str = "top"
+    #: The joker may stand below the 3 / above the 2 at a sequence's end (uecda).
+    joker_out_of_range: bool = False
+    #: May the leader pass (daifugo.pass.leader / daifugo.pass.empty-stage)?
+    leader_may_pass: bool = False
+    #: Who leads a round: "listed-then-daihinmin" (the first listed player, later the
+    #: daihinmin: daifugo.lead.first-round / later-rounds) or "diamond3" (the holder of the
+    #: diamond 3: daifugo.lead.diamond3).
+    first_leader: str = "listed-then-daihinmin"
+    #: Seats: "listed-then-reverse-finish" (listed order, then reverse finishing order) or
+    #: "given" (the record says, as the contest server's seat draws do).
+    seating: str = "listed-then-reverse-finish"
+    #: Who is dealt the extra cards: "first" (from the first-ranked player) or "any"
+    #: (uecda: from a random dealer) (daifugo.deal.count).
+    deal_start: str = "first"
+    #: Exchange: "simultaneous" (seed, judged on the hands as dealt) or "server"
+    #: (uecda: the server's transfers first, exact strongest cards).
+    exchange_style: str = "simultaneous"
+    #: An illegal submission counts as a pass (uecda; daifugo.turn.rejected).
+    rejection_is_pass: bool = False
+    #: Consecutive passes and rejections that end a game (uecda stall rule), or None.
+    stall_limit: int | None = None
+
+    def __repr__(self) -> str:  # keeps State reprs short
+        changed = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                   if f.name != "name" and getattr(self, f.name) != getattr(PRESETS[self.name], f.name)]
+        return f"RuleSet({self.name!r}{''.join(', ' + c for c in changed)})"
+
+    def jokers(self, n_players: int) -> int:
+        """Jokers in the deck for ``n_players`` (seed: 1 up to 4 players, 2 from 5)."""
+        return 1 if n_players <= 4 else self.jokers_for_5_plus
+
+    def option(self, name: str) -> object:
+        """The value of the option ``name`` (notation.md spelling)."""
+        return getattr(self, name.replace("-", "_"))
+
+
+PRESETS: dict[str, RuleSet] = {
+    # rulings.md, seed 8: a same-suit sequence of 4 or more revolts, as a core rule (it is
+    # not among the local rules of seed 10 that are off unless turned on).
+    "seed": RuleSet(name="seed", stairs_revolution=4),
+    "uecda": RuleSet(
+        name="uecda",
+        stairs_revolution=5,
+        forbidden_finish=False,
+        spade3=True,
+        eight_cut=True,
+        suit_lock=True,
+        exchange="choice",
+        min_players=5,
+        max_players=5,
+        jokers_for_5_plus=1,
+        max_group=5,
+        sequence_compare="above",
+        joker_out_of_range=True,
+        leader_may_pass=True,
+        trick_end="all",
+        first_leader="diamond3",
+        seating="given",
+        deal_start="any",
+        exchange_style="server",
+        rejection_is_pass=True,
+        stall_limit=20,
+    ),
+}
+
+
+DEFAULT_PRESET = "seed"
+
+
+def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None = None) -> RuleSet:
+    """The rule set of ``preset`` with ``toggles`` applied.
+
+    ``toggles`` maps option names (notation.md spelling) to values: True/False for the
+    on/off options; for ``stairs-revolution`` an int >= 3, or None/False/0 for off; for
+    ``exchange`` one of "weakest", "choice", "none" (no exchange: the contest server's
+    RULE_CHANGE NO); for ``trick-end`` one of ``TRICK_ENDS``. Unknown presets, options or values raise ValueError.
+    """
+    base = PRESETS.get(preset)
+    if base is None:
+        raise ValueError(f"unknown Daifugo rules {preset!r}: use one of {', '.join(PRESETS)}")
+    changes: dict[str, object] = {}
+    for name, value in (toggles or {}).items():
+        if name not in OPTIONS:
+            raise ValueError(f"unknown Daifugo option {name!r}: options are {', '.join(OPTIONS)}")
+        field_name = name.replace("-", "_")
+        if name == "stairs-revolution":
+            if value is None or value is False or value == 0:
+                changes[field_name] = None
+            elif value is True:
+                changes[field_name] = 4
+            elif isinstance(value, int) and value >= 3:
+                changes[field_name] = value
+            else:
+                raise ValueError(f"stairs-revolution takes a sequence length of 3 or more, not {value!r}")
+        elif name in OPTION_CHOICES:
+            if value not in OPTION_CHOICES[name]:
+                raise ValueError(f"{name} takes {'|'.join(OPTION_CHOICES[name])}, not {value!r}")
+            changes[field_name] = value
+        else:
+            if not isinstance(value, bool):
+                raise ValueError(f"option {name} is on or off (+{name} / -{name}), not {value!r}")
+            changes[field_name] = value
+    return replace(base, **changes) if changes else base

@@ -1,0 +1,277 @@
+"""``pitboss validate --jobs N``: every core, the same output.
+
+The parent reads each file, cuts it into records (the splitter is about 1 % of the work)
+and hands them to worker processes in batches; a contest-server log is one unit (its games
+are chained: a worker validates the whole file). Reports come back in input order, file by
+file and record by record, so what is printed is byte for byte what one process prints.
+At most a few batches per worker are in flight: memory stays flat however long the input.
+
+A pool is started only when there is more than one unit of work: a small file is judged
+in the parent, as with ``--jobs 1``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TextIO
+
+from referee.jobs.report import GameReport
+from referee.jobs.validate import (
+    judge_chunk,
+    sniff,
+    split,
+    validate_file,
+    validate_lines,
+)
+from referee.notation.records import Chunk, open_text
+
+if TYPE_CHECKING:  # the pool's modules cost 40 ms to import: only when a pool starts
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+#: A batch is cut when it holds this many records or this many characters of text.
+BATCH_RECORDS = 200
+BATCH_CHARS = 256 * 1024
+#: Units in flight per worker (what bounds memory).
+IN_FLIGHT_PER_JOB = 3
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity, not the machine's count)."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # pragma: no cover - platforms without affinity
+        return os.cpu_count() or 1
+
+
+class RunError(Exception):
+    """What stops a run (exit status 2), after the reports of everything before it."""
+
+
+class ReadError(RunError):
+    """A file could not be read (after the reports of what was read before it)."""
+
+    def __init__(self, path: str, error: OSError) -> None:
+        super().__init__(f"cannot read {path}: {error.strerror or error}")
+        self.path = path
+        self.error = error
+
+
+# ------------------------------------------------------------------ the work, in a worker
+
+def _quiet_worker() -> None:
+    # Ctrl-C is the parent's to handle; workers stop when the pool is shut down.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: dict[str, Any] | None = None) -> list[GameReport]:
+    return [judge_chunk(chunk, file, index, settings) for chunk, index in items]
+
+
+def validate_whole(path: str, settings: dict[str, Any] | None = None) -> tuple[list[GameReport], OSError | None]:
+    """Every report of one file (a contest log), and the read error that stopped it."""
+    reports: list[GameReport] = []
+    try:
+        for report in validate_file(path, settings=settings):
+            reports.append(report)
+    except OSError as err:
+        return reports, err
+    return reports, None
+
+
+# ------------------------------------------------------------------ units, in the parent
+
+@dataclass
+class _Unit:
+    path: str
+    #: "batch" (records judged in a worker), "whole" (a file judged in a worker), "here"
+    #: (judged in the parent, streamed: a contest log on standard input), "error".
+    kind: str
+    file: str = ""
+    items: list[tuple[Chunk, int]] = field(default_factory=list)
+    fractions: list[float | None] = field(default_factory=list)
+    stream: Iterator[GameReport] | None = None
+    error: OSError | None = None
+    future: Future | None = None
+
+    settings: dict[str, Any] | None = None
+
+    def run_here(self) -> Any:
+        if self.kind == "batch":
+            return judge_batch(self.file, self.items, self.settings)
+        if self.kind == "whole":
+            return validate_whole(self.path, self.settings)
+        return None
+
+
+def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int,
+           settings: dict[str, Any] | None = None) -> Iterator[_Unit]:
+    for path in paths:
+        name = "<stdin>" if path == "-" else path
+        try:
+            handle = open_text(path, stdin)
+        except OSError as err:
+            yield _Unit(path, "error", error=err)
+            continue  # the consumer stops the run or reports it and goes on (on_error)
+        size = None if path == "-" else _size(path)
+        try:
+            stream, reader = sniff(handle)
+            if reader is not None:
+                if path == "-":
+                    yield _Unit(path, "here", stream=validate_lines(stream, name, settings))
+                else:
+                    yield _Unit(path, "whole", settings=settings)
+                continue
+            unit = _Unit(path, "batch", file=name, settings=settings)
+            chars = 0
+            for index, chunk in enumerate(split(stream), start=1):
+                unit.items.append((chunk, index))
+                unit.fractions.append(_fraction(handle, size))
+                chars += len(chunk.text)
+                if len(unit.items) >= batch_records or chars >= BATCH_CHARS:
+                    yield unit
+                    unit, chars = _Unit(path, "batch", file=name, settings=settings), 0
+            if unit.items:
+                yield unit
+        except OSError as err:
+            yield _Unit(path, "error", error=err)
+            continue
+        finally:
+            if path != "-":
+                handle.close()
+
+
+def _size(path: str) -> int | None:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return None
+
+
+def _fraction(handle: Any, size: int | None) -> float | None:
+    if hasattr(handle, "fraction"):  # a RecordFile knows (also through decompression)
+        return handle.fraction()
+    try:
+        return handle.buffer.tell() / size if size else None
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def start_pool(jobs: int) -> ProcessPoolExecutor:
+    """Worker processes; forked where the platform can (they start with the parsers and
+    engines already loaded), else spawned."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_quiet_worker)
+
+
+def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO | None = None,
+                   batch_records: int = BATCH_RECORDS, settings: dict[str, Any] | None = None,
+                   on_error: Callable[[str, OSError], None] | None = None) -> Iterator[tuple[GameReport, float | None]]:
+    """Each record's report of each file, in input order, with how far through its file
+    the reader is (None for standard input), validated on ``jobs`` processes (default:
+    the cores available), records sent to the workers ``batch_records`` at a time.
+    Raises :class:`ReadError` where a file cannot be read, after every report before it;
+    or, with ``on_error``, tells it (path, error) and goes on with the next file.
+    ``settings`` (game name -> setting) judges a game's records under that setting."""
+    jobs = available_cores() if jobs is None else jobs
+    if jobs <= 1:
+        yield from _serial(paths, stdin, settings, on_error)
+        return
+    units = _units(paths, stdin, batch_records, settings)
+    pending: deque[_Unit] = deque()
+    pool: ProcessPoolExecutor | None = None
+    limit = jobs * IN_FLIGHT_PER_JOB
+    exhausted = False
+    broken: tuple[type[BaseException], ...] = ()  # what a pool raises when a worker dies
+
+    def submit(unit: _Unit) -> None:
+        assert pool is not None
+        if unit.kind == "batch":
+            unit.future = pool.submit(judge_batch, unit.file, unit.items, unit.settings)
+            unit.items = []  # the worker has its copy; keep memory to what is in flight
+        elif unit.kind == "whole":
+            unit.future = pool.submit(validate_whole, unit.path, unit.settings)
+
+    try:
+        while True:
+            # Read ahead until enough is in flight; a unit judged here (standard input)
+            # or an unreadable file ends the read-ahead until it is reached.
+            while not exhausted and len(pending) < limit and not (pending and pending[-1].kind in ("here", "error")):
+                unit = next(units, None)
+                if unit is None:
+                    exhausted = True
+                    break
+                pending.append(unit)
+                if pool is None and len(pending) > 1:
+                    pool = start_pool(jobs)
+                    from concurrent.futures import BrokenExecutor
+
+                    broken = (BrokenExecutor,)
+                    for earlier in pending:
+                        submit(earlier)
+                elif pool is not None:
+                    submit(unit)
+            if not pending:
+                return
+            unit = pending.popleft()
+            if unit.kind == "error":
+                assert unit.error is not None
+                if on_error is None:
+                    raise ReadError(unit.path, unit.error)
+                on_error(unit.path, unit.error)
+                continue
+            if unit.kind == "here":
+                assert unit.stream is not None
+                for report in unit.stream:
+                    yield report, None
+                continue
+            try:
+                result = unit.future.result() if unit.future is not None else unit.run_here()
+            except broken as err:
+                raise RunError(f"a worker process died while validating {unit.path} ({err}); "
+                               "run again, or with --jobs 1") from err
+            if unit.kind == "batch":
+                yield from zip(result, unit.fractions)
+            else:
+                reports, error = result
+                for report in reports:
+                    yield report, 1.0
+                if error is not None:
+                    if on_error is None:
+                        raise ReadError(unit.path, error)
+                    on_error(unit.path, error)
+    finally:
+        units.close()
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _serial(paths: Iterable[str], stdin: TextIO | None, settings: dict[str, Any] | None = None,
+            on_error: Callable[[str, OSError], None] | None = None) -> Iterator[tuple[GameReport, float | None]]:
+    """One process, streamed, record by record (``--jobs 1``)."""
+    for path in paths:
+        name = "<stdin>" if path == "-" else path
+        try:
+            handle = open_text(path, stdin)
+        except OSError as err:
+            if on_error is None:
+                raise ReadError(path, err) from err
+            on_error(path, err)
+            continue
+        size = None if path == "-" else _size(path)
+        try:
+            for report in validate_lines(handle, name, settings):
+                yield report, _fraction(handle, size)
+        except OSError as err:
+            if on_error is None:
+                raise ReadError(path, err) from err
+            on_error(path, err)
+        finally:
+            if path != "-":
+                handle.close()

@@ -1,0 +1,110 @@
+"""``validate --dask``: on a LocalCluster of two worker processes, the same reports in the
+same order as one process, and a worker killed mid-run costs nothing but time."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from distributed import Client, LocalCluster
+
+from referee.jobs.cluster import ClusterError, run_files, validate_on_dask
+from referee.jobs.parallel import ReadError, validate_paths
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "golden"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                      silence_logs=logging.ERROR) as cluster, Client(cluster) as c:
+        yield c
+
+
+def golden_files() -> list[str]:
+    return [str(p) for p in sorted(GOLDEN.rglob("*")) if p.suffix in (".cvn", ".dfn", ".log")]
+
+
+def _serial(files: list[str]) -> list[dict]:
+    return [r.to_json() for r, _ in validate_paths(files, jobs=1)]
+
+
+def test_golden_files_give_the_same_reports_on_the_cluster(client):
+    files = golden_files()
+    assert [r.to_json() for r in validate_on_dask(client, files)] == _serial(files)
+
+
+def test_the_command_line_prints_the_same_through_a_scheduler(client):
+    files = golden_files()[:20]
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "cli", "validate", *args, *files], cwd=ROOT,
+                              capture_output=True, timeout=300)
+
+    here, there = cli("--jobs", "1"), cli("--dask", client.scheduler.address)
+    assert there.returncode == here.returncode
+    assert there.stdout == here.stdout and b"game 1" in here.stdout
+
+
+def test_a_worker_killed_mid_run_is_survived(client, tmp_path):
+    parts = [p.read_text(encoding="utf-8") for p in sorted(GOLDEN.rglob("*")) if p.suffix in (".cvn", ".dfn")]
+    files = []
+    for i in range(3):  # each about a third of a second of work
+        f = tmp_path / f"part{i}.dfn"
+        f.write_text("\n".join(parts * 2), encoding="utf-8")
+        files.append(str(f))
+    pids = client.run(os.getpid)
+    results: list = []
+    failure: list = []
+
+    def consume():
+        try:
+            results.extend(run_files(client, files, in_flight=4))
+        except Exception as err:  # noqa: BLE001 - reported by the assertion below
+            failure.append(err)
+
+    runner = threading.Thread(target=consume)
+    runner.start()
+    deadline = time.monotonic() + 60
+    while True:
+        busy = {w: keys for w, keys in client.processing().items() if keys}
+        if busy or time.monotonic() > deadline:
+            break
+        time.sleep(0.005)
+    assert busy, "no worker took a file"
+    victim, keys = next(iter(busy.items()))
+    os.kill(pids[victim], signal.SIGKILL)
+    runner.join(120)
+    assert not runner.is_alive() and not failure
+    assert [r.to_json() for _, reports, _ in results for r in reports] == _serial(files)
+    killed = {files[int(str(k).rsplit("-", 1)[1])] for k in keys}
+    assert killed
+    for name, _, worker in results:
+        if name in killed:
+            assert worker != victim  # judged again on a live worker
+
+
+def test_an_unreadable_file_stops_the_run_after_the_files_before_it(client, tmp_path):
+    good = str(GOLDEN / "caravan" / "deck.cvn")
+    seen = []
+    with pytest.raises(ReadError):
+        for report in validate_on_dask(client, [good, str(tmp_path / "gone.cvn"), good]):
+            seen.append(report.to_json())
+    assert seen == _serial([good])
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
+    import referee.jobs.cluster as cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
+        list(validate_on_dask("tcp://127.0.0.1:9", [str(GOLDEN / "caravan" / "deck.cvn")]))

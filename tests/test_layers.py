@@ -1,0 +1,161 @@
+"""The shape of the code: layers import only downward, games only through the registry.
+
+Layers, lowest first: engines (rules and state, no I/O), notation (grammars, readers,
+writers), jobs (validate, annotate, ..., each game's glue), faces (the command line, the
+service). A module's layer is its folder's: ``referee/engines``, ``referee/notation``,
+``referee/jobs``, ``referee/service``; inside a game's folder (``referee/games/<game>/``)
+its ``engine`` and ``notation`` are those layers and the rest is jobs.
+
+Generic modules (those whose path names no game) never import a game's module, except
+the one registry, and never name a game in their code (docstrings and comments may).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from referee.jobs import registry
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = ("engines", "notation", "jobs", "faces")
+REGISTRY = "referee.jobs.registry"
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    files = [ROOT / "cli.py", *sorted((ROOT / "referee").rglob("*.py"))]
+    if (ROOT / "pitboss").is_dir():
+        files += sorted((ROOT / "pitboss").rglob("*.py"))
+    return {_module(p): p for p in files}
+
+
+def layer(module: str) -> str:
+    parts = module.split(".")
+    if parts[0] in ("cli", "pitboss") or parts[:2] == ["referee", "service"]:
+        return "faces"
+    if parts[:2] == ["referee", "games"]:
+        if len(parts) <= 3:
+            return "engines"  # the packages referee.games and referee.games.<game>: empty
+        if len(parts) > 3 and parts[3] in ("engine", "notation"):
+            return {"engine": "engines", "notation": "notation"}[parts[3]]
+        return "jobs"
+    if parts[:2] in (["referee", "engines"], ["referee", "notation"], ["referee", "jobs"]):
+        return parts[1]
+    # referee/__init__.py, resources.py (where the data files are), spec.py (the rules as data)
+    return "notation" if module in ("referee", "referee.resources") else "jobs"
+
+
+def game_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["referee", "games"] and len(parts) > 2 else None
+
+
+def _imports(path: Path, module: str) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.append((node.lineno, target))
+            found += [(node.lineno, f"{target}.{a.name}") for a in node.names]
+    modules = _modules()
+    return [(line, t) for line, t in found if t in modules]
+
+
+MODULES = _modules()
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_go_down(module: str) -> None:
+    mine = LAYERS.index(layer(module))
+    for line, target in _imports(MODULES[module], module):
+        theirs = LAYERS.index(layer(target))
+        assert theirs <= mine, f"{module}:{line} ({layer(module)}) imports {target} ({layer(target)}), a layer above"
+        other = game_of(target)
+        if other is None:
+            continue
+        if game_of(module) is None:
+            assert module == REGISTRY, f"{module}:{line} is generic but imports {target}: go through the registry"
+        else:
+            assert game_of(module) == other, f"{module}:{line}: one game imports another's module {target}"
+
+
+def _game_words() -> re.Pattern[str]:
+    words = set()
+    for g in registry.games():
+        words |= {g.name, g.title.lower(), g.notation.lower()}
+        # A rule set named by an everyday word (Daifugo's "seed", the random seed) cannot be
+        # told apart from that word; the distinctive ones are checked.
+        words |= {r for r in g.rule_sets if r not in ("seed",)}
+    return re.compile(r"(?i)" + "|".join(sorted(re.escape(w) for w in words)))
+
+
+def _code_words(tree: ast.AST) -> list[tuple[int, str]]:
+    """Identifiers and string constants, docstrings left out."""
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            out.append((node.lineno, node.value))
+        elif isinstance(node, ast.Name):
+            out.append((node.lineno, node.id))
+        elif isinstance(node, ast.Attribute):
+            out.append((node.lineno, node.attr))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.append((node.lineno, node.name))
+        elif isinstance(node, ast.arg):
+            out.append((node.lineno, node.arg))
+        elif isinstance(node, ast.keyword) and node.arg:
+            out.append((node.value.lineno, node.arg))
+    return out
+
+
+GENERIC = sorted(m for m in MODULES if game_of(m) is None and m != REGISTRY)
+
+
+@pytest.mark.parametrize("module", GENERIC)
+def test_generic_code_names_no_game(module: str) -> None:
+    pattern = _game_words()
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    named = [f"line {line}: {text!r}" for line, text in _code_words(tree) if pattern.search(text)]
+    assert not named, f"{module} names a game (go through the Game object): " + "; ".join(named[:8])
+
+
+def test_the_layer_of_every_module_is_known() -> None:
+    assert {layer(m) for m in MODULES} <= set(LAYERS)
+    assert layer("referee.games.caravan.engine") == "engines"
+    assert layer("referee.games.daifugo.engine.cards") == "engines"
+    assert layer("referee.games.daifugo.notation.dfn") == "notation"
+    assert layer("referee.games.daifugo.referee") == "jobs"
+    assert layer("cli") == "faces"
+
+
+def test_the_checks_catch_what_they_look_for(tmp_path: Path) -> None:
+    """The word check sees names in code and strings, not in docstrings."""
+    pattern = _game_words()
+    tree = ast.parse('"""About Caravan."""\nx = "fnv"\ndef f(daifugo_state): pass\n')
+    named = [t for _, t in _code_words(tree) if pattern.search(t)]
+    assert named == ["fnv", "daifugo_state"]
+    assert layer("referee.jobs.validate") == "jobs" and LAYERS.index("notation") < LAYERS.index("jobs")
