@@ -23,18 +23,22 @@ import typer
 from referee.jobs import registry
 from referee.jobs.questions import question_names, question_options
 from referee.jobs.validate import Summary, expand_inputs
-from referee.notation.records import NotText, caret_line, visible
+from referee.notation.records import NotText, caret_line, open_text, visible
 
 
 def _app_help() -> str:
     titles = " and ".join(g.title for g in registry.games())
-    formats = ", ".join([f"{g.notation} records" for g in registry.games()]
-                        + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
+    formats = _formats_text()
     examples = [e for g in registry.games() for e in g.examples]
     return (f"The rules referee for {titles}.\n\n"
             f"Validate recorded games ({formats}) against named rule sets, annotate and explain "
             "disputed moves, draw positions, answer puzzles, and generate random legal games. Each "
             "command's --help has examples.\n\n\b\nExamples:\n" + "\n".join(f"  {e}" for e in examples))
+
+
+def _formats_text() -> str:
+    return ", ".join([f"{g.notation} records" for g in registry.games()]
+                     + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
 
 
 def _rule_sets_text() -> str:
@@ -311,7 +315,7 @@ def _rules_option(values: list[str] | None) -> dict:
 
 @app.command()
 def validate(
-    files: Annotated[list[str], typer.Argument(help="Record files (each game's notation, or a whole-file format such as a contest log; gzip, bzip2 or xz compressed too), folders (searched recursively for them), FIFOs and process substitutions; - reads standard input.", metavar="FILE...")],
+    files: Annotated[list[str], typer.Argument(help=f"Record files ({_formats_text()}; gzip, bzip2 or xz compressed too), folders (searched recursively for them), FIFOs and process substitutions; - reads standard input.", metavar="FILE...")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: a summary and every game's errors and warnings (as --format json).")] = False,
     output_format: Annotated[Format, typer.Option("--format", "-f", help="text (default), json (one document, as --json) or github (GitHub Actions annotations: ::error file=...,line=...,col=...).", case_sensitive=False)] = Format.text,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only invalid games and the summary.")] = False,
@@ -346,74 +350,69 @@ def validate(
     fmt = Format.json if as_json else output_format
     settings = _rules_option(rules)
     paint = fmt is Format.text and _color_wanted(color)
-    from referee.jobs.parallel import RunError, validate_paths
+    from referee.jobs.parallel import RunError, Unread, validate_paths
 
-    inputs = list(expand_inputs(files))
-    summary = Summary()
-    progress = Progress(enabled=fmt is not Format.github)
-
-    def unread(path: str, err: OSError) -> None:
-        """An input that cannot be read: said in one line; the others are still validated."""
-        progress.done()
-        name = "<stdin>" if path == "-" else path
-        why = str(err) if isinstance(err, NotText) else (
-            "no such file" if isinstance(err, FileNotFoundError) else err.strerror or str(err))
-        summary.unread.append((name, why))
-        typer.echo(f"pitboss: {visible(why if isinstance(err, NotText) else f'cannot read {name}: {why}')}", err=True)
-
+    inputs = expand_inputs(files)
     if dask is not None:
         if jobs is not None:
             _fail("--jobs and --dask: choose one (on a cluster the workers are the jobs)")
-        if settings:
-            _fail("--rules and --dask: a cluster judges each record under its own rules")
         from referee.jobs.cluster import validate_on_dask
 
-        for path in inputs:
-            if path != "-" and not Path(path).exists():
-                _fail(f"no such file: {path}")
-        stream = ((report, None) for report in validate_on_dask(dask, inputs))
+        stream = ((item, None) for item in validate_on_dask(dask, inputs, settings=settings))
     else:
-        stream = validate_paths(inputs, jobs, settings=settings, on_error=unread)
+        stream = validate_paths(inputs, jobs, settings=settings)
+    summary = Summary()
     games_json = []
+    progress = Progress(enabled=fmt is not Format.github)
     try:
-        for report, fraction in stream:
-            summary.add(report)
-            progress.update(visible(report.file), fraction, summary.games, summary.plies)
-            if fmt is Format.json:
-                games_json.append(report.to_json())
-                continue
-            if fmt is Format.github:
-                for kind, findings in (("error", report.errors), ("warning", report.warnings)):
-                    for finding in findings:
-                        typer.echo(_github(kind, report, finding))
-                continue
-            if quiet and report.valid and not (strict and report.warnings):
-                continue
+        try:
+            for report, fraction in stream:
+                if isinstance(report, Unread):
+                    progress.done()
+                    name = "<stdin>" if report.path == "-" else report.path
+                    err = report.error
+                    why = str(err) if isinstance(err, NotText) else (
+                        "no such file" if isinstance(err, FileNotFoundError) else err.strerror or str(err))
+                    summary.unread.append((name, why))
+                    message = why if isinstance(err, NotText) else f"cannot read {name}: {why}"
+                    typer.echo(f"pitboss: {visible(message)}", err=True)
+                    continue
+                summary.add(report)
+                progress.update(visible(report.file), fraction, summary.games, summary.plies)
+                if fmt is Format.json:
+                    games_json.append(report.to_json())
+                    continue
+                if fmt is Format.github:
+                    for kind, findings in (("error", report.errors), ("warning", report.warnings)):
+                        for finding in findings:
+                            typer.echo(_github(kind, report, finding))
+                    continue
+                if quiet and report.valid and not (strict and report.warnings):
+                    continue
+                progress.done()
+                for finding in report.errors:
+                    _print_finding(report, finding, "error", paint)
+                for finding in report.warnings:
+                    _print_finding(report, finding, "warning", paint)
+                n = len(report.errors)
+                verdict = (_paint("valid", paint) if report.valid
+                           else f"{_paint('INVALID', paint)} ({n} error{'s' * (n != 1)})")
+                if report.warnings:
+                    w = len(report.warnings)
+                    verdict += f" ({w} warning{'s' * (w != 1)})" if report.valid else f", {w} warning{'s' * (w != 1)}"
+                about = ", ".join(x for x in (report.game or "unknown game", report.rules,
+                                              report.knowledge and f"knowledge: {report.knowledge}") if x)
+                moves = f"{report.plies} move{'s' * (report.plies != 1)}"
+                typer.echo(f"{visible(report.file)}: game {report.index} ({visible(about)}, {moves}): {verdict}",
+                           color=paint or None)
+        except BrokenPipeError:
+            # whoever read the output stopped reading (| head): stop quietly
+            sys.stdout = open(os.devnull, "w")
+            raise typer.Exit(0 if not summary.failed(strict) else 1)
+        except RunError as err:
             progress.done()
-            for finding in report.errors:
-                _print_finding(report, finding, "error", paint)
-            for finding in report.warnings:
-                _print_finding(report, finding, "warning", paint)
-            n = len(report.errors)
-            verdict = (_paint("valid", paint) if report.valid
-                       else f"{_paint('INVALID', paint)} ({n} error{'s' * (n != 1)})")
-            if report.warnings:
-                w = len(report.warnings)
-                verdict += f" ({w} warning{'s' * (w != 1)})" if report.valid else f", {w} warning{'s' * (w != 1)}"
-            about = ", ".join(x for x in (report.game or "unknown game", report.rules,
-                                          report.knowledge and f"knowledge: {report.knowledge}") if x)
-            moves = f"{report.plies} move{'s' * (report.plies != 1)}"
-            typer.echo(f"{visible(report.file)}: game {report.index} ({visible(about)}, {moves}): {verdict}",
-                       color=paint or None)
-    except BrokenPipeError:
-        # whoever read the output stopped reading (| head): stop quietly
-        sys.stdout = open(os.devnull, "w")
-        raise typer.Exit(0 if not summary.failed(strict) else 1)
-    except RunError as err:
-        progress.done()
-        _fail(str(err))
+            _fail(str(err))
     finally:
-        stream.close()  # the workers stop with the reading
         progress.done()
     if fmt is Format.json:
         typer.echo(json.dumps({"summary": summary.to_json(statistics), "games": games_json}, ensure_ascii=False))
@@ -628,7 +627,6 @@ def explain(
     from referee.jobs.explain import ExplainError, explanation_text
     from referee.jobs.explain import explain as explain_move
     from referee.jobs.timeline import ContestLog
-    from referee.notation.records import open_text
 
     _need_file(file)
     name = "<stdin>" if file == "-" else file
@@ -678,7 +676,6 @@ def show(
     from referee.jobs.render.svg import render as render_svg
     from referee.jobs.render.text import render as render_text
     from referee.jobs.timeline import ContestLog, timelines
-    from referee.notation.records import open_text
 
     _need_file(file)
     name = "<stdin>" if file == "-" else file
@@ -709,7 +706,8 @@ def show(
             typer.echo(f"{svg}: {frame.title}", err=html == "-" or as_json)
     if html is not None:
         report = chosen.report
-        verdict = "valid" if report.valid else f"invalid: [{report.errors[0].rule}] {report.errors[0].message}"
+        verdict = ("valid" if report.valid
+                   else f"invalid: {report.errors[0].message.rstrip('.')} (rule {report.errors[0].rule})")
         page = replay_page(frames, f"{Path(name).name}, game {game} ({report.game}, {annotated.variants[0].label if annotated.variants else report.rules})",
                            f"{len(frames)} positions · {verdict}")
         _write_file(html, page)
@@ -724,6 +722,136 @@ def show(
     elif svg is None and html is None:
         sys.stdout.write(render_text(frame, _use_color(no_color, color)))
     raise typer.Exit(0 if chosen.report.valid else 1)
+
+
+# ------------------------------------------------------------------ rules
+
+
+@app.command()
+def rules(
+    game: Annotated[Optional[str], typer.Argument(help="The game (default: every game): " + ", ".join(registry.names()) + ".", metavar="[GAME]")] = None,
+    rule_set: Annotated[Optional[str], typer.Option("--rules", "-r", help="Only this rule set's rules (needs GAME).", metavar="R")] = None,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Write the rulebook as one self-contained HTML page (each rule at #its-id).", metavar="PATH")] = None,
+) -> None:
+    """The rulebook: every rule and ruling Pitboss applies, with its id (as validate,
+    annotate and explain cite it), text, the rule sets and options it belongs to and its
+    source; and where the rule sets differ, side by side.
+
+    Examples:
+
+      pitboss rules caravan
+
+      pitboss rules daifugo --rules uecda
+
+      pitboss rules --html rules.html
+
+    Exit status: 0 written, 2 could not run (an unknown game or rule set).
+    """
+    from referee.jobs import registry
+    from referee.jobs.rulebook import book
+    from referee.jobs.rulebook import html as rulebook_html
+    from referee.jobs.rulebook import text as rulebook_text
+
+    if game is not None and registry.find(game) is None:
+        _fail(f"no game {game!r}: the games are {', '.join(registry.names())}")
+    if rule_set is not None and game is None:
+        _fail("--rules needs a GAME: rule sets belong to a game")
+    chosen = [registry.game(game)] if game is not None else list(registry.games())
+    try:
+        books = [book(g, rule_set.strip().lower() if rule_set else None) for g in chosen]
+    except ValueError as err:
+        _fail(str(err))
+    if html is not None:
+        _write_file(html, rulebook_html(books))
+        typer.echo(f"{html}: {sum(len(b.rules) for b in books)} rules")
+    else:
+        sys.stdout.write(rulebook_text(books))
+
+
+# ------------------------------------------------------------------ convert
+
+
+def _writable() -> dict[str, tuple]:
+    """The formats records can be written in besides their notation: name -> (game, format)."""
+    return {f.name: (g, f) for g in registry.games() for f in g.foreign if f.writes}
+
+
+def _convert_records(stream, name: str, to: Optional[str], record: Optional[int], output: Optional[Path]) -> None:
+    targets = _writable()
+    said = ", ".join(f"{t} ({g.notation} records)" for t, (g, _) in targets.items()) or "none"
+    if to is None:
+        _fail(f"{name} holds records in a game's own notation; say what to write with --to: {said}")
+    target = targets.get(to.strip().lower())
+    if target is None:
+        _fail(f"{name}: records can be written as {said}, not {to}")
+    try:
+        text = target[1].written(stream, name, record)
+    except ValueError as err:
+        _fail(str(err))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        _write_file(output, text)
+        typer.echo(f"{output}: {name} as {target[1].title}")
+    raise typer.Exit(0)
+
+
+@app.command()
+def convert(
+    file: Annotated[str, typer.Argument(help="A file in a format Pitboss reads (a UEC contest-server log, ...); - reads standard input.", metavar="FILE")],
+    to: Annotated[Optional[str], typer.Option("--to", help="What to write: for a contest log its game's notation (the default); for records another format they can be written in (" + ", ".join(f"{f.name}: {g.notation} records" for g in registry.games() for f in g.foreign if f.writes) + ").", metavar="FORMAT")] = None,
+    game: Annotated[Optional[int], typer.Option("--game", "-g", min=1, help="Which record of the file, where the target holds one (default: the only one).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (written whole or not at all) instead of standard output.", metavar="PATH")] = None,
+) -> None:
+    """Write a file in another notation: a UEC contest-server log as DFN (each game a
+    round of a match, the exchange the log leaves out as the referee infers it), or a
+    record as another format it can be written in (a uecda DFN match as a contest log).
+    The result validates with the input's verdicts; what the target cannot state is left
+    out, saying why.
+
+    Examples:
+
+      pitboss convert contest.log -o contest.dfn
+
+      pitboss convert contest.log | pitboss validate -
+
+      pitboss convert match.dfn --to uecda-log -o match.log
+
+    Exit status: 0 converted, 1 converted with games left out, 2 could not run.
+    """
+    from referee.jobs.registry import games
+    from referee.jobs.validate import sniff
+    from referee.notation.records import open_text
+
+    _need_file(file)
+    name = "<stdin>" if file == "-" else file
+    try:
+        handle = open_text(file)
+    except OSError as err:
+        _fail(f"cannot read {file}: {err.strerror or err}")
+    try:
+        stream, foreign = sniff(handle)
+        if foreign is None:
+            _convert_records(stream, name, to, game, output)
+            return
+        owner = next(g for g in games() if foreign in g.foreign)
+        if foreign.convert is None:
+            _fail(f"{name} is {foreign.title}, which Pitboss cannot write in another notation")
+        if to is not None and to.strip().lower() != owner.notation.lower():
+            _fail(f"{name} is {foreign.title}: it can be written in {owner.notation}, not {to}")
+        left_out = 0
+        with _output(output) as out:
+            for piece in foreign.converted(stream, name):
+                left_out += piece.startswith("; ")
+                out.write(piece)
+    finally:
+        if file != "-":
+            handle.close()
+    if output is not None:
+        typer.echo(f"{output}: {name} as {owner.notation}" + (f", {left_out} game(s) left out" if left_out else ""))
+    elif left_out:
+        typer.echo(f"pitboss: {left_out} game(s) of {name} left out (see the ; comments)", err=True)
+    raise typer.Exit(1 if left_out else 0)
 
 
 # ------------------------------------------------------------------ solve

@@ -174,10 +174,81 @@ class Page:
             self.call("Input.dispatchKeyEvent", type=kind, key=key, code=code,
                       windowsVirtualKeyCode=key_code, nativeVirtualKeyCode=key_code)
 
-    def screenshot(self, path: Path) -> None:
-        data = self.call("Page.captureScreenshot", format="png")["data"]
+    def screenshot(self, path: Path) -> bytes:
+        data = base64.b64decode(self.call("Page.captureScreenshot", format="png")["data"])
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(base64.b64decode(data))
+        path.write_bytes(data)
+        return data
+
+    def thumbnail(self, width: int, height: int, scale: float) -> Image:
+        """The viewport's top-left ``width`` x ``height`` CSS pixels, shot scaled down by
+        ``scale`` and decoded (small enough to read pixel by pixel in Python)."""
+        data = self.call("Page.captureScreenshot", format="png",
+                         clip={"x": 0, "y": 0, "width": width, "height": height, "scale": scale})["data"]
+        return Image(base64.b64decode(data))
+
+    def viewport(self, width: int, height: int, dark: bool = False, mobile: bool = False) -> None:
+        """Emulate a screen of this size (device pixels = CSS pixels) and colour scheme."""
+        self.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
+                  deviceScaleFactor=1, mobile=mobile)
+        self.call("Emulation.setEmulatedMedia",
+                  features=[{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}])
+
+
+class Image:
+    """A decoded PNG (8-bit grey, RGB or RGBA, not interlaced: what Chromium writes)."""
+
+    def __init__(self, png: bytes) -> None:
+        import struct
+        import zlib
+
+        if png[:8] != b"\x89PNG\r\n\x1a\n":
+            raise ValueError("not a PNG")
+        pos, idat, header = 8, b"", None
+        while pos < len(png):
+            (length,) = struct.unpack(">I", png[pos:pos + 4])
+            kind, body = png[pos + 4:pos + 8], png[pos + 8:pos + 8 + length]
+            if kind == b"IHDR":
+                header = struct.unpack(">IIBBBBB", body)
+            elif kind == b"IDAT":
+                idat += body
+            pos += 12 + length
+        if header is None:
+            raise ValueError("PNG without a header")
+        self.width, self.height, depth, color, _, _, interlace = header
+        channels = {0: 1, 2: 3, 6: 4}.get(color)
+        if depth != 8 or channels is None or interlace:
+            raise ValueError(f"unsupported PNG (depth {depth}, colour type {color}, interlace {interlace})")
+        raw = zlib.decompress(idat)
+        stride = self.width * channels
+        rows: list[bytearray] = []
+        prev = bytearray(stride)
+        for y in range(self.height):
+            start = y * (stride + 1)
+            kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+            for i in range(stride):
+                a = line[i - channels] if i >= channels else 0
+                b = prev[i]
+                c = prev[i - channels] if i >= channels else 0
+                if kind == 1:
+                    line[i] = (line[i] + a) & 255
+                elif kind == 2:
+                    line[i] = (line[i] + b) & 255
+                elif kind == 3:
+                    line[i] = (line[i] + (a + b) // 2) & 255
+                elif kind == 4:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            rows.append(line)
+            prev = line
+        self.rows, self.channels = rows, channels
+
+    def pixel(self, x: int, y: int) -> tuple[int, int, int]:
+        row, i = self.rows[y], x * self.channels
+        if self.channels == 1:
+            return (row[i], row[i], row[i])
+        return (row[i], row[i + 1], row[i + 2])
 
 
 def require_browser_reason() -> str | None:

@@ -87,21 +87,35 @@ def test_selfplay_caravan_is_deterministic_and_valid(tmp_path: Path) -> None:
     assert json.loads(checked.output)["summary"] == {"games": 5, "valid": 5, "invalid": 0, "errors": 0, "warnings": 0}
 
 
-def test_record_tools_refuse_a_contest_log_clearly(tmp_path: Path) -> None:
+def test_record_tools_take_a_contest_log(tmp_path: Path) -> None:
+    """show, explain and solve read a contest log as its DFN conversion (pitboss convert);
+    a log without a game says there is no record to take."""
     log = tmp_path / "contest.log"
     log.write_text("%-----%palyer_name% p0 p1 p2 p3 p4\n%-----%RULE_KAKUMEI% YES\n", encoding="utf-8")
-    for args in (["show"], ["explain", "--ply", "1"], ["solve", "-Q", "out", "--player", "p0"], ["annotate"]):
+    for args in (["show"], ["explain", "--ply", "1"], ["solve", "-Q", "out", "--player", "p0"]):
         result = runner.invoke(app, [*args, str(log)])
         assert result.exit_code == 2, (args, result.output)
-        assert "contest-server log" in result.output and "pitboss validate" in result.output
+        assert "no record 1" in result.output or "0 records" in result.output, (args, result.output)
 
 
 def test_output_files_are_written_whole_or_not_at_all(tmp_path: Path) -> None:
     result = runner.invoke(app, ["selfplay", "caravan", "-n", "1", "-o", str(tmp_path / "missing" / "x.cvn")])
     assert result.exit_code == 2 and "cannot write" in result.output
     out = tmp_path / "annotated.cvn"
-    log = tmp_path / "contest.log"
-    log.write_text("%-----%palyer_name% p0 p1 p2 p3 p4\n", encoding="utf-8")
-    result = runner.invoke(app, ["annotate", "-o", str(out), str(ROOT / "examples" / "caravan.cvn"), str(log)])
-    assert result.exit_code == 2
+    import referee.jobs.annotate as annotate_module
+
+    real = annotate_module.annotate_file
+
+    def second_fails(path, *args):
+        if path.endswith("daifugo.dfn"):
+            raise OSError(5, "Input/output error", path)
+        return real(path, *args)
+
+    annotate_module.annotate_file = second_fails
+    try:
+        result = runner.invoke(app, ["annotate", "-o", str(out), str(ROOT / "examples" / "caravan.cvn"),
+                                     str(ROOT / "examples" / "daifugo.dfn")])
+    finally:
+        annotate_module.annotate_file = real
+    assert result.exit_code == 2 and "cannot read" in result.output
     assert not out.exists() and not list(tmp_path.glob(".annotated.cvn.*"))

@@ -16,7 +16,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from referee.jobs.cluster import ClusterError, run_files, validate_on_dask
-from referee.jobs.parallel import ReadError, validate_paths
+from referee.jobs.parallel import Unread, validate_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
@@ -85,21 +85,20 @@ def test_a_worker_killed_mid_run_is_survived(client, tmp_path):
     os.kill(pids[victim], signal.SIGKILL)
     runner.join(120)
     assert not runner.is_alive() and not failure
-    assert [r.to_json() for _, reports, _ in results for r in reports] == _serial(files)
+    assert [r.to_json() for _, reports, _, _ in results for r in reports] == _serial(files)
     killed = {files[int(str(k).rsplit("-", 1)[1])] for k in keys}
     assert killed
-    for name, _, worker in results:
+    for name, _, worker, _ in results:
         if name in killed:
             assert worker != victim  # judged again on a live worker
 
 
-def test_an_unreadable_file_stops_the_run_after_the_files_before_it(client, tmp_path):
+def test_an_unreadable_file_is_reported_in_its_place_and_the_run_goes_on(client, tmp_path):
     good = str(GOLDEN / "caravan" / "deck.cvn")
-    seen = []
-    with pytest.raises(ReadError):
-        for report in validate_on_dask(client, [good, str(tmp_path / "gone.cvn"), good]):
-            seen.append(report.to_json())
-    assert seen == _serial([good])
+    missing = str(tmp_path / "gone.cvn")
+    seen = [("unread", x.path) if isinstance(x, Unread) else x.to_json()
+            for x in validate_on_dask(client, [good, missing, good])]
+    assert seen == _serial([good]) + [("unread", missing)] + _serial([good])
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):

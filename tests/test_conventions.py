@@ -264,9 +264,8 @@ def test_within_and_depth_have_documented_maxima() -> None:
         result = runner.invoke(app, ["solve", path, *args])
         assert result.exit_code == 2 and "30" in result.output, result.output
     assert "at most 30" in runner.invoke(app, ["solve", "--help"], terminal_width=200).output
-    from referee.jobs.solve import QuestionError
-
     import pitboss as api
+    from referee.jobs.solve import QuestionError
     with pytest.raises(QuestionError, match="maximum, 30"):
         api.solve(path, "reach", caravan="A", within=200, method="z3", timeout=1)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.jobs import parallel
-from referee.jobs.parallel import ReadError, available_cores, validate_paths
+from referee.jobs.parallel import Unread, available_cores, validate_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
@@ -80,16 +80,15 @@ def test_read_ahead_is_bounded(tmp_path, monkeypatch):
     assert 4 < ahead <= 2 * parallel.IN_FLIGHT_PER_JOB * 4 + 4
 
 
-def test_an_unreadable_file_stops_the_run_after_the_reports_before_it(tmp_path):
+def test_an_unreadable_file_is_reported_in_its_place_and_the_run_goes_on(tmp_path):
     good = str(GOLDEN / "caravan" / "deck.cvn")
     missing = str(tmp_path / "gone.cvn")
     for jobs in (1, 2):
         seen = []
-        with pytest.raises(ReadError) as err:
-            for report, _ in validate_paths([good, good, missing, good], jobs=jobs):
-                seen.append(report.to_json())
-        assert err.value.path == missing
-        assert seen == _as_json_reports([good, good])
+        for item, _ in validate_paths([good, good, missing, good], jobs=jobs):
+            seen.append(("unread", item.path) if isinstance(item, Unread) else item.to_json())
+        one = _as_json_reports([good])
+        assert seen == one + one + [("unread", missing)] + one
 
 
 def _as_json_reports(files: list[str]) -> list[dict]:

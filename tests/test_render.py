@@ -147,14 +147,81 @@ def test_daifugo_svg_shows_hands_and_table() -> None:
 # ------------------------------------------------------------------ HTML replay
 
 
+def _page_data(page: str) -> dict:
+    return json.loads(re.search(r'<script type="application/json" id="replay">(.*?)</script>', page, re.S).group(1))
+
+
 def test_replay_page_is_self_contained() -> None:
     _, frames = _frames(GOLDEN / "annotate" / "caravan-disputed.cvn")
     page = replay_page(frames, "t", "s")
     assert "Content-Security-Policy" in page and "default-src 'none'" in page
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)
-    data = json.loads(re.search(r'<script type="application/json" id="frames">(.*?)</script>', page, re.S).group(1))
-    assert len(data) == len(frames) == 8
-    assert data[1]["move"] == "QD>A1" and data[1]["disputed"] and data[1]["comments"][0].startswith("disputed |")
+    assert page.count("<svg") == 1  # positions travel as data, drawn in the page (one template)
+    data = _page_data(page)
+    assert data["game"] == "caravan" and len(data["frames"]) == len(frames) == 8
+    first = data["frames"][1]
+    assert first["move"] == "QD>A1" and first["disputed"] and first["number"] == "1."
+    # The notes are sentences, not annotate's comment syntax; the rules they cite travel along.
+    assert first["notes"][0]["kind"] == "disputed"
+    text = first["notes"][0]["text"]
+    assert text.startswith("The rule sets disagree about this move: ") and "|" not in text and text.endswith(".")
+    assert set(first["notes"][0]["rules"]) <= set(data["rules"])
+
+
+def test_replay_page_numbers_moves_and_names_movers() -> None:
+    _, frames = _frames(ROOT / "examples" / "caravan.cvn", 2)
+    data = _page_data(replay_page(frames, "t"))["frames"]
+    assert [f["number"] for f in data[1:5]] == ["1.", "1\u2026", "2.", "2\u2026"]
+    assert {f["who"] for f in data[1:]} == {"random-1", "random-2"}  # the Player1/Player2 tags
+    assert data[1]["who"] != data[2]["who"]
+    _, frames = _frames(GOLDEN / "daifugo" / "exchange-seed.dfn")
+    data = _page_data(replay_page(frames, "t"))["frames"]
+    moved = [f for f in data if f["move"] is not None]
+    assert moved and all("who" not in f for f in moved)  # DFN names the mover: "Aki: 3D"
+
+
+def test_replay_page_says_why_a_move_is_illegal() -> None:
+    _, frames = _frames(ROOT / "examples" / "illegal.cvn")
+    data = _page_data(replay_page(frames, "t"))
+    bad = [f for f in data["frames"] if f.get("illegal")]
+    assert len(bad) == 1
+    rule, message = bad[0]["why"]
+    assert rule in data["rules"] and data["rules"][rule]["text"] and message
+    assert bad[0]["notes"][0]["text"].startswith("This move is illegal under ")
+
+
+def test_svg_outlines_the_last_move() -> None:
+    from referee.jobs.render.svg import last_cards
+
+    _, frames = _frames(ROOT / "examples" / "caravan.cvn", 2)
+    checked = 0
+    for frame in frames[1:30]:
+        if isinstance(frame.action, cv.PlayNumber):
+            letter = frame.move.split(">")[1]
+            place = f"{letter}{len(frame.state.caravans[cv.LETTERS.index(letter)])}"
+            assert last_cards(render_svg(frame)) == [(str(frame.action.card), place)], frame.title
+            checked += 1
+        elif isinstance(frame.action, cv.Attach):
+            marked = last_cards(render_svg(frame))
+            assert [c for c, _ in marked] == [str(frame.action.card)] or frame.action.card.rank in (0, 11), frame.title
+        else:
+            assert last_cards(render_svg(frame)) == [], frame.title
+    assert checked >= 6
+    _, frames = _frames(GOLDEN / "annotate" / "daifugo-rulings.dfn")
+    frame = select(frames, 1)  # Aki: 5S JK(5H)
+    assert sorted(last_cards(render_svg(frame))) == [("5S", "table"), ("JK", "table")]
+    assert last_cards(render_svg(frames[0])) == []
+
+
+def test_daifugo_match_page_stays_small() -> None:
+    """A 10-round self-played match (the record about 15 KB) gives a page of a few hundred KB."""
+    from referee.games.daifugo.selfplay import daifugo_matches
+
+    record = next(daifugo_matches(1, seed=3, rounds=10)).text()
+    annotated = annotate_text(record, "match.dfn")[0]
+    page = replay_page(frames_of(annotated), "match")
+    assert len(record.encode()) > 8_000
+    assert len(page.encode()) < 400_000, (len(record), len(page))
 
 
 def _browser_or_skip():
@@ -169,6 +236,25 @@ def _browser_or_skip():
     return find_chromium()
 
 
+def _board_cards(page) -> list:
+    return page.eval("Array.from(document.querySelectorAll('#board g.card'))"
+                     ".map(g => [g.dataset.card, g.dataset.where, g.classList.contains('last')])")
+
+
+def _svg_cards(frame) -> Counter:
+    from referee.jobs.render.svg import last_cards
+
+    svg = render_svg(frame)
+    last = Counter(last_cards(svg))
+    out: Counter = Counter()
+    for c in shown_cards(svg):
+        marked = last[c] > 0
+        if marked:
+            last[c] -= 1
+        out[(c[0], c[1], marked)] += 1
+    return out
+
+
 def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
     executable = _browser_or_skip()
     from cdp import Browser
@@ -179,30 +265,33 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
     _, daifugo_frames = _frames(GOLDEN / "annotate" / "daifugo-rulings.dfn", 4)
     daifugo_page = tmp_path / "daifugo.html"
     daifugo_page.write_text(replay_page(daifugo_frames, "daifugo", "test"), encoding="utf-8")
+    _, illegal_frames = _frames(ROOT / "examples" / "illegal.cvn")
+    illegal_page = tmp_path / "illegal.html"
+    illegal_page.write_text(replay_page(illegal_frames, "illegal", "test"), encoding="utf-8")
     svg_file = tmp_path / "position.svg"
     svg_file.write_text(render_svg(caravan_frames[3]), encoding="utf-8")
-
-    def board_cards(page) -> list:
-        return page.eval("Array.from(document.querySelectorAll('#board g.card'))"
-                         ".map(g => [g.dataset.card, g.dataset.where])")
 
     with Browser(executable) as browser:
         page = browser.page()
         try:
+            page.viewport(1280, 800)
             page.goto(caravan_page.as_uri())
             assert page.eval("window.pitbossReplay.count") == len(caravan_frames)
             assert page.eval("document.body.dataset.frame") == "0"
             assert page.eval("document.getElementById('moves').children.length") == len(caravan_frames)
-            # Step through every move with the "next" button; each frame shows its cards.
+            # Step through every move with the "next" button; the page draws each frame with
+            # the very cards (and last-move outlines) the SVG renderer draws.
             for i, frame in enumerate(caravan_frames):
                 if i:
                     page.eval("document.getElementById('next').click()")
                 assert page.eval("document.body.dataset.frame") == str(i)
-                assert Counter(map(tuple, board_cards(page))) == Counter(shown_cards(render_svg(frame)))
+                assert Counter(map(tuple, _board_cards(page))) == _svg_cards(frame), frame.title
                 status = page.eval("document.getElementById('status').textContent")
-                assert status.endswith(frame.title), status
-                notes = page.eval("Array.from(document.querySelectorAll('#notes p')).map(p => p.textContent)")
-                assert notes == frame.comments
+                assert status.startswith(f"Position {i + 1} of {len(caravan_frames)}")
+                if frame.move is not None:
+                    assert status.endswith(f"{frame.number} {frame.mover}: {frame.move}"), status
+                notes = page.eval("Array.from(document.querySelectorAll('#notes p')).map(p => p.firstChild.textContent)")
+                assert notes == [n.text for n in frame.notes]
             # The keyboard, the move list and the slider move too.
             page.key("Home", "Home", 36)
             assert page.eval("document.body.dataset.frame") == "0"
@@ -211,22 +300,27 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
             assert page.eval("document.body.dataset.frame") == "2"
             page.eval("document.getElementById('moves').children[3].click()")
             assert page.eval("window.pitbossReplay.current") == 3
-            assert page.eval("document.querySelector('#moves li.current').textContent").startswith("3. 4C>A")
+            assert page.eval("document.querySelector('#moves li.current').textContent").startswith("2. Player 1: 4C>A")
             page.eval("var s = document.getElementById('slider'); s.value = '1'; s.dispatchEvent(new Event('input'))")
             assert page.eval("document.body.dataset.frame") == "1"
-            page.eval("window.pitbossReplay.go(3)")
-            assert page.eval("document.querySelector('#board svg').getBoundingClientRect().width") > 300
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            shot = ARTIFACTS / "replay-caravan-ply-3.png"
-            page.screenshot(shot)
-            assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
-            # A Daifugo replay, opened at a frame from the address.
+            # A Daifugo replay, opened at a frame from the address; every frame as the SVG draws it.
             page.goto(daifugo_page.as_uri() + "#5")
             assert page.eval("document.body.dataset.frame") == "5"
-            assert page.eval("document.getElementById('notes').textContent").startswith("ruling:")
+            assert page.eval("document.getElementById('notes').textContent").startswith("It stands by a ruling")
+            for i, frame in enumerate(daifugo_frames):
+                page.eval(f"window.pitbossReplay.go({i})")
+                assert Counter(map(tuple, _board_cards(page))) == _svg_cards(frame), frame.title
             page.key("End", "End", 35)
             assert page.eval("document.body.dataset.frame") == str(len(daifugo_frames) - 1)
-            page.screenshot(ARTIFACTS / "replay-daifugo-end.png")
+            # An illegal move says why, with the rule's text.
+            page.goto(illegal_page.as_uri())
+            bad = next(i for i, f in enumerate(illegal_frames) if f.illegal)
+            page.eval(f"window.pitbossReplay.go({bad})")
+            assert page.eval("document.getElementById('why').hidden") is False
+            why = page.eval("document.getElementById('why').textContent")
+            assert illegal_frames[bad].why[1] in why and illegal_frames[bad].why[0] in why
+            page.eval("window.pitbossReplay.go(0)")
+            assert page.eval("document.getElementById('why').hidden") is True
             # The SVG on its own renders.
             page.goto(svg_file.as_uri())
             assert page.eval("document.documentElement.getBBox().width") > 300
@@ -234,3 +328,71 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
             assert page.errors == [], page.errors
         finally:
             page.close()
+
+
+FELT = (0x1F, 0x5F, 0x3F)
+
+
+def _near(a: tuple[int, int, int], b: tuple[int, int, int], slack: int = 24) -> bool:
+    return all(abs(x - y) <= slack for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("record", [("annotate/caravan-disputed.cvn", 1, 3), ("annotate/daifugo-rulings.dfn", 4, 2)],
+                         ids=["caravan", "daifugo"])
+def test_replay_page_layout(tmp_path: Path, record) -> None:
+    """The page at a phone's and a desktop's size, light and dark: the board fills at least
+    half the width (a phone: nearly all of it), nothing overflows sideways, the move list
+    sits below the board on a phone and beside it on a desktop, the colours follow the
+    scheme; the screenshot shows the felt across the board and the page's paper beside it."""
+    executable = _browser_or_skip()
+    from cdp import Browser
+
+    name, index, frame_no = record
+    _, frames = _frames(GOLDEN / name, index)
+    path = tmp_path / "page.html"
+    path.write_text(replay_page(frames, name, "layout"), encoding="utf-8")
+    with Browser(executable) as browser:
+        page = browser.page()
+        try:
+            for width, height in ((412, 860), (1280, 800)):
+                for dark in (False, True):
+                    _check_layout(page, path, frame_no, width, height, dark, Path(name).stem)
+            assert page.errors == [], page.errors
+        finally:
+            page.close()
+
+
+def _check_layout(page, path: Path, frame_no: int, width: int, height: int, dark: bool, stem: str) -> None:
+    where = (width, height, "dark" if dark else "light")
+    phone = width < 600
+    page.viewport(width, height, dark=dark, mobile=phone)
+    page.goto(path.as_uri() + f"?{width}-{where[2]}#{frame_no}")  # a new load each time (not a hash change)
+    assert page.eval("document.body.dataset.frame") == str(frame_no)
+    box = page.eval("(() => { const r = document.querySelector('#board svg').getBoundingClientRect();"
+                    " const a = document.querySelector('aside').getBoundingClientRect();"
+                    " return {top: r.top, width: r.width, height: r.height, bottom: r.bottom,"
+                    " right: r.right, asideLeft: a.left, asideTop: a.top,"
+                    " scroll: document.documentElement.scrollWidth, inner: window.innerWidth}; })()")
+    assert box["inner"] == width, (where, box)
+    assert box["scroll"] <= box["inner"], (where, box)  # no sideways scrolling
+    assert box["width"] >= width / 2, (where, box)
+    if phone:
+        assert box["width"] >= 0.9 * width and box["asideTop"] >= box["bottom"], (where, box)
+    else:
+        assert box["asideLeft"] >= box["right"] and box["width"] >= 800, (where, box)
+    paper = page.eval("getComputedStyle(document.body).backgroundColor")
+    channels = tuple(int(v) for v in re.findall(r"\d+", paper)[:3])
+    assert (sum(channels) / 3 < 80) if dark else (sum(channels) / 3 > 200), (where, paper)
+    shot = page.screenshot(ARTIFACTS / f"replay-{stem}-{width}x{height}-{where[2]}.png")
+    assert shot[:8] == b"\x89PNG\r\n\x1a\n"
+    scale = 0.25
+    image = page.thumbnail(width, height, scale)
+    assert (image.width, image.height) == (round(width * scale), round(height * scale)), where
+    # The felt shows across the board's middle row (as far as the screen shows it) ...
+    middle = min(box["top"] + box["height"] / 2, (box["top"] + height) / 2)
+    row = int(middle * scale)
+    assert 0 <= row < image.height, (where, box)
+    felt = [x for x in range(image.width) if _near(image.pixel(x, row), FELT)]
+    assert len(felt) >= image.width / 2, (where, len(felt), image.width)
+    # ... and the page's paper at the screen's top right, beside the title.
+    assert _near(image.pixel(image.width - 2, 2), channels, 40), (where, image.pixel(image.width - 2, 2), channels)

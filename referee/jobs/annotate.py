@@ -154,7 +154,17 @@ class MoveNote:
             "verdicts": {label: v.to_json() for label, v in self.verdicts.items()},
             "apart": self.apart,
             "comments": self.comments,
+            "rulebook": self.rulebook(),
         }
+
+    def rulebook(self) -> dict[str, str]:
+        """Each rule the notes cite, and its place in the rulebook (``pitboss rules``)."""
+        from referee.jobs.rulebook import anchor
+
+        ids = [self.step.violation.rule] if self.step.violation else []
+        ids += [v.rule for v in self.verdicts.values() if v.rule] + list(self.rulings)
+        catalog = spec.catalog()
+        return {r: anchor(r) for r in dict.fromkeys(ids) if r in catalog}
 
 
 @dataclass

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from referee.jobs.parallel import ReadError, RunError
+from referee.jobs.parallel import RunError, Unread
 from referee.jobs.report import GameReport
 from referee.jobs.validate import validate_lines
 from referee.notation.records import open_text
@@ -45,9 +45,11 @@ class ClusterError(RunError):
     """The cluster cannot be reached, or gave up on a file."""
 
 
-def validate_bytes(name: str, data: bytes) -> tuple[list[GameReport], str | None]:
+def validate_bytes(name: str, data: bytes, settings: dict[str, Any] | None = None,
+                   ) -> tuple[list[GameReport], str | None, OSError | None]:
     """The task a worker runs: every report of one file, given as its bytes, named as
-    the user named it; and the address of the worker that did it."""
+    the user named it; the address of the worker that did it; and what stopped the file
+    being read (binary data), if anything."""
     suffix = "".join(Path(name).suffixes[-2:]) if name != "<stdin>" else ""
     # Read back through the same opener as a local file, so a file means the same on
     # a worker as on the user's machine.
@@ -55,11 +57,15 @@ def validate_bytes(name: str, data: bytes) -> tuple[list[GameReport], str | None
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
-        with open_text(temp) as handle:
-            reports = list(validate_lines(handle, name))
+        reports: list[GameReport] = []
+        try:
+            with open_text(temp) as handle:
+                reports.extend(validate_lines(handle, name, settings))
+        except OSError as err:
+            return reports, _worker_address(), err
     finally:
         os.unlink(temp)
-    return reports, _worker_address()
+    return reports, _worker_address(), None
 
 
 def _worker_address() -> str | None:
@@ -93,19 +99,20 @@ def connect(scheduler: Any) -> tuple[Any, bool]:
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from err
 
 
-def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None) -> Iterator[tuple[str, list[GameReport], str | None]]:
-    """(file, its reports, the worker that judged it) for each file, in input order.
-    Raises :class:`ReadError` where a file cannot be read, after every file before it."""
+def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None,
+              settings: dict[str, Any] | None = None,
+              ) -> Iterator[tuple[str, list[GameReport], str | None, OSError | None]]:
+    """(file, its reports, the worker that judged it, what stopped it being read) for
+    each file, in input order; a file that cannot be read has no reports, and the run goes on."""
     if in_flight is None:
         threads = sum(client.nthreads().values()) or 1
         in_flight = IN_FLIGHT_PER_THREAD * threads
     run = uuid.uuid4().hex[:12]
     pending: deque[tuple[str, Any]] = deque()
     todo = iter(enumerate(paths))
-    failed: tuple[str, OSError] | None = None
     try:
         while True:
-            while failed is None and len(pending) < in_flight:
+            while len(pending) < in_flight:
                 item = next(todo, None)
                 if item is None:
                     break
@@ -114,37 +121,43 @@ def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None) -
                 try:
                     data = _read(path)
                 except OSError as err:
-                    failed = (path, err)
-                    break
+                    pending.append((path, err))
+                    continue
                 with warnings.catch_warnings():
                     # the file travels inside its task on purpose (the workers need not
                     # see the client's disks): not the accident the warning is about
                     warnings.filterwarnings("ignore", message=".*[Ll]arge object.*")
-                    future = client.submit(validate_bytes, name, data, key=f"pitboss-validate-{run}-{number}", pure=False)
+                    future = client.submit(validate_bytes, name, data, settings,
+                                           key=f"pitboss-validate-{run}-{number}", pure=False)
                 pending.append((name, future))
             if not pending:
-                if failed is not None:
-                    raise ReadError(*failed)
                 return
             name, future = pending.popleft()
+            if isinstance(future, OSError):
+                yield name, [], None, future
+                continue
             try:
-                reports, worker = future.result()
+                reports, worker, error = future.result()
             except Exception as err:  # noqa: BLE001 - KilledWorker, a lost scheduler, ...
                 raise ClusterError(f"the cluster gave up on {name}: {type(err).__name__}: {err}") from err
             future.release()
-            yield name, reports, worker
+            yield name, reports, worker, error
     finally:
         for _, future in pending:
             future.cancel()
 
 
-def validate_on_dask(scheduler: Any, paths: Iterable[str], in_flight: int | None = None) -> Iterator[GameReport]:
+def validate_on_dask(scheduler: Any, paths: Iterable[str], in_flight: int | None = None,
+                     settings: dict[str, Any] | None = None) -> Iterator[GameReport | Unread]:
     """Each record's report of each file, in input order, validated on the cluster whose
-    scheduler is at that address (or through that ``distributed.Client``)."""
+    scheduler is at that address (or through that ``distributed.Client``); a file that
+    cannot be read is an :class:`Unread` in its place."""
     client, own = connect(scheduler)
     try:
-        for _, reports, _ in run_files(client, paths, in_flight):
+        for name, reports, _, error in run_files(client, paths, in_flight, settings):
             yield from reports
+            if error is not None:
+                yield Unread(name, error)
     finally:
         if own:
             client.close()

@@ -17,6 +17,7 @@ from referee.jobs import registry
 from referee.jobs.annotate import Annotated, MoveNote, Variant, annotate_timeline
 from referee.jobs.render.frames import Frame, frames_of
 from referee.jobs.render.text import Painter, render
+from referee.jobs.rulebook import anchor
 from referee.jobs.timeline import timelines
 
 
@@ -45,7 +46,8 @@ class Explanation:
             entry = {"id": rule_id, "role": "allowed" if verdict.legal else "broken"}
             if rule is not None:
                 entry.update(title=rule.title, kind=rule.kind, rulesets=list(rule.rulesets),
-                             options=list(rule.options), text=rule.text, source=rule.source)
+                             options=list(rule.options), text=rule.text, source=rule.source,
+                             rulebook=anchor(rule.id))
             out.append(entry)
         return out
 
@@ -168,6 +170,9 @@ def explanation_text(ex: Explanation, color: bool = False) -> str:
         for r in ex.note.rulings:
             rule = catalog[r]
             lines.append(paint(f"Rests on a ruling: {r} — {rule.title}. {rule.text} ({rule.source})", "magenta"))
+    game = report.game or ""
+    lines += ["", f"Every rule above is in the rulebook under its id: pitboss rules {game} "
+                  f"(or --html rules.html, each rule at {anchor('<id>')})."]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

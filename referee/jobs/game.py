@@ -50,6 +50,26 @@ class Foreign:
     validate: Callable[[Iterable[str], str], Iterator[Any]]
     #: File endings it is written with (what a folder given to validate is searched for).
     extensions: tuple[str, ...] = ()
+    #: The module that writes such a file in the game's notation (its ``records(lines,
+    #: file)`` yields the text piece by piece), loaded on first use; None: it cannot be.
+    convert: str | None = None
+    #: Can that module also write the game's records in this format (``write_records``)?
+    writes: bool = False
+
+    def converted(self, lines: Iterable[str], file: str) -> Iterator[str]:
+        """The file in the game's notation, piece by piece. Raises LookupError when the
+        format has no converter."""
+        if self.convert is None:
+            raise LookupError(f"{self.title} cannot be written in another notation")
+        yield from importlib.import_module(self.convert).records(lines, file)
+
+    def written(self, lines: Iterable[str], file: str, record: int | None = None) -> str:
+        """The game's records (the only one, or number ``record``) in this format. Raises
+        LookupError when the format cannot be written, ValueError saying why a record
+        cannot be."""
+        if self.convert is None or not self.writes:
+            raise LookupError(f"{self.title} cannot be written from records")
+        return importlib.import_module(self.convert).write_records(self.name, lines, file, record)
 
 
 @dataclass(frozen=True)

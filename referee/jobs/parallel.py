@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import signal
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -51,13 +51,13 @@ class RunError(Exception):
     """What stops a run (exit status 2), after the reports of everything before it."""
 
 
-class ReadError(RunError):
-    """A file could not be read (after the reports of what was read before it)."""
+@dataclass(frozen=True)
+class Unread:
+    """An input that could not be read, in its place in the stream of reports (the run
+    goes on with the next input)."""
 
-    def __init__(self, path: str, error: OSError) -> None:
-        super().__init__(f"cannot read {path}: {error.strerror or error}")
-        self.path = path
-        self.error = error
+    path: str
+    error: OSError
 
 
 # ------------------------------------------------------------------ the work, in a worker
@@ -97,25 +97,23 @@ class _Unit:
     error: OSError | None = None
     future: Future | None = None
 
-    settings: dict[str, Any] | None = None
-
-    def run_here(self) -> Any:
+    def run_here(self, settings: dict[str, Any] | None) -> Any:
         if self.kind == "batch":
-            return judge_batch(self.file, self.items, self.settings)
+            return judge_batch(self.file, self.items, settings)
         if self.kind == "whole":
-            return validate_whole(self.path, self.settings)
+            return validate_whole(self.path, settings)
         return None
 
 
 def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int,
-           settings: dict[str, Any] | None = None) -> Iterator[_Unit]:
+           settings: dict[str, Any] | None) -> Iterator[_Unit]:
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
             handle = open_text(path, stdin)
         except OSError as err:
             yield _Unit(path, "error", error=err)
-            continue  # the consumer stops the run or reports it and goes on (on_error)
+            continue
         size = None if path == "-" else _size(path)
         try:
             stream, reader = sniff(handle)
@@ -123,9 +121,9 @@ def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int,
                 if path == "-":
                     yield _Unit(path, "here", stream=validate_lines(stream, name, settings))
                 else:
-                    yield _Unit(path, "whole", settings=settings)
+                    yield _Unit(path, "whole")
                 continue
-            unit = _Unit(path, "batch", file=name, settings=settings)
+            unit = _Unit(path, "batch", file=name)
             chars = 0
             for index, chunk in enumerate(split(stream), start=1):
                 unit.items.append((chunk, index))
@@ -133,7 +131,7 @@ def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int,
                 chars += len(chunk.text)
                 if len(unit.items) >= batch_records or chars >= BATCH_CHARS:
                     yield unit
-                    unit, chars = _Unit(path, "batch", file=name, settings=settings), 0
+                    unit, chars = _Unit(path, "batch", file=name), 0
             if unit.items:
                 yield unit
         except OSError as err:
@@ -151,9 +149,10 @@ def _size(path: str) -> int | None:
         return None
 
 
-def _fraction(handle: Any, size: int | None) -> float | None:
-    if hasattr(handle, "fraction"):  # a RecordFile knows (also through decompression)
-        return handle.fraction()
+def _fraction(handle: TextIO, size: int | None) -> float | None:
+    fraction = getattr(handle, "fraction", None)
+    if fraction is not None:
+        return fraction()
     try:
         return handle.buffer.tell() / size if size else None
     except (AttributeError, OSError, ValueError):
@@ -172,16 +171,15 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
 
 def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO | None = None,
                    batch_records: int = BATCH_RECORDS, settings: dict[str, Any] | None = None,
-                   on_error: Callable[[str, OSError], None] | None = None) -> Iterator[tuple[GameReport, float | None]]:
+                   ) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """Each record's report of each file, in input order, with how far through its file
     the reader is (None for standard input), validated on ``jobs`` processes (default:
-    the cores available), records sent to the workers ``batch_records`` at a time.
-    Raises :class:`ReadError` where a file cannot be read, after every report before it;
-    or, with ``on_error``, tells it (path, error) and goes on with the next file.
-    ``settings`` (game name -> setting) judges a game's records under that setting."""
+    the cores available), records sent to the workers ``batch_records`` at a time, judged
+    under ``settings`` (``validate.parse_settings``) where given. A file that cannot be
+    read is an :class:`Unread` in its place, and the run goes on."""
     jobs = available_cores() if jobs is None else jobs
     if jobs <= 1:
-        yield from _serial(paths, stdin, settings, on_error)
+        yield from _serial(paths, stdin, settings)
         return
     units = _units(paths, stdin, batch_records, settings)
     pending: deque[_Unit] = deque()
@@ -193,10 +191,10 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
     def submit(unit: _Unit) -> None:
         assert pool is not None
         if unit.kind == "batch":
-            unit.future = pool.submit(judge_batch, unit.file, unit.items, unit.settings)
+            unit.future = pool.submit(judge_batch, unit.file, unit.items, settings)
             unit.items = []  # the worker has its copy; keep memory to what is in flight
         elif unit.kind == "whole":
-            unit.future = pool.submit(validate_whole, unit.path, unit.settings)
+            unit.future = pool.submit(validate_whole, unit.path, settings)
 
     try:
         while True:
@@ -222,9 +220,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             unit = pending.popleft()
             if unit.kind == "error":
                 assert unit.error is not None
-                if on_error is None:
-                    raise ReadError(unit.path, unit.error)
-                on_error(unit.path, unit.error)
+                yield Unread(unit.path, unit.error), None
                 continue
             if unit.kind == "here":
                 assert unit.stream is not None
@@ -232,7 +228,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
                     yield report, None
                 continue
             try:
-                result = unit.future.result() if unit.future is not None else unit.run_here()
+                result = unit.future.result() if unit.future is not None else unit.run_here(settings)
             except broken as err:
                 raise RunError(f"a worker process died while validating {unit.path} ({err}); "
                                "run again, or with --jobs 1") from err
@@ -243,35 +239,29 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
                 for report in reports:
                     yield report, 1.0
                 if error is not None:
-                    if on_error is None:
-                        raise ReadError(unit.path, error)
-                    on_error(unit.path, error)
+                    yield Unread(unit.path, error), None
     finally:
         units.close()
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _serial(paths: Iterable[str], stdin: TextIO | None, settings: dict[str, Any] | None = None,
-            on_error: Callable[[str, OSError], None] | None = None) -> Iterator[tuple[GameReport, float | None]]:
+def _serial(paths: Iterable[str], stdin: TextIO | None,
+            settings: dict[str, Any] | None) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """One process, streamed, record by record (``--jobs 1``)."""
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
             handle = open_text(path, stdin)
         except OSError as err:
-            if on_error is None:
-                raise ReadError(path, err) from err
-            on_error(path, err)
+            yield Unread(path, err), None
             continue
         size = None if path == "-" else _size(path)
         try:
             for report in validate_lines(handle, name, settings):
                 yield report, _fraction(handle, size)
         except OSError as err:
-            if on_error is None:
-                raise ReadError(path, err) from err
-            on_error(path, err)
+            yield Unread(path, err), None
         finally:
             if path != "-":
                 handle.close()

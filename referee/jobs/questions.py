@@ -8,6 +8,11 @@ from dataclasses import dataclass
 
 from referee.jobs import registry
 
+#: The largest --within (own moves) and --depth (own turns or plays) a question takes: past
+#: them even building the question's model outgrows any sensible --timeout and memory.
+MAX_WITHIN = 30
+MAX_DEPTH = 30
+
 
 @dataclass(frozen=True)
 class Question:
@@ -33,12 +38,6 @@ class QuestionOption:
     min: int | None = None
     #: The largest value taken (a documented maximum; past it, a clear error).
     max: int | None = None
-
-
-#: The largest --within (own moves) and --depth (own turns or plays) a question takes: past
-#: them even building the question's model outgrows any sensible --timeout and memory.
-MAX_WITHIN = 30
-MAX_DEPTH = 30
 
 
 def question_names() -> list[str]:

@@ -73,18 +73,23 @@ def replayed(game: Game, chunk: Chunk, record: Any, setting: Any = None) -> Time
 
 
 class ContestLog(ValueError):
-    """A whole-file format (a UEC contest-server log): ``validate`` judges it; the tools
-    that replay records move by move (annotate, explain, show, solve) take records."""
+    """A whole-file format (a UEC contest-server log) that cannot be written as records:
+    ``validate`` judges it; the tools that replay records move by move take records."""
 
 
 def record_chunks(lines: Iterable[str], file: str) -> Iterator[Chunk]:
-    """The records of a file. Raises ContestLog for a whole-file format."""
+    """The records of a file; a whole-file format (a contest log) as its game's notation
+    writes it (``pitboss convert``). Raises ContestLog for a format that cannot be."""
     stream, foreign = sniff(lines)
-    if foreign is not None:
+    if foreign is None:
+        yield from split(stream)
+        return
+    if foreign.convert is None:
         notations = " and ".join(g.notation for g in registry.games())
         raise ContestLog(f"{file} is {foreign.title}: this command takes {notations} records; "
                          f"judge it with `pitboss validate {file}`")
-    yield from split(stream)
+    converted = (line for text in foreign.converted(stream, file) for line in text.splitlines(keepends=True))
+    yield from split(converted)
 
 
 def timelines(lines: Iterable[str], file: str, setting: Any = None) -> Iterator[Timeline]:

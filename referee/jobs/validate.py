@@ -20,7 +20,14 @@ from referee.jobs import registry
 from referee.jobs.game import Foreign
 from referee.jobs.replay import replay
 from referee.jobs.report import GameReport
-from referee.notation.records import Chunk, Finding, open_text, source_lines, split_records, text_lines
+from referee.notation.records import (
+    Chunk,
+    Finding,
+    open_text,
+    source_lines,
+    split_records,
+    text_lines,
+)
 
 
 @dataclass

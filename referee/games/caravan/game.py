@@ -49,6 +49,8 @@ GAME = Game(
     parts={
         "analyse": "referee.games.caravan.analyse",
         "annotate": "referee.games.caravan.annotate",
+        "render": "referee.games.caravan.render",
+        "rulebook": "referee.games.caravan.rulebook",
         "selfplay": "referee.games.caravan.selfplay",
         "solve": "referee.games.caravan.solve.questions",
     },

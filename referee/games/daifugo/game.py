@@ -24,7 +24,8 @@ GAME = Game(
     set_off=lambda state: state.events,
     foreign=(Foreign("uecda-log", "a UEC contest-server log",
                      lazy("referee.games.daifugo.notation.uecda_log:is_contest_log"),
-                     lazy("referee.games.daifugo.log_referee:validate_log"), extensions=(".log",)),),
+                     lazy("referee.games.daifugo.log_referee:validate_log"), extensions=(".log",),
+                     convert="referee.games.daifugo.convert", writes=True),),
     section_tags=frozenset({"round"}),
     analysis="the fewest plays out for the mover; ? marks a play that brings the mover no nearer going out.",
     examples=("pitboss validate --json contest.log | jq .summary", "pitboss show match.dfn --html replay.html",
@@ -44,6 +45,8 @@ GAME = Game(
     parts={
         "analyse": "referee.games.daifugo.analyse",
         "annotate": "referee.games.daifugo.annotate",
+        "render": "referee.games.daifugo.render",
+        "rulebook": "referee.games.daifugo.rulebook",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
     },

@@ -22,8 +22,8 @@ QUESTIONS = (
 OPTIONS = (
     QuestionOption("cards", str, "unbeatable: unseen (every card the player cannot see, pooled; default) or "
                    "hands (each other player's own hand).", None, "WHICH"),
-    QuestionOption("depth", int, "forced-out: the most own plays (default: the hand's size; at most 30).", "-d", "N", 1,
-                   MAX_DEPTH),
+    QuestionOption("depth", int, "forced-out: the most own plays (default: the hand's size; at most 30).", "-d",
+                   "N", 1, MAX_DEPTH),
     QuestionOption("play", str, 'unbeatable: the play to judge, e.g. "5S 5C" (default: the play on the table).',
                    None, "CARDS"),
     QuestionOption("player", str, "out, unbeatable, forced-out: the player, by name as in [Players] (default: "

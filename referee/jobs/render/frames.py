@@ -1,21 +1,53 @@
-"""A record's replay as frames: each position, with the move that led to it and its notes."""
+"""A record's replay as frames: each position, with the move that led to it and its notes.
+
+A frame knows its game by name only; what a game draws, and what it keeps beside the
+engine's state for drawing (``Frame.table``), comes from the game's ``render`` part
+(``Game.part("render")``). That part may define:
+
+* ``table_start(timeline, segment)`` and ``table_after(step, table)``: what lies on the
+  table at a segment's start and after a move, beyond the engine's state;
+* ``mover(timeline, step)``: who moved, as a player reads it;
+* ``number(frame)``: the move's number as the game's notation writes it (``3.``, ``3…``);
+* ``text(frame, color)``, ``svg(frame)``, ``data(frame)`` and ``SCRIPT``: the drawings.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
+from referee import spec
+from referee.jobs import registry
 from referee.jobs.annotate import Annotated, MoveNote
 
+#: The sentences of the notes (one place, for translation).
+TEXT = {
+    "start": "start",
+    "round": "round {round}, ",
+    "ply": "ply {ply}: {move}",
+    "illegal_mark": " (illegal)",
+    "rejected_mark": " (rejected)",
+    "illegal": "This move is illegal under {rules}: {message}.",
+    "rejected": "The contest server rejected this submission and counted it as a pass: {message}.",
+    "disputed": "The rule sets disagree about this move: {verdicts}.",
+    "verdict_legal": "under {rules} it is legal",
+    "verdict_illegal": "under {rules} it is illegal ({message})",
+    "ruling": "It stands by a ruling, where the written rules are silent: {title} ({source}).",
+}
 
-@dataclass
-class TablePlay:
-    """Daifugo: the play on the table, who made it, and the cards as written."""
 
-    player: str
-    cards: tuple[Any, ...]
-    #: One reading per joker (engine ``Stand`` or None), in order.
-    joker_as: tuple[Any, ...] = ()
+@dataclass(frozen=True)
+class Note:
+    """A note on a move as a sentence, of a kind (``illegal``, ``rejected``,
+    ``disputed``, ``ruling``), with the ids of the rules it is about."""
+
+    kind: str
+    text: str
+    rules: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "text": self.text, "rules": list(self.rules)}
 
 
 @dataclass
@@ -23,9 +55,9 @@ class Frame:
     game: str
     #: The position shown.
     state: Any
-    #: The record's rule set as named in comments (``holotape``, ``seed +eight-cut``).
+    #: The record's rule set as annotate names it in comments (a preset and its options).
     rules: str
-    #: Moves made in this segment (Caravan record or Daifugo round) to reach the position.
+    #: Moves made in this segment (a record, or a round of a match) to reach the position.
     ply: int
     round: int | None = None
     #: The move that led here (None for a start position), who made it.
@@ -36,22 +68,76 @@ class Frame:
     rejected: bool = False
     disputed: bool = False
     ruling: bool = False
+    #: annotate's comments on the move, as it writes them into the record.
     comments: list[str] = field(default_factory=list)
-    #: Daifugo: the play on the table.
-    table: TablePlay | None = None
+    #: What the game's drawing keeps beside the state (what lies on the table).
+    table: Any = None
+    #: The move as the engine reads it (None for a start position).
+    action: Any = None
+    #: Who moved, as a player reads it; the move's number as the notation writes it.
+    mover: str | None = None
+    number: str | None = None
+    #: The notes as sentences.
+    notes: list[Note] = field(default_factory=list)
+    #: Why an illegal (or rejected) move is so: the rule's id and the sentence.
+    why: tuple[str, str] | None = None
 
     @property
     def title(self) -> str:
-        where = f"round {self.round}, " if self.round is not None else ""
+        where = TEXT["round"].format(round=self.round) if self.round is not None else ""
         if self.move is None:
-            return f"{where}start"
-        mark = " (illegal)" if self.illegal else " (rejected)" if self.rejected else ""
-        return f"{where}ply {self.ply}: {self.move}{mark}"
+            return where + TEXT["start"]
+        mark = TEXT["illegal_mark"] if self.illegal else TEXT["rejected_mark"] if self.rejected else ""
+        return where + TEXT["ply"].format(ply=self.ply, move=self.move) + mark
 
     def to_json(self) -> dict:
         return {"round": self.round, "ply": self.ply, "move": self.move, "player": self.player,
+                "mover": self.mover, "number": self.number,
                 "illegal": self.illegal, "rejected": self.rejected, "disputed": self.disputed,
-                "ruling": self.ruling, "comments": self.comments, "title": self.title}
+                "ruling": self.ruling, "comments": self.comments,
+                "notes": [n.to_json() for n in self.notes],
+                "why": list(self.why) if self.why else None, "title": self.title}
+
+
+def render_part(frame_or_game: Frame | str) -> ModuleType:
+    """The ``render`` part of a frame's game. Raises LookupError for a game without one."""
+    name = frame_or_game if isinstance(frame_or_game, str) else frame_or_game.game
+    game = registry.find(name)
+    if game is None or not game.has("render"):
+        raise LookupError(f"no renderer for {name!r}")
+    return game.part("render")
+
+
+def sentences(note: MoveNote, own: str) -> list[Note]:
+    """annotate's verdicts on a move, as sentences a player reads."""
+    out: list[Note] = []
+    step = note.step
+    catalog = spec.catalog()
+    if step.violation is not None:
+        v = step.violation
+        message = v.message.rstrip(".")
+        if step.rejected:
+            prefix = "rejected, counted as a pass: "
+            message = message[len(prefix):] if message.startswith(prefix) else message
+            out.append(Note("rejected", TEXT["rejected"].format(message=message), (v.rule,)))
+        else:
+            out.append(Note("illegal", TEXT["illegal"].format(rules=own, message=message), (v.rule,)))
+    if note.disputed:
+        parts = []
+        ids: list[str] = []
+        for label, verdict in note.verdicts.items():
+            if verdict.legal:
+                parts.append(TEXT["verdict_legal"].format(rules=label))
+            else:
+                parts.append(TEXT["verdict_illegal"].format(rules=label, message=(verdict.message or "").rstrip(".")))
+                if verdict.rule:
+                    ids.append(verdict.rule)
+        out.append(Note("disputed", TEXT["disputed"].format(verdicts="; ".join(parts)), tuple(ids)))
+    for r in note.rulings:
+        rule = catalog.get(r)
+        if rule is not None:
+            out.append(Note("ruling", TEXT["ruling"].format(title=rule.title, source=rule.source), (r,)))
+    return out
 
 
 def frames_of(annotated: Annotated) -> list[Frame]:
@@ -61,62 +147,38 @@ def frames_of(annotated: Annotated) -> list[Frame]:
     game = timeline.game or ""
     label = annotated.variants[0].label if annotated.variants else (timeline.rules_name or "")
     notes: dict[int, MoveNote] = {n.step.index: n for n in annotated.notes}
+    part = render_part(game)
+    start_table = getattr(part, "table_start", None)
+    after_table = getattr(part, "table_after", None)
+    mover = getattr(part, "mover", None)
+    number = getattr(part, "number", None)
     frames: list[Frame] = []
-    daifugo = game == "daifugo"
     for segment in timeline.segments:
-        table = _daifugo_table_start(timeline, segment) if daifugo else None
+        table = start_table(timeline, segment) if start_table else None
         frames.append(Frame(game, segment.start, label, 0, segment.round, table=table))
         for step in segment.steps:
             note = notes.get(step.index)
             state = step.after if step.after is not None else step.before
-            if daifugo and step.after is not None:
-                table = _daifugo_table_after(step, table)
-            frames.append(Frame(
+            if after_table is not None and step.after is not None:
+                table = after_table(step, table)
+            v = step.violation
+            frame = Frame(
                 game, state, label, step.ply, segment.round, step.entry.text, step.player,
-                illegal=step.violation is not None and not step.rejected, rejected=step.rejected,
+                illegal=v is not None and not step.rejected, rejected=step.rejected,
                 disputed=bool(note and note.disputed), ruling=bool(note and note.rulings),
-                comments=list(note.comments) if note else [], table=table))
+                comments=list(note.comments) if note else [], table=table, action=step.entry.move,
+                mover=mover(timeline, step) if mover else step.player,
+                notes=sentences(note, label) if note else [],
+                why=(v.rule, v.message) if v is not None else None)
+            frame.number = number(frame) if number else f"{step.ply}."
+            frames.append(frame)
     return frames
 
 
-def _daifugo_table_start(timeline, segment) -> TablePlay | None:
-    """The play on the table at a round's start: a snapshot's ``[Table]`` tag."""
-    from referee.games.daifugo import engine as df
-    from referee.games.daifugo.notation.dfn import MoveTextError, read_play
-
-    state: df.State = segment.start
-    if state.table is None:
-        return None
-    record = timeline.record
-    number = segment.round or 1
-    rnd = next((r for i, r in enumerate(record.rounds, start=1) if (r.number or i) == number), None)
-    tag = rnd.tags.get("Table") if rnd is not None else None
-    if tag is None:
-        return None
-    try:
-        play = read_play(tag.value, {n: i for i, n in enumerate(record.players)})
-    except MoveTextError:
-        return None
-    return TablePlay(state.name(play.player), play.cards, play.joker_as)
-
-
-def _daifugo_table_after(step, table: TablePlay | None) -> TablePlay | None:
-    """The play on the table after a move (the engine keeps only its combination)."""
-    from referee.games.daifugo import engine as df
-
-    state: df.State = step.after
-    if state.table is None:
-        return None
-    move = step.entry.move
-    if isinstance(move, df.Play) and step.violation is None:
-        return TablePlay(state.name(move.player), move.cards, move.joker_as)
-    return table
-
-
 def select(frames: list[Frame], ply: int | None, round_no: int | None = None) -> Frame:
-    """The frame after ``ply`` moves of round ``round_no`` (Daifugo; default the first
-    round when a ply is given), or the last frame when ``ply`` is None. Raises LookupError
-    when there is no such position."""
+    """The frame after ``ply`` moves of round ``round_no`` (a match of rounds; default the
+    first round when a ply is given), or the last frame when ``ply`` is None. Raises
+    LookupError when there is no such position."""
     if not frames:
         raise LookupError("the record has no position to show (its start could not be set up)")
     if round_no is None:

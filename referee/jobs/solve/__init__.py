@@ -109,3 +109,4 @@ class QuestionError(ValueError):
 
 
 METHODS = ("auto", "z3", "search")
+

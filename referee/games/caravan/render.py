@@ -1,0 +1,372 @@
+"""Caravan drawn: the table as text, as SVG, and as the compact data the replay page
+draws from (``data`` and ``SCRIPT``), with the move's number as CVN writes it and who
+made it. Registered as the game's ``render`` part."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from referee.engines.base import ALL_CARDS, Card
+from referee.games.caravan import engine as cv
+from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES
+from referee.jobs.render.frames import Frame
+from referee.jobs.render.svg import BAD, GOOD, INK, MUTED, card, document
+from referee.jobs.render.svg import heading as svg_heading
+from referee.jobs.render.svg import text as svg_text
+from referee.jobs.render.text import Painter, comment_lines, heading, pad, visible_len
+
+TITLE = "Caravan"
+
+#: What the pictures say (one place, for translation).
+TEXT = {
+    "illegal": "illegal: the position before the move",
+    "disputed": "disputed",
+    "ruling": "by a ruling",
+    "deck_unknown": "deck unknown",
+    "deck": "deck {count}",
+    "player": "Player {n}",
+    "to_move": "to move",
+    "value": "value {value}",
+    "lane_open": "lane {a}/{b}: open",
+    "lane_won": "lane {a}/{b}: player {n}",
+    "hand_unknown": "hand unknown",
+    "over": "Game over: player {n} won",
+    "up": "▲ up",
+    "down": "▼ down",
+    "no_direction": "· none",
+    "empty": "empty",
+    "status": "{direction}, suit {glyph} {suit}",
+    "face_on": "{face} on {card}",
+}
+
+
+# ------------------------------------------------------------------ numbers and movers
+
+
+def number(frame: Frame) -> str:
+    """CVN's move number: move n covers the record's moves 2n-1 (``n.``) and 2n (``n…``)."""
+    n = (frame.ply + 1) // 2
+    return f"{n}." if frame.ply % 2 else f"{n}\u2026"
+
+
+def mover(timeline, step) -> str:
+    """The mover's name from the record's ``Player1``/``Player2`` tag, else ``Player N``."""
+    record = timeline.record
+    tag = record.tags.get(f"Player{step.player}") if record is not None else None
+    name = tag.value.strip() if tag is not None else ""
+    return name or TEXT["player"].format(n=step.player)
+
+
+# ------------------------------------------------------------------ text
+
+
+def caravan_cards(caravan: cv.Caravan, paint: Painter) -> str:
+    parts = []
+    for slot in caravan:
+        text = paint.card(slot.card)
+        if slot.faces:
+            text += "(" + " ".join(paint.card(f) for f in slot.faces) + ")"
+        parts.append(text)
+    return " ".join(parts)
+
+
+def direction_word(d: int) -> str:
+    return {1: TEXT["up"], -1: TEXT["down"]}.get(d, TEXT["no_direction"])
+
+
+def caravan_status(state: cv.State, c: int) -> str:
+    """Direction and suit under the state's rule set, and where another rule set reads the
+    direction otherwise."""
+    caravan = state.caravans[c]
+    if not caravan:
+        return TEXT["empty"]
+    d = state.rules.direction(caravan)
+    suit = cv.current_suit(caravan)
+    text = TEXT["status"].format(direction=direction_word(d), glyph=SUIT_GLYPHS.get(suit or "", "?"),
+                                 suit=SUIT_NAMES.get(suit or "", ""))
+    others = [f"{name}: {direction_word(r.direction(caravan))}" for name, r in cv.RULESETS.items()
+              if r is not state.rules and r.direction(caravan) != d]
+    if others:
+        text += f" ({'; '.join(others)})"
+    return text
+
+
+def lane_text(state: cv.State, lane: int, paint: Painter) -> str:
+    a, b = cv.LANES[lane]
+    va, vb = state.values[a], state.values[b]
+    w = cv.lane_winner(va, vb)
+    name = f"{cv.LETTERS[a]}/{cv.LETTERS[b]}"
+    if w is None:
+        why = "tied" if va == vb and cv.TARGET_LOW <= va <= cv.TARGET_HIGH else "open"
+        return f"{name} {why} ({va}–{vb})"
+    winner = paint(f"player {w + 1}", "green", "bold")
+    return f"{name} {winner} ({va}–{vb})"
+
+
+def hand_text(hand: cv.Hand, paint: Painter) -> str:
+    if hand.unknown is None:
+        return paint("unknown", "dim") + (f" (known: {' '.join(paint.card(c) for c in hand.known)})" if hand.known else "")
+    cards = [paint.card(c) for c in hand.known] + [paint("?", "dim")] * hand.unknown
+    return " ".join(cards) if cards else paint("empty", "dim")
+
+
+def deck_text(deck: Sequence[Card] | None) -> str:
+    if deck is None:
+        return "unknown"
+    return f"{len(deck)} card{'s' * (len(deck) != 1)}"
+
+
+def text(frame: Frame, color: bool = False) -> str:
+    state: cv.State = frame.state
+    paint = Painter(color)
+    lines = [heading(frame, paint, TITLE)]
+    rows: dict[int, tuple[str, str, str]] = {}
+    for c in range(6):
+        value = state.values[c]
+        shown = str(value)
+        if cv.TARGET_LOW <= value <= cv.TARGET_HIGH:
+            shown = paint(shown, "green", "bold")
+        elif value > cv.TARGET_HIGH:
+            shown = paint(shown, "red")
+        rows[c] = (caravan_cards(state.caravans[c], paint), shown, caravan_status(state, c))
+    width = max([visible_len(r[0]) for r in rows.values()] + [10])
+
+    def side(p: int) -> list[str]:
+        out = [paint(f"Player {p + 1}", "bold") + f"  hand: {hand_text(state.hands[p], paint)}"
+               f"  deck: {deck_text(state.decks[p])}"]
+        if state.placed[p] < cv.OPENING_PLACEMENTS:
+            out[0] += f"  (opening: {state.placed[p]} of {cv.OPENING_PLACEMENTS} placed)"
+        for c in cv.own_caravans(p):
+            cards, value, status = rows[c]
+            value = " " * max(0, 3 - visible_len(value)) + value
+            out.append(f"  {paint(cv.LETTERS[c], 'bold')}  {pad(cards, width)}  {value}  {status}")
+        return out
+
+    top = side(1)
+    lines.append(top[0])
+    lines.extend(top[1:])
+    lanes = " · ".join(lane_text(state, i, paint) for i in range(3))
+    lines.append(f"  lanes: {lanes}")
+    bottom = side(0)
+    lines.extend(bottom[1:])
+    lines.append(bottom[0])
+    if state.over:
+        why = {"lanes": "all three lanes are decided", "out": f"player {2 - state.winner} ran out of cards",
+               "no-move": f"player {2 - state.winner} had no legal move"}.get(state.end or "", state.end)
+        lines.append(paint(f"Game over: player {state.winner + 1} won ({why}).", "bold"))
+    else:
+        lines.append(f"Player {state.to_move + 1} to move.")
+    lines.extend(comment_lines(frame, paint))
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ SVG
+
+
+def last_places(frame: Frame) -> set[str]:
+    """Where the frame's move put a card (``A3``, ``D1+2``); empty for a start position,
+    an illegal move, a discard or a disband."""
+    move = frame.action
+    if move is None or frame.illegal or frame.rejected:
+        return set()
+    state: cv.State = frame.state
+    if isinstance(move, cv.PlayNumber):
+        caravan = state.caravans[move.caravan]
+        if caravan and caravan[-1].card == move.card:
+            return {f"{cv.LETTERS[move.caravan]}{len(caravan)}"}
+    if isinstance(move, cv.Attach):
+        caravan = state.caravans[move.caravan]
+        for i, slot in enumerate(caravan):
+            for j, face in enumerate(slot.faces):
+                if face == move.card:
+                    return {f"{cv.LETTERS[move.caravan]}{i + 1}+{j + 1}"}
+    return set()
+
+
+COLUMN = 250
+CW, CH, STEP, FACE_STEP = 56, 80, 34, 20
+WIDTH = 3 * COLUMN + 40
+
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(map(str, cards))
+
+
+def data(frame: Frame) -> dict:
+    """The position as the replay page draws it (and :func:`svg` too): every card as
+    notation, every sentence already written."""
+    state: cv.State = frame.state
+    marks = [TEXT[k] for k, on in (("illegal", frame.illegal), ("disputed", frame.disputed),
+                                   ("ruling", frame.ruling)) if on]
+
+    def side(p: int) -> str:
+        deck = state.decks[p]
+        label = TEXT["player"].format(n=p + 1) + " · "
+        label += TEXT["deck_unknown"] if deck is None else TEXT["deck"].format(count=len(deck))
+        if not state.over and state.to_move == p:
+            label += " · " + TEXT["to_move"]
+        return label
+
+    lanes = []
+    for a, b in cv.LANES:
+        w = cv.lane_winner(state.values[a], state.values[b])
+        la, lb = cv.LETTERS[a], cv.LETTERS[b]
+        lanes.append([TEXT["lane_open"].format(a=la, b=lb), 0] if w is None
+                     else [TEXT["lane_won"].format(a=la, b=lb, n=w + 1), 1])
+    values = list(state.values)
+    return {
+        "heading": svg_heading(frame, TITLE),
+        "marks": " · ".join(marks),
+        "bad": frame.illegal,
+        "sides": [side(0), side(1)],
+        "caravans": [[[str(slot.card), _cards(slot.faces)] for slot in caravan] for caravan in state.caravans],
+        "values": values,
+        "tone": [1 if cv.TARGET_LOW <= v <= cv.TARGET_HIGH else 2 if v > cv.TARGET_HIGH else 0 for v in values],
+        "status": [caravan_status(state, c).split(" (")[0] for c in range(6)],
+        "lanes": lanes,
+        "hands": [[_cards(h.known), h.unknown if h.unknown is not None else -1] for h in state.hands],
+        "over": TEXT["over"].format(n=state.winner + 1) if state.over and state.winner is not None else None,
+        "last": sorted(last_places(frame)),
+    }
+
+
+def svg(frame: Frame) -> str:
+    """The table as one SVG picture, drawn from :func:`data` (as the page's script draws it)."""
+    return draw(data(frame))
+
+
+_BY_NAME = {str(c): c for c in ALL_CARDS}
+
+
+def _parse(text: str) -> list[Card]:
+    return [_BY_NAME[t] for t in text.split()]
+
+
+def _hand_row(x: float, y: float, known: str, unknown: int, where: str) -> list[str]:
+    cards: list[Card | None] = list(_parse(known)) + [None] * max(0, unknown)
+    out = [card(x + i * 44, y, c, where, 40, 56) for i, c in enumerate(cards)]
+    if unknown < 0:
+        out.append(svg_text(x + len(cards) * 44 + 4, y + 34, TEXT["hand_unknown"], 13, MUTED))
+    return out
+
+
+def draw(d: dict) -> str:
+    body: list[str] = []
+    stack = max(CH + STEP * max(0, len(c) - 1) if c else CH for c in d["caravans"])
+    last = set(d["last"])
+    tones = (INK, GOOD, BAD)
+    y = 30.0
+    body.append(svg_text(20, y, d["heading"], 16, INK, weight="bold", cls="heading"))
+    if d["marks"]:
+        body.append(svg_text(WIDTH - 20, y, d["marks"], 14, BAD if d["bad"] else "#ffd479", "end"))
+    y += 16
+    body.append(svg_text(20, y + 14, d["sides"][1], 14, INK, weight="bold"))
+    body.extend(_hand_row(20, y + 22, *d["hands"][1], "hand2"))
+    y += 90
+
+    def caravans(p: int, yy: float, downward: bool) -> None:
+        for k in range(3):
+            c = 3 * p + k
+            x0 = 20 + k * COLUMN
+            letter = cv.LETTERS[c]
+            label_y = yy if downward else yy + stack + 22
+            body.append(svg_text(x0, label_y, letter, 18, INK, weight="bold"))
+            body.append(svg_text(x0 + 22, label_y, TEXT["value"].format(value=d["values"][c]), 15,
+                                 tones[d["tone"][c]], cls=f"value-{letter}"))
+            body.append(svg_text(x0 + 110, label_y, d["status"][c], 12, MUTED))
+            top = yy + 10 if downward else yy
+            if not d["caravans"][c]:
+                body.append(f'<rect x="{x0}" y="{top}" width="{CW}" height="{CH}" rx="6" fill="none" '
+                            f'stroke="{MUTED}" stroke-dasharray="4 4"/>')
+            for i, (number_card, faces) in enumerate(d["caravans"][c]):
+                cy = top + i * STEP
+                where = f"{letter}{i + 1}"
+                body.append(card(x0, cy, _BY_NAME[number_card], where, CW, CH, last=where in last))
+                for j, face in enumerate(_parse(faces)):
+                    fwhere = f"{where}+{j + 1}"
+                    body.append(card(x0 + CW + 4 + j * FACE_STEP, cy, face, fwhere, 40, 56,
+                                     TEXT["face_on"].format(face=face, card=number_card), last=fwhere in last))
+
+    caravans(1, y, True)
+    y += stack + 24
+    for lane, (label, won) in enumerate(d["lanes"]):
+        x0 = 20 + lane * COLUMN
+        body.append(f'<rect x="{x0 - 6}" y="{y - 18}" width="{COLUMN - 20}" height="28" rx="6" fill="#174a31"/>')
+        body.append(svg_text(x0 + 4, y + 1, label, 14, GOOD if won else MUTED, cls="lane"))
+    y += 22
+    caravans(0, y, False)
+    y += stack + 56
+    body.append(svg_text(20, y, d["sides"][0], 14, INK, weight="bold"))
+    body.extend(_hand_row(20, y + 8, *d["hands"][0], "hand1"))
+    y += 76
+    if d["over"]:
+        body.append(svg_text(20, y, d["over"], 16, GOOD, weight="bold"))
+        y += 10
+    return document(WIDTH, y + 14, body, d["heading"])
+
+
+#: The replay page's drawing of :func:`data`: the same layout as :func:`draw`.
+SCRIPT = r"""
+window.PitbossDraw.games.caravan = function (d, L) {
+  "use strict";
+  var C = L.C, COLUMN = %(column)d, CW = %(cw)d, CH = %(ch)d, STEP = %(step)d, FACE = %(face)d, WIDTH = %(width)d;
+  var GOOD = "%(good)s", BAD = "%(bad)s", MUTED = "%(muted)s", LETTERS = "ABCDEF", tones = [C.INK, GOOD, BAD];
+  var body = [], last = {}, y = 30, stack = CH;
+  d.last.forEach(function (w) { last[w] = true; });
+  d.caravans.forEach(function (c) { stack = Math.max(stack, c.length ? CH + STEP * (c.length - 1) : CH); });
+  function words(s) { return s ? s.split(" ") : []; }
+  function hand(x, yy, h, where) {
+    var cards = words(h[0]), i;
+    for (i = 0; i < cards.length; i++) { body.push(L.card(x + i * 44, yy, cards[i], where, 40, 56)); }
+    for (var k = 0; k < Math.max(0, h[1]); k++, i++) { body.push(L.card(x + i * 44, yy, null, where, 40, 56)); }
+    if (h[1] < 0) { body.push(L.text(x + i * 44 + 4, yy + 34, %(hand_unknown)s, 13, MUTED)); }
+  }
+  function caravans(p, yy, downward) {
+    for (var k = 0; k < 3; k++) {
+      var c = 3 * p + k, x0 = 20 + k * COLUMN, letter = LETTERS[c];
+      var labelY = downward ? yy : yy + stack + 22, top = downward ? yy + 10 : yy;
+      body.push(L.text(x0, labelY, letter, 18, C.INK, "start", "bold"));
+      body.push(L.text(x0 + 22, labelY, %(value)s.replace("{value}", d.values[c]), 15, tones[d.tone[c]],
+        "start", "normal", "value-" + letter));
+      body.push(L.text(x0 + 110, labelY, d.status[c], 12, MUTED));
+      if (!d.caravans[c].length) {
+        body.push('<rect x="' + x0 + '" y="' + top + '" width="' + CW + '" height="' + CH +
+          '" rx="6" fill="none" stroke="' + MUTED + '" stroke-dasharray="4 4"/>');
+      }
+      d.caravans[c].forEach(function (slot, i) {
+        var cy = top + i * STEP, where = letter + (i + 1);
+        body.push(L.card(x0, cy, slot[0], where, CW, CH, null, last[where]));
+        words(slot[1]).forEach(function (face, j) {
+          var fw = where + "+" + (j + 1);
+          body.push(L.card(x0 + CW + 4 + j * FACE, cy, face, fw, 40, 56, %(face_on)s.replace("{face}", face).replace("{card}", slot[0]), last[fw]));
+        });
+      });
+    }
+  }
+  body.push(L.text(20, y, d.heading, 16, C.INK, "start", "bold", "heading"));
+  if (d.marks) { body.push(L.text(WIDTH - 20, y, d.marks, 14, d.bad ? BAD : "#ffd479", "end")); }
+  y += 16;
+  body.push(L.text(20, y + 14, d.sides[1], 14, C.INK, "start", "bold"));
+  hand(20, y + 22, d.hands[1], "hand2");
+  y += 90;
+  caravans(1, y, true);
+  y += stack + 24;
+  d.lanes.forEach(function (lane, i) {
+    var x0 = 20 + i * COLUMN;
+    body.push('<rect x="' + (x0 - 6) + '" y="' + (y - 18) + '" width="' + (COLUMN - 20) + '" height="28" rx="6" fill="#174a31"/>');
+    body.push(L.text(x0 + 4, y + 1, lane[0], 14, lane[1] ? GOOD : MUTED, "start", "normal", "lane"));
+  });
+  y += 22;
+  caravans(0, y, false);
+  y += stack + 56;
+  body.push(L.text(20, y, d.sides[0], 14, C.INK, "start", "bold"));
+  hand(20, y + 8, d.hands[0], "hand1");
+  y += 76;
+  if (d.over) { body.push(L.text(20, y, d.over, 16, GOOD, "start", "bold")); y += 10; }
+  return L.doc(WIDTH, y + 14, body, d.heading);
+};
+""" % {"column": COLUMN, "cw": CW, "ch": CH, "step": STEP, "face": FACE_STEP, "width": WIDTH,
+       "good": GOOD, "bad": BAD, "muted": MUTED, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
+       "value": json.dumps(TEXT["value"]), "face_on": json.dumps(TEXT["face_on"])}

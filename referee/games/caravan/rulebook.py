@@ -1,0 +1,15 @@
+"""What Caravan's rulebook says of its rule sets (the game's ``rulebook`` part)."""
+
+from __future__ import annotations
+
+from referee.games.caravan import engine
+
+
+def describe(rule_set: str) -> str:
+    """The rule set in a few words."""
+    return engine.RULESETS[rule_set].description
+
+
+def options(rule_set: str) -> dict[str, str]:
+    """Caravan has no options on top of its rule sets."""
+    return {}

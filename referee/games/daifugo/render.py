@@ -1,0 +1,306 @@
+"""Daifugo drawn: the table as text, as SVG, and as the compact data the replay page
+draws from (``data`` and ``SCRIPT``); what lies on the table beside the engine's state
+(who made the play and how its jokers read). Registered as the game's ``render`` part."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from referee.engines.base import ALL_CARDS, Card
+from referee.games.daifugo import engine as df
+from referee.games.daifugo.notation.dfn import MoveTextError, read_play
+from referee.jobs.render.cards import SUIT_GLYPHS
+from referee.jobs.render.frames import Frame
+from referee.jobs.render.svg import INK, MUTED, card, document
+from referee.jobs.render.svg import heading as svg_heading
+from referee.jobs.render.svg import text as svg_text
+from referee.jobs.render.text import Painter, comment_lines, heading, pad
+
+TITLE = "Daifugo"
+
+
+class TablePlay:
+    """The play on the table, who made it, and the cards as written."""
+
+    __slots__ = ("player", "cards", "joker_as")
+
+    def __init__(self, player: str, cards: Sequence[Card], joker_as: Sequence[Any] = ()) -> None:
+        self.player = player
+        self.cards = tuple(cards)
+        #: One reading per joker (engine ``Stand`` or None), in order.
+        self.joker_as = tuple(joker_as)
+
+
+def table_start(timeline, segment) -> TablePlay | None:
+    """The play on the table at a round's start: a snapshot's ``[Table]`` tag."""
+    state: df.State = segment.start
+    if state.table is None:
+        return None
+    record = timeline.record
+    number = segment.round or 1
+    rnd = next((r for i, r in enumerate(record.rounds, start=1) if (r.number or i) == number), None)
+    tag = rnd.tags.get("Table") if rnd is not None else None
+    if tag is None:
+        return None
+    try:
+        play = read_play(tag.value, {n: i for i, n in enumerate(record.players)})
+    except MoveTextError:
+        return None
+    return TablePlay(state.name(play.player), play.cards, play.joker_as)
+
+
+def table_after(step, table: TablePlay | None) -> TablePlay | None:
+    """The play on the table after a move (the engine keeps only its combination)."""
+    state: df.State = step.after
+    if state.table is None:
+        return None
+    move = step.entry.move
+    if isinstance(move, df.Play) and step.violation is None:
+        return TablePlay(state.name(move.player), move.cards, move.joker_as)
+    return table
+
+
+def number(frame: Frame) -> str:
+    """DFN writes no move numbers: a move is counted within its round."""
+    return f"{frame.ply}."
+
+
+# ------------------------------------------------------------------ text
+
+
+def text(frame: Frame, color: bool = False) -> str:
+    state: df.State = frame.state
+    paint = Painter(color)
+    lines = [heading(frame, paint, TITLE)]
+    flags = [f"revolution: {'yes' if state.revolution else 'no'}"]
+    if state.rules.eleven_back:
+        flags.append(f"eleven-back: {'yes' if state.back else 'no'}")
+    if state.rules.suit_lock:
+        lock = " ".join(SUIT_GLYPHS.get(s, "joker row") for s in sorted(state.lock, key="SHDC".find)) if state.lock else "none"
+        flags.append(f"lock: {lock}")
+    if state.rules.six_reverse:
+        flags.append(f"turns: {'reversed' if state.direction < 0 else 'in seat order'}")
+    flags.append("order: " + ("reversed (3 strongest)" if state.reversed else "normal (2 strongest)"))
+    lines.append(" · ".join(flags))
+    if state.phase == "exchange":
+        owed = "; ".join(f"{state.name(d.giver)} gives {d.count} to {state.name(d.receiver)} ({d.choose})"
+                         for d in state.pending)
+        lines.append(f"Exchange: {owed}")
+    if frame.table is not None and state.table is not None:
+        cards = _daifugo_cards(frame.table.cards, frame.table.joker_as, paint)
+        lines.append(f"Table: {frame.table.player}: {cards}  ({state.table})")
+    elif state.table is not None:
+        lines.append(f"Table: {state.table}")
+    else:
+        lines.append("Table: empty (the next play leads)")
+    previous = df.titles(state.previous) if state.previous is not None else None
+    order = df.finishing_order(state) if state.over else None
+    width = max(len(state.name(p)) for p in state.seats)
+    for p in state.seats:
+        mark = paint("▶", "bold") if p == state.to_move else " "
+        name = paint(pad(state.name(p), width), "bold")
+        title = previous[p] if previous else ""
+        status = []
+        if p in state.finished:
+            status.append(f"out {_ordinal(state.finished.index(p) + 1)}")
+        if p in state.fouled:
+            status.append(paint("forbidden finish", "red"))
+        if p in state.dropped:
+            status.append(paint("dropped (miyako-ochi)", "red"))
+        if p in state.passed and state.is_in(p):
+            status.append(paint("passed", "dim"))
+        if order is not None:
+            status.append(f"place {order.index(p) + 1}: {df.titles(order)[p]}")
+        hand = " ".join(paint.card(c) for c in _sorted_hand(state.hands[p])) or paint("no cards", "dim")
+        lines.append(f"{mark} {name}  {pad(title, 9)} {hand}  ({len(state.hands[p])})"
+                     + (f"  [{', '.join(status)}]" if status else ""))
+    if state.over:
+        lines.append(paint("Round over.", "bold"))
+    elif state.to_move is not None:
+        lines.append(f"{state.name(state.to_move)} to move.")
+    lines.extend(comment_lines(frame, paint))
+    return "\n".join(lines) + "\n"
+
+
+def _sorted_hand(hand: Sequence[Card]) -> list[Card]:
+    return sorted(hand, key=lambda c: (99 if c.is_joker else df.strength(c), "SHDC".find(c.suit)))
+
+
+def _daifugo_cards(cards: Sequence[Card], joker_as: Sequence[object], paint: Painter) -> str:
+    readings = iter(joker_as)
+    out = []
+    for c in cards:
+        if c.is_joker:
+            stand = next(readings, None)
+            out.append("JK" + (f"({stand})" if stand is not None else ""))
+        else:
+            out.append(paint.card(c))
+    return " ".join(out)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+# ------------------------------------------------------------------ SVG
+
+#: The narrowest table; it widens for the longest hand or table play.
+MIN_WIDTH = 560
+
+#: What the picture says (one place, for translation).
+TEXT = {
+    "revolution": "revolution: {v}",
+    "eleven_back": "eleven-back: {v}",
+    "lock": "lock: {v}",
+    "lock_none": "none",
+    "joker_row": "joker",
+    "order_reversed": "order: reversed",
+    "order_normal": "order: normal",
+    "yes": "yes",
+    "no": "no",
+    "table": "table: {player} — {combo}",
+    "table_bare": "table: {combo}",
+    "table_empty": "table empty: the next play leads",
+    "joker_as": "JK as {stand}",
+    "out": "out #{n}",
+    "forbidden": "forbidden finish",
+    "dropped": "dropped",
+    "passed": "passed",
+    "place": "place {n}",
+    "no_cards": "no cards",
+}
+
+_BY_NAME = {str(c): c for c in ALL_CARDS}
+
+
+def last_places(frame: Frame) -> set[str]:
+    """Where the frame's move put cards: the table for a play; empty otherwise."""
+    move = frame.action
+    if isinstance(move, df.Play) and not (frame.illegal or frame.rejected) and frame.table is not None:
+        return {"table"}
+    return set()
+
+
+def data(frame: Frame) -> dict:
+    """The position as the replay page draws it (and :func:`svg` too)."""
+    state: df.State = frame.state
+    yes = lambda on: TEXT["yes"] if on else TEXT["no"]  # noqa: E731
+    flags = [TEXT["revolution"].format(v=yes(state.revolution))]
+    if state.rules.eleven_back:
+        flags.append(TEXT["eleven_back"].format(v=yes(state.back)))
+    if state.rules.suit_lock:
+        lock = (" ".join(SUIT_GLYPHS.get(s, TEXT["joker_row"]) for s in sorted(state.lock, key="SHDC".find))
+                if state.lock else TEXT["lock_none"])
+        flags.append(TEXT["lock"].format(v=lock))
+    flags.append(TEXT["order_reversed"] if state.reversed else TEXT["order_normal"])
+    table: dict[str, Any]
+    if frame.table is not None and state.table is not None:
+        readings = iter(frame.table.joker_as)
+        cards = []
+        for c in frame.table.cards:
+            label = ""
+            if c.is_joker:
+                stand = next(readings, None)
+                label = TEXT["joker_as"].format(stand=stand) if stand is not None else "JK"
+            cards.append([str(c), label])
+        table = {"label": TEXT["table"].format(player=frame.table.player, combo=state.table), "cards": cards}
+    elif state.table is not None:
+        table = {"label": TEXT["table_bare"].format(combo=state.table), "cards": []}
+    else:
+        table = {"label": TEXT["table_empty"], "cards": [], "empty": 1}
+    previous = df.titles(state.previous) if state.previous is not None else None
+    order = df.finishing_order(state) if state.over else None
+    players = []
+    for p in state.seats:
+        status = []
+        if previous:
+            status.append(previous[p])
+        if p in state.finished:
+            status.append(TEXT["out"].format(n=state.finished.index(p) + 1))
+        if p in state.fouled:
+            status.append(TEXT["forbidden"])
+        if p in state.dropped:
+            status.append(TEXT["dropped"])
+        if p in state.passed and state.is_in(p):
+            status.append(TEXT["passed"])
+        if order is not None:
+            status.append(TEXT["place"].format(n=order.index(p) + 1))
+        players.append([state.name(p), " · ".join(status), " ".join(map(str, _sorted_hand(state.hands[p]))),
+                        1 if p == state.to_move else 0])
+    longest = max((len(state.hands[p]) for p in state.seats), default=0)
+    width = max(MIN_WIDTH, 170 + 30 * max(0, longest - 1) + 40 + 24, 34 + 50 * len(table["cards"]) + 24)
+    return {"heading": svg_heading(frame, TITLE), "flags": " · ".join(flags), "table": table,
+            "players": players, "width": width, "last": sorted(last_places(frame))}
+
+
+def svg(frame: Frame) -> str:
+    """The table as one SVG picture, drawn from :func:`data` (as the page's script draws it)."""
+    return draw(data(frame))
+
+
+def draw(d: dict) -> str:
+    body: list[str] = []
+    width = d["width"]
+    last = "table" in d["last"]
+    y = 30.0
+    body.append(svg_text(20, y, d["heading"], 16, INK, weight="bold", cls="heading"))
+    y += 24
+    body.append(svg_text(20, y, d["flags"], 13, MUTED))
+    y += 16
+    body.append(f'<rect x="20" y="{y:g}" width="{width - 40}" height="104" rx="8" fill="#174a31"/>')
+    table = d["table"]
+    if table["cards"]:
+        body.append(svg_text(34, y + 22, table["label"], 13, INK))
+        for i, (name, label) in enumerate(table["cards"]):
+            body.append(card(34 + i * 50, y + 30, _BY_NAME[name], "table", 44, 64, label or None, last=last))
+    else:
+        body.append(svg_text(34, y + 56, table["label"], 14, MUTED if table.get("empty") else INK))
+    y += 124
+    for name, status, hand, to_move in d["players"]:
+        body.append(f'<rect x="14" y="{y - 6:g}" width="{width - 28}" height="70" rx="8" '
+                    f'fill="{"#2d7a52" if to_move else "none"}"/>')
+        body.append(svg_text(24, y + 18, ("▶ " if to_move else "") + name, 15, INK, weight="bold", cls="player"))
+        body.append(svg_text(24, y + 38, status, 12, MUTED))
+        cards = hand.split()
+        for i, c in enumerate(cards):
+            body.append(card(170 + i * 30, y, _BY_NAME[c], f"hand.{name}", 40, 56))
+        if not cards:
+            body.append(svg_text(170, y + 32, TEXT["no_cards"], 13, MUTED))
+        y += 74
+    return document(width, y + 10, body, d["heading"])
+
+
+#: The replay page's drawing of :func:`data`: the same layout as :func:`draw`.
+SCRIPT = r"""
+window.PitbossDraw.games.daifugo = function (d, L) {
+  "use strict";
+  var C = L.C, WIDTH = d.width, MUTED = "%(muted)s", body = [], y = 30, last = d.last.indexOf("table") >= 0;
+  body.push(L.text(20, y, d.heading, 16, C.INK, "start", "bold", "heading"));
+  y += 24;
+  body.push(L.text(20, y, d.flags, 13, MUTED));
+  y += 16;
+  body.push('<rect x="20" y="' + y + '" width="' + (WIDTH - 40) + '" height="104" rx="8" fill="#174a31"/>');
+  if (d.table.cards.length) {
+    body.push(L.text(34, y + 22, d.table.label, 13, C.INK));
+    d.table.cards.forEach(function (c, i) {
+      body.push(L.card(34 + i * 50, y + 30, c[0], "table", 44, 64, c[1] || null, last));
+    });
+  } else {
+    body.push(L.text(34, y + 56, d.table.label, 14, d.table.empty ? MUTED : C.INK));
+  }
+  y += 124;
+  d.players.forEach(function (p) {
+    body.push('<rect x="14" y="' + (y - 6) + '" width="' + (WIDTH - 28) + '" height="70" rx="8" fill="' +
+      (p[3] ? "#2d7a52" : "none") + '"/>');
+    body.push(L.text(24, y + 18, (p[3] ? "\u25B6 " : "") + p[0], 15, C.INK, "start", "bold", "player"));
+    body.push(L.text(24, y + 38, p[1], 12, MUTED));
+    var cards = p[2] ? p[2].split(" ") : [];
+    cards.forEach(function (c, i) { body.push(L.card(170 + i * 30, y, c, "hand." + p[0], 40, 56)); });
+    if (!cards.length) { body.push(L.text(170, y + 32, %(no_cards)s, 13, MUTED)); }
+    y += 74;
+  });
+  return L.doc(WIDTH, y + 10, body, d.heading);
+};
+""" % {"muted": MUTED, "no_cards": json.dumps(TEXT["no_cards"])}

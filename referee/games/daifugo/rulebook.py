@@ -1,0 +1,33 @@
+"""What Daifugo's rulebook says of its presets and their options (the game's ``rulebook``
+part)."""
+
+from __future__ import annotations
+
+from referee.games.daifugo import engine
+
+#: The presets in a few words (one place, for translation).
+TEXT = {
+    "seed": "the written rules this project was asked for",
+    "uecda": "the rules of the UEC computer-Daihinmin contest server",
+    "on": "on",
+    "off": "off",
+}
+
+
+def describe(rule_set: str) -> str:
+    return TEXT.get(rule_set, rule_set)
+
+
+def options(rule_set: str) -> dict[str, str]:
+    """Each option (notation.md's name) and how the preset sets it."""
+    rules = engine.PRESETS[rule_set]
+    out = {}
+    for name in engine.OPTIONS:
+        value = rules.option(name)
+        if isinstance(value, bool):
+            out[name] = TEXT["on"] if value else TEXT["off"]
+        elif value is None:
+            out[name] = TEXT["off"]
+        else:
+            out[name] = str(value)
+    return out

@@ -1,0 +1,254 @@
+"""``pitboss rules``: spec/ as a rulebook a player can read, as text or one HTML page.
+
+For each game (from the registry): its rule sets in a few words; the differences between
+them side by side (for each topic, the rules each rule set has that another lacks, and
+the options each sets); then every rule, topic by topic, with its id, title, text, the
+rule sets and options it belongs to, whether it is a ruling (decided where the sources
+are silent), and its source. ``--rules`` keeps one rule set's rules.
+
+A rule's place in the rulebook's page is :func:`anchor` (``rules.html#<rule id>``);
+``explain`` says where its rules are, and annotate's JSON gives each cited rule's place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+from referee import spec
+from referee.jobs.game import Game
+
+#: What the rulebook says (one place, for translation).
+TEXT = {
+    "title": "{game}: the rulebook",
+    "rule_sets": "Rule sets",
+    "differences": "Where the rule sets differ",
+    "topic": "topic",
+    "options": "options",
+    "option": "option",
+    "none": "—",
+    "rules": "The rules",
+    "belongs": "rule sets: {sets}",
+    "by_options": "options: {options}",
+    "source": "source: {source}",
+    "ruling": "ruling (decided where the sources are silent)",
+    "rule": "rule",
+    "only": "only the rules of {rules}",
+    "notation": "records (both notations)",
+}
+
+
+@dataclass(frozen=True)
+class Book:
+    game: Game
+    #: The rule sets shown (all of the game's, or the one asked for).
+    rule_sets: tuple[str, ...]
+    #: (topic, rules) in reading order.
+    topics: list[tuple[str, list[spec.Rule]]]
+
+    @property
+    def rules(self) -> list[spec.Rule]:
+        return [r for _, rules in self.topics for r in rules]
+
+
+def game_rules(game: Game) -> list[spec.Rule]:
+    """The game's rules: those of its spec files, then the record rules it shares."""
+    catalog = spec.catalog().values()
+    own = [r for f in game.spec_files for r in catalog if r.file == f]
+    shared = [r for r in catalog if r.file not in game.spec_files and set(r.rulesets) >= set(game.rule_sets)]
+    return own + shared
+
+
+def _topic(rule: spec.Rule, game: Game) -> str:
+    if rule.file not in game.spec_files:
+        return TEXT["notation"]
+    parts = rule.id.split(".")
+    return parts[1] if len(parts) > 2 else parts[0]
+
+
+def book(game: Game, rule_set: str | None = None) -> Book:
+    """The rulebook of ``game`` (only ``rule_set``'s rules when given). Raises ValueError
+    for a rule set the game does not have."""
+    if rule_set is not None and rule_set not in game.rule_sets:
+        raise ValueError(f"{game.title} has no rule set {rule_set!r}: use one of {', '.join(game.rule_sets)}")
+    sets = (rule_set,) if rule_set else game.rule_sets
+    topics: dict[str, list[spec.Rule]] = {}
+    for rule in game_rules(game):
+        if rule_set is not None and rule_set not in rule.rulesets:
+            continue
+        topics.setdefault(_topic(rule, game), []).append(rule)
+    return Book(game, sets, list(topics.items()))
+
+
+def anchor(rule_id: str, page: str = "rules.html") -> str:
+    """A rule's place in the rulebook's HTML page."""
+    return f"{page}#{rule_id}"
+
+
+def differences(b: Book) -> list[tuple[str, list[list[spec.Rule]]]]:
+    """For each topic where the rule sets differ, each rule set's rules that another
+    rule set lacks."""
+    out = []
+    for topic, rules in b.topics:
+        distinct = [r for r in rules if not set(b.rule_sets) <= set(r.rulesets)]
+        if distinct:
+            out.append((topic, [[r for r in distinct if s in r.rulesets] for s in b.rule_sets]))
+    return out
+
+
+def _options(b: Book) -> list[tuple[str, list[str]]]:
+    part = b.game.part("rulebook") if b.game.has("rulebook") else None
+    if part is None:
+        return []
+    per_set = [part.options(s) for s in b.rule_sets]
+    names = list(per_set[0]) if per_set else []
+    return [(n, [o.get(n, TEXT["none"]) for o in per_set]) for n in names]
+
+
+def _describe(b: Book, rule_set: str) -> str:
+    part = b.game.part("rulebook") if b.game.has("rulebook") else None
+    return part.describe(rule_set) if part is not None else ""
+
+
+# ------------------------------------------------------------------ text
+
+
+def _wrap(text: str, width: int, indent: str) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent,
+                         break_on_hyphens=False, break_long_words=False) or [indent]
+
+
+def text(books: Sequence[Book], width: int = 88) -> str:
+    lines: list[str] = []
+    for b in books:
+        if lines:
+            lines.append("")
+        heading = TEXT["title"].format(game=b.game.title)
+        lines += [heading, "=" * len(heading), ""]
+        lines.append(TEXT["rule_sets"] + ":")
+        for s in b.rule_sets:
+            lines += _wrap(f"{s}: {_describe(b, s)}", width, "  ")
+        lines.append("")
+        if len(b.rule_sets) > 1:
+            lines += [TEXT["differences"], "-" * len(TEXT["differences"])]
+            col = max(12, (width - 24) // len(b.rule_sets))
+            label = max(len(x) for x in b.rule_sets) + 2
+            for topic, cells in differences(b):
+                lines.append(f"  {topic}")
+                for s, c in zip(b.rule_sets, cells):
+                    said = "; ".join(f"{r.title} [{r.id}]" for r in c) or TEXT["none"]
+                    lines += _wrap(f"{s + ':':<{label}}{said}", width, "    ")
+            options = [o for o in _options(b) if len(set(o[1])) > 1]
+            if options:
+                lines.append("")
+                lines.append(f"{TEXT['option']:<24}" + "".join(f"{s:<{col}}" for s in b.rule_sets).rstrip())
+                for name, values in options:
+                    lines.append(f"{name:<24}" + "".join(f"{v:<{col}}" for v in values).rstrip())
+            lines.append("")
+        title = TEXT["rules"] + (f" ({TEXT['only'].format(rules=b.rule_sets[0])})" if len(b.rule_sets) == 1 else "")
+        lines += [title, "-" * len(title)]
+        for n, (topic, rules) in enumerate(b.topics, start=1):
+            lines += ["", f"{n}. {topic}"]
+            for r in rules:
+                lines.append("")
+                lines.append(f"  [{r.id}] {r.title}")
+                lines += _wrap(r.text, width, "    ")
+                facts = [TEXT["belongs"].format(sets=", ".join(r.rulesets))]
+                if r.options:
+                    facts.append(TEXT["by_options"].format(options=", ".join(r.options)))
+                if r.kind == "ruling":
+                    facts.append(TEXT["ruling"])
+                lines += _wrap(" · ".join(facts), width, "    ")
+                lines += _wrap(TEXT["source"].format(source=r.source), width, "    ")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ HTML
+
+STYLE = """
+:root { color-scheme: light dark; --ink: #1d232a; --muted: #4b5560; --paper: #f6f3ea; --panel: #fff;
+  --line: #d6d0bf; --accent: #1f5f3f; --rule: #6c3483; }
+@media (prefers-color-scheme: dark) {
+  :root { --ink: #e8e6e1; --muted: #a9b1ba; --paper: #15191d; --panel: #1f252b; --line: #39424b;
+    --accent: #6fcf97; --rule: #d7a6ec; } }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 60rem; padding: 12px 16px 40px; font: 16px/1.5 system-ui, "DejaVu Sans", sans-serif;
+  color: var(--ink); background: var(--paper); }
+h1 { font-size: 24px; } h2 { font-size: 20px; margin-top: 28px; border-bottom: 1px solid var(--line); }
+h3 { font-size: 17px; margin: 22px 0 6px; text-transform: capitalize; }
+code, .id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
+.table { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; background: var(--panel); }
+th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+td a { display: block; }
+section.rule { background: var(--panel); border: 1px solid var(--line); border-left: 4px solid var(--accent);
+  padding: 8px 12px; margin: 8px 0; }
+section.rule.ruling { border-left-color: var(--rule); }
+section.rule:target { outline: 3px solid var(--accent); }
+section.rule h4 { margin: 0 0 4px; font-size: 16px; }
+section.rule p { margin: 4px 0; }
+.facts { color: var(--muted); font-size: 14px; }
+a { color: var(--accent); }
+nav ul { columns: 2 12rem; }
+"""
+
+
+def _link(r: spec.Rule) -> str:
+    return f'<a href="#{escape(r.id)}" title={quoteattr(r.id)}>{escape(r.title)} <span class="id">{escape(r.id)}</span></a>'
+
+
+def html(books: Sequence[Book]) -> str:
+    out: list[str] = []
+    for b in books:
+        g = b.game
+        out.append(f'<h1 id="{escape(g.name)}">{escape(TEXT["title"].format(game=g.title))}</h1>')
+        out.append(f"<h2>{escape(TEXT['rule_sets'])}</h2><ul>")
+        out += [f"<li><b>{escape(s)}</b>: {escape(_describe(b, s))}</li>" for s in b.rule_sets]
+        out.append("</ul>")
+        if len(b.rule_sets) > 1:
+            out.append(f"<h2>{escape(TEXT['differences'])}</h2><div class=\"table\"><table><thead><tr>"
+                       f"<th>{escape(TEXT['topic'])}</th>" + "".join(f"<th>{escape(s)}</th>" for s in b.rule_sets)
+                       + "</tr></thead><tbody>")
+            for topic, cells in differences(b):
+                out.append(f"<tr><th>{escape(topic)}</th>" + "".join(
+                    "<td>" + ("".join(_link(r) for r in c) or escape(TEXT["none"])) + "</td>" for c in cells) + "</tr>")
+            for name, values in _options(b):
+                if len(set(values)) > 1:
+                    out.append(f"<tr><th>{escape(TEXT['option'])} <code>{escape(name)}</code></th>"
+                               + "".join(f"<td>{escape(v)}</td>" for v in values) + "</tr>")
+            out.append("</tbody></table></div>")
+        out.append(f"<h2>{escape(TEXT['rules'])}</h2><nav><ul>")
+        out += [f'<li><a href="#{escape(g.name)}-{n}">{escape(topic)}</a></li>' for n, (topic, _) in enumerate(b.topics, 1)]
+        out.append("</ul></nav>")
+        for n, (topic, rules) in enumerate(b.topics, start=1):
+            out.append(f'<h3 id="{escape(g.name)}-{n}">{n}. {escape(topic)}</h3>')
+            for r in rules:
+                facts = [TEXT["belongs"].format(sets=", ".join(r.rulesets))]
+                if r.options:
+                    facts.append(TEXT["by_options"].format(options=", ".join(r.options)))
+                if r.kind == "ruling":
+                    facts.append(TEXT["ruling"])
+                out.append(f'<section class="rule {escape(r.kind)}" id="{escape(r.id)}">'
+                           f'<h4><a href="#{escape(r.id)}" class="id">{escape(r.id)}</a> {escape(r.title)}</h4>'
+                           f"<p>{escape(r.text)}</p>"
+                           f'<p class="facts">{escape(" · ".join(facts))}</p>'
+                           f'<p class="facts source">{escape(TEXT["source"].format(source=r.source))}</p></section>')
+    title = " · ".join(TEXT["title"].format(game=b.game.title) for b in books)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>{escape(title)}</title>
+<style>{STYLE}</style>
+</head>
+<body>
+{chr(10).join(out)}
+</body>
+</html>
+"""
