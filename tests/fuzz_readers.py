@@ -125,7 +125,7 @@ def main() -> int:
                     if first_failure is None:
                         first_failure = (data[:300], problem)
             total_failed += failed
-            print(f"{reader:>10}: {tried:,} inputs tried, {failed:,} broke a check ({seconds:g} s of CPU)")
+            print(f"{reader:>10}: {tried:,} inputs tried, {failed:,} broke a check ({seconds:g} s of CPU)", flush=True)
             if first_failure is not None:
                 print(f"            first: {first_failure[0]!r}\n{first_failure[1]}")
     return 1 if total_failed else 0
