@@ -968,5 +968,71 @@ def solve(file: str, question, game: int, ply: Optional[int], round_no: Optional
 _solve_command()
 
 
+# ------------------------------------------------------------------ serve
+
+
+def _serve_command() -> None:
+    """``pitboss serve``: its own options, then one ``--NAME PORT`` (and that protocol's
+    options) per protocol package of ``referee/service`` (see referee.service.protocols)."""
+    from referee.service import protocols
+
+    P = inspect.Parameter
+    keyword = P.KEYWORD_ONLY
+    params = [
+        P("host", keyword, default="127.0.0.1", annotation=Annotated[str, typer.Option(
+            "--host", help="Address to listen on (loopback by default).")]),
+        P("port", keyword, default=8000, annotation=Annotated[int, typer.Option(
+            "--port", min=0, max=65535, help="HTTP port (0: any free port).")]),
+        P("db", keyword, default="pitboss.db", annotation=Annotated[str, typer.Option(
+            "--db", help="Database: a SQLite file path, or postgresql://... (created or migrated on start).",
+            metavar="PATH_OR_URL")]),
+        P("rate", keyword, default=200.0, annotation=Annotated[float, typer.Option(
+            "--rate", min=0.1, help="Requests per second allowed per seat token (bursts up to twice that).")]),
+    ]
+    for name in protocols.names():
+        params.append(P(name, keyword, default=None, annotation=Annotated[Optional[int], typer.Option(
+            f"--{name}", min=1, max=65535, metavar="PORT",
+            help=f"Also listen for the {name} protocol on this port.")]))
+        for flag, kind, default, help_text in protocols.cli_options(name):
+            params.append(P(flag.replace("-", "_"), keyword, default=default, annotation=Annotated[
+                Optional[kind] if default is None else kind, typer.Option(f"--{flag}", help=help_text)]))
+    serve.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    app.command()(serve)
+
+
+def serve(host: str, port: int, db: str, rate: float, **given) -> None:
+    """Run the live referee: tables over HTTP and WebSocket, every move judged by the
+    engines, committed to the database before it is answered.
+
+    Serves until SIGINT or SIGTERM, then finishes the requests in flight and exits 0.
+    The API is described at /openapi.json and /docs; / lists the tables in a browser.
+
+    Examples:
+
+      pitboss serve
+
+      pitboss serve --port 8080 --db postgresql://localhost/pitboss
+    """
+    from referee.service import protocols
+    from referee.service.app import serve as run
+
+    extra = []
+    for name in protocols.names():
+        if given.get(name) is None:
+            continue
+        options = {flag.replace("-", "_"): given.get(flag.replace("-", "_"))
+                   for flag, *_ in protocols.cli_options(name)}
+        module = protocols.server(name)
+        extra.append(lambda hub, module=module, at=given[name], options=options:
+                     module.serve(hub, host, at, **options))
+    try:
+        code = run(host, port, db, rate=rate, burst=2 * rate, announce=typer.echo, extra_servers=extra)
+    except (OSError, RuntimeError) as err:
+        _fail(f"cannot serve: {err}")
+    raise typer.Exit(code)
+
+
+_serve_command()
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -53,5 +53,6 @@ GAME = Game(
         "rulebook": "referee.games.caravan.rulebook",
         "selfplay": "referee.games.caravan.selfplay",
         "solve": "referee.games.caravan.solve.questions",
+        "live": "referee.games.caravan.live",
     },
 )

@@ -34,9 +34,10 @@ from dataclasses import dataclass, field
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.exchange_inference import infer_exchange
-from referee.games.daifugo.log_referee import LogReferee, _log_rules, _LogGameReplay
+from referee.games.daifugo.log_referee import LogReferee, _LogGameReplay, log_rules
 from referee.games.daifugo.notation import uecda_log as ul
 from referee.games.daifugo.notation.dfn import options_text, write_daifugo
+from referee.games.daifugo.seed_check import logged_exchange
 
 #: What ``pitboss convert --to`` writes a DFN record as (``write_records``).
 RECORD_TARGETS = ("uecda-log",)
@@ -143,6 +144,8 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
         return out
 
     for game in ul.read_log(lines, file):
+        if not game.seen:  # no game line at all (a log cut short after its header): no game to write
+            continue
         previous_game, previous_kept = last_game, last_kept
         last_game, last_kept = game, False
         # The DFN replay stops at a record's first error: a game the log referee finds
@@ -217,7 +220,7 @@ def _round(game: ul.LogGame, titles: tuple[int, ...] | None):
     """(round tags, moves, gifts, rules) of one game, or why it cannot be written."""
     header = game.header
     assert header is not None
-    rules = _log_rules(header)
+    rules = log_rules(header)
     names = header.names
     hands = [tuple(h) for h in game.hands]
     violations = df.check_deal(rules, hands, game.seats)
@@ -225,7 +228,12 @@ def _round(game: ul.LogGame, titles: tuple[int, ...] | None):
         return TEXT["deal"].format(game=game.index, first=violations[0].message)
     start = df.new_round(rules, hands, game.seats, titles, game.index, names)
     gifts: list[df.Give] = []
-    if start.phase == "exchange":
+    if start.phase == "exchange" and game.changes is not None:  # the later revision logs it
+        after, wrong = logged_exchange(game, start)
+        if wrong:
+            return TEXT["exchange"].format(game=game.index, first=wrong[0].message)
+        gifts = _gifts(start, after)
+    elif start.phase == "exchange":
         recorder = _Recorder(game)
         outcome = infer_exchange(recorder, start)
         chosen = next((s for s, o in recorder.tried if o is outcome), None)
@@ -286,7 +294,7 @@ def _header(rules: df.RuleSet, names: Sequence[str], games: int, record: int) ->
     flags = {flag: "YES" if rules.option(name) else "NO" for name, flag in _FLAGS.items()}
     flags["RULE_CHANGE"] = "NO" if rules.exchange == "none" else "YES"
     # The log referee reads these flags back into a rule set: they must give this one.
-    if _log_rules(ul.LogHeader(tuple(names), dict(flags))) != rules:
+    if log_rules(ul.LogHeader(tuple(names), dict(flags))) != rules:
         raise Unwritable(LOG_TEXT["options"].format(record=record, options=options_text(rules)))
     lines = [f"%-----%palyer_name% {' '.join(names)}"]
     lines += [f"%-----%{flag}% {value}" for flag, value in flags.items()]

@@ -37,9 +37,10 @@ def infer_exchange(replay: "_LogGameReplay", start: df.State) -> Outcome:
     (a rejection for a lacking card, or the first entry not by the diamond 3 holder) every
     choice is tried that leaves each exchanging player holding the cards it later submits
     (and the first player the diamond 3), closest to the first guess first; the first clean
-    replay wins, else the one that gets furthest. When no choice at all does that, and the
-    first guess fails on it, the log contradicts the server: an exchange no legal choice
-    could explain (daifugo.exchange.choice).
+    replay wins, else the one that gets furthest. When no choice at all does that, the first
+    guess stands if it replays to the end (its submissions of cards not held were the
+    clients' mistakes, rejected); if it cannot, the log contradicts the server: an exchange
+    no legal choice could explain (daifugo.exchange.choice).
     """
     state = start
     while any(d.server for d in state.pending):
@@ -65,6 +66,11 @@ def infer_exchange(replay: "_LogGameReplay", start: df.State) -> Outcome:
     if failure is None:
         return first  # nothing the exchange could change
     options = _choices(after_server, duties, replay.game)
+    if not all(options) and not first[1]:
+        # No choice keeps every later submission held, yet the first guess replays to the
+        # end: its submissions of cards not held were the clients' own mistakes, which the
+        # server rejected (a client may submit a card it gave away).
+        return first
     if not all(options):
         state, _, warnings, _, positions = first
         v = df.unexplained_exchange(after_server, duties, failure.message.removeprefix("rejected, counted as a pass: "))

@@ -45,9 +45,11 @@ GAME = Game(
     parts={
         "analyse": "referee.games.daifugo.analyse",
         "annotate": "referee.games.daifugo.annotate",
+        "contest": "referee.games.daifugo.contest",
         "render": "referee.games.daifugo.render",
         "rulebook": "referee.games.daifugo.rulebook",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
+        "live": "referee.games.daifugo.live",
     },
 )

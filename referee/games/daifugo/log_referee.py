@@ -1,13 +1,17 @@
 """The Daifugo referee of UEC contest-server logs: each game of a log judged as the server
 played it (uecda-server.md), carrying what one game tells the next (its result fixes the
 next game's titles). A submission the server rejected is a warning, counted as a pass; the
-unlogged exchange is inferred (``exchange_inference``)."""
+exchange is checked where the log records it (the later revision's change_cards) and
+inferred where it does not (``exchange_inference``). The deal checks (``seed_check``):
+every seat line, dealer and hand re-derived from RANDOM_SEED; the later revision's points
+lines checked against the results."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
 from referee.games.daifugo import engine as df
+from referee.games.daifugo import seed_check
 from referee.games.daifugo.exchange_inference import Outcome, infer_exchange
 from referee.games.daifugo.notation import uecda_log as ul
 from referee.jobs.replay import Observer, Positions, Segment, play
@@ -18,10 +22,11 @@ from referee.notation.records import Finding
 CONTEST_PRESET = "uecda"
 
 
-def _log_rules(header: ul.LogHeader) -> df.RuleSet:
+def log_rules(header: ul.LogHeader) -> df.RuleSet:
     """The uecda preset with the header's flags: RULE_11BACK, RULE_6REVERS, and the flags
     that switch off what the preset has on (RULE_8GIRI, RULE_SHIBARI, RULE_KAKUMEI,
-    RULE_CHANGE)."""
+    RULE_CHANGE, RULE_KAIDAN); the later revision ends a trick when all but one of those
+    still in have passed."""
     toggles: dict[str, object] = {
         "eleven-back": header.flag("RULE_11BACK", False),
         "six-reverse": header.flag("RULE_6REVERS", False),
@@ -35,6 +40,10 @@ def _log_rules(header: ul.LogHeader) -> df.RuleSet:
         toggles["stairs-revolution"] = None
     if not header.flag("RULE_CHANGE", True):
         toggles["exchange"] = "none"
+    if not header.flag("RULE_KAIDAN", True):
+        toggles["sequences"] = False
+    if header.later:
+        toggles["trick-end"] = "all-but-one"
     return df.ruleset(CONTEST_PRESET, toggles)
 
 
@@ -73,6 +82,8 @@ class LogReferee:
         self.file = file
         self.previous_result: tuple[int, ...] | None = None
         self.previous_number: int | None = None
+        self.seeds = seed_check.SeedCheck()
+        self.points = seed_check.PointsCheck()
 
     def judge(self, game: ul.LogGame, observer: Observer | None = None) -> GameReport:
         """The game's report; ``observer`` follows its replay (the positions of the replay
@@ -84,11 +95,23 @@ class LogReferee:
         follows = self.previous_number is not None and game.number == self.previous_number + 1
         self.previous_number = game.number
         if game.errors or game.header is None:  # nothing to replay on a game that does not read
+            self.seeds.lose()
             return report
-        rules = _log_rules(game.header)
-        names = game.header.names
+        rules = log_rules(game.header)
         report.details["options"] = " ".join(
-            w for w, on in (("+eleven-back", rules.eleven_back), ("+six-reverse", rules.six_reverse)) if on)
+            w for w, on in (("+eleven-back", rules.eleven_back), ("+six-reverse", rules.six_reverse),
+                            ("-sequences", not rules.sequences), ("trick-end=all-but-one", rules.trick_end == "all-but-one"))
+            if on)
+        self._judge(game, report, rules, previous_result, follows, observer)
+        points = self.points.judge(game)
+        if not report.errors:
+            report.errors.extend(points)
+        return report
+
+    def _judge(self, game: ul.LogGame, report: GameReport, rules: df.RuleSet, previous_result: tuple[int, ...] | None,
+               follows: bool, observer: Observer | None) -> None:
+        assert game.header is not None
+        names = game.header.names
         # Titles going into this game.
         flash = game.header.number("FLASH_MIBUN_NUMBER", 0)
         fresh = flash > 0 and game.number % flash == 0
@@ -100,7 +123,7 @@ class LogReferee:
             after = f", after game {game.index - 1}'s result {''.join(map(str, known))}" if known is not None else ""
             report.errors.append(Finding(v.rule, f"{v.message} (game {game.index}: mibun {mibun.value}{after})",
                                          mibun.line, mibun.column, round=game.index))
-            return report
+            return
         previous: tuple[int, ...] | None = None
         if held is not None:
             classes = [int(c) for c in mibun.value]
@@ -116,10 +139,21 @@ class LogReferee:
                 if v.rule == "daifugo.deal.duplicate":
                     where = next(places, where)
                 report.errors.append(Finding(v.rule, v.message, *where, round=game.index))
-            return report
+            return
+        seed_errors = self.seeds.judge(game, previous_result if follows else None)
+        if seed_errors:
+            report.errors.extend(seed_errors)
+            return
         start = df.new_round(rules, hands, seats, previous, game.index, names)
         replay = _LogGameReplay(game)
-        if start.phase == "exchange":
+        if game.changes is not None:
+            start, errors = seed_check.logged_exchange(game, start)
+            if errors:
+                report.errors.extend(errors)
+                self.seeds.lose()
+                return
+            outcome = replay.replay(start)
+        elif start.phase == "exchange":
             outcome = infer_exchange(replay, start)
         else:
             outcome = replay.replay(start)
@@ -133,14 +167,16 @@ class LogReferee:
         report.warnings.extend(warnings)
         report.plies = plies
         if errors or state is None:
-            return report
+            self.seeds.lose()
+            return
         result = game.result
         v = df.check_finish(state, result.order)
         if v is not None:
             report.errors.append(Finding(v.rule, v.message, result.line, result.column, round=game.index))
-            return report
+            self.seeds.lose()
+            return
+        report.errors.extend(self.seeds.ended(game, state))
         self.previous_result = result.order
-        return report
 
 
 def validate_log(lines: Iterable[str], file: str) -> Iterator[GameReport]:

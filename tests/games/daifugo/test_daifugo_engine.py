@@ -1045,6 +1045,11 @@ def test_replay_contest_logs(name):
 # ---------------------------------------------------------------- the spec
 
 
+# The contest-log checks outside the engine's moves (the log's seed, its change_cards and
+# points lines, a log cut short) are shown by tests/games/daifugo/test_uecda_*.py and goldens.
+covers("daifugo.deal.seed", "daifugo.exchange.logged", "daifugo.result.points", "daifugo.log.cut-short")
+
+
 def test_every_spec_id_is_shown_and_every_shown_id_exists():
     ids = spec.ids("daifugo.")
     assert ids, "spec/daifugo*.toml must define the Daifugo rules"

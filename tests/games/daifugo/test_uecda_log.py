@@ -102,7 +102,10 @@ def test_structure_problems_are_findings_on_their_game():
     assert [r.index for r in reports] == [1, 2]
     assert all(not r.valid for r in reports)
     rules = [f.rule for r in reports for f in r.errors]
-    assert set(rules) == {"notation.syntax"}
+    assert set(rules) == {"notation.syntax", "daifugo.log.cut-short"}
+    # The file stops inside its second game: that game is cut short, the first is not.
+    assert [f.rule for f in reports[1].errors][-1] == "daifugo.log.cut-short"
+    assert "daifugo.log.cut-short" not in [f.rule for f in reports[0].errors]
     first = reports[0].errors
     assert any("out of place" in f.message for f in first)
     assert any("has no play and result lines" in f.message for f in first)

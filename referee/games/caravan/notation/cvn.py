@@ -86,6 +86,18 @@ def _decode(m: re.Match) -> tuple[cv.Move, tuple[str, ...]]:
     return cv.Disband(_LETTER_INDEX[_DISBAND.fullmatch(m["DISBAND"])["LETTER"]], draw), notes  # type: ignore[index]
 
 
+def parse_move(text: str) -> cv.Move:
+    """One move as a player writes it (``7H>A``, ``KS>D2``, ``discard 4C``, ``disband B``,
+    with the readers' leniency), read by the grammar's own terminals. Raises ValueError
+    saying what is wrong; a move number or a draw (``+9D``) is not a move."""
+    m = _ITEM.fullmatch(text.strip() + " ") or _ITEM.fullmatch(text.strip())
+    if m is None or m.lastgroup == "MOVE_NUMBER" or not (m["PLACE"] or m["DISCARD"] or m["DISBAND"]):
+        raise ValueError(f"{text.strip()!r} is not a CVN move (write e.g. 7H>A, KS>D2, discard 4C, disband B)")
+    if m["DRAW"]:
+        raise ValueError("a draw (+9D) is not part of the move: the deck's top card is drawn")
+    return _decode(m)[0]
+
+
 #: Decoded move items by their text (a bounded memo: a file has a few thousand distinct moves).
 _DECODED: dict[str, tuple[cv.Move, tuple[str, ...]]] = {}
 _DECODED_MAX = 100_000

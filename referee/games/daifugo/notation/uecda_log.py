@@ -7,6 +7,13 @@ its line and column. Each line is parsed with grammar/uecda.lark; a line that do
 parse, a line out of the server's order, or a value that cannot be (a seat line that is no
 permutation, a card that does not exist) becomes a finding on its game. Nothing raises.
 
+The later revision of the server (its header opens with ``hostname`` and ``TIME_START``)
+adds a ``change_cards`` line to each game (the exchange: the server's transfers, then the
+gifts), a ``points`` line (each player's running total) and, after the last game,
+``TIME_END`` and ``TOTAL_POINT``; its games are read with those lines in their place.
+A log that stops before its last game is whole (a server that hung or was killed) says
+so: ``daifugo.log.cut-short`` on that game, or on the log when no game began.
+
 Card codes: suit letter ``S H D C`` and rank ``3-9 T J Q K A 2``; the joker is ``K L M N``
 (standing in the spade, heart, diamond, club row) or ``J`` (its own row, the 5-card group),
 at the column its rank names; ``x`` is column 0 (below the 3) when printed before the other
@@ -29,9 +36,17 @@ from referee.notation import grammar
 from referee.notation.records import Finding, Record, small_int
 
 HEADER_PREFIX = "%-----%"
-#: The order of a game's lines.
+#: The order of a game's lines (the 2018 server; the later revision's).
 LINE_KINDS = ("mibun", "seat", "cards", "play", "result")
-LINE_KEYS = {"mibun": "mibun", "seat": "seat", "cards": "palyer_cards", "play": "play", "result": "result"}
+LATER_LINE_KINDS = ("mibun", "seat", "cards", "change", "play", "result", "points")
+LINE_KEYS = {"mibun": "mibun", "seat": "seat", "cards": "palyer_cards", "change": "change_cards", "play": "play",
+             "result": "result", "points": "points"}
+#: Header keys only the later revision writes: before the names, and after the last game.
+LATER_HEADER_KEYS = ("hostname", "TIME_START")
+TRAILER_KEYS = ("TIME_END", "TOTAL_POINT")
+#: The revisions a header can name (``LogHeader.revision``).
+REVISIONS = ("2018", "later")
+CUT_SHORT = "daifugo.log.cut-short"
 
 _WORD = re.compile(r"\S+")
 _RANKS = {"3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13,
@@ -48,6 +63,9 @@ TERMINAL_NAMES = {
     "HAND": "a hand of card codes such as S3H4J3",
     "ENTRIES": "an entry such as 2S6S7S8EE or 1EE",
     "WORD": "a value",
+    "CHANGES": "an exchange such as 42S2J3EE",
+    "NULL": "NULL",
+    "NUMBER": "a number",
 }
 
 
@@ -70,6 +88,21 @@ class LogHeader:
     names: tuple[str, ...] = ()
     flags: dict[str, str] = field(default_factory=dict)
     line: int = 1
+    #: "2018" or "later" (its header opens with hostname / TIME_START).
+    revision: str = "2018"
+    #: Where each header key stands (line).
+    lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def later(self) -> bool:
+        return self.revision == "later"
+
+    def kinds(self) -> tuple[str, ...]:
+        return LATER_LINE_KINDS if self.later else LINE_KINDS
+
+    def seed(self) -> int | None:
+        """``RANDOM_SEED``, when the header has one."""
+        return small_int(self.flags.get("RANDOM_SEED", ""))
 
     def flag(self, name: str, default: bool) -> bool:
         value = self.flags.get(name)
@@ -101,12 +134,35 @@ class LogResult:
 
 
 @dataclass
+class LogChange:
+    """One transfer of a later-revision ``change_cards`` line: giver, receiver, the cards."""
+
+    giver: int
+    receiver: int
+    cards: tuple[Card, ...] | None
+    text: str
+    line: int
+    column: int
+
+
+@dataclass
+class LogNumbers:
+    """A line of numbers (``points``, ``TOTAL_POINT``) with its place."""
+
+    values: tuple[int, ...]
+    line: int
+    column: int
+
+
+@dataclass
 class LogGame(Record):
     #: The game's 0-based number in the log (``%00000%`` is 0); ``index`` is number + 1.
     number: int = 0
     header: LogHeader | None = None
     mibun: Value = field(default_factory=lambda: Value("22222", 0, 0))
     seats: tuple[int, ...] = ()
+    #: Where the seat line's digits stand (line, column).
+    seat_place: tuple[int, int] = (0, 0)
     hands: list[tuple[Card, ...]] = field(default_factory=list)
     #: Where each card of each hand stands: (line, column) per card, hands in player order.
     hand_places: list[list[tuple[int, int]]] = field(default_factory=list)
@@ -114,8 +170,16 @@ class LogGame(Record):
     cards_column: int = 0
     entries: list[LogEntry] = field(default_factory=list)
     result: LogResult = field(default_factory=lambda: LogResult((), 0, 0))
+    #: The later revision's exchange (None when the log does not record it; empty: NULL).
+    changes: list[LogChange] | None = None
+    #: The later revision's running totals after this game, and (on the last game) the
+    #: log's TOTAL_POINT.
+    points: LogNumbers | None = None
+    total: LogNumbers | None = None
     #: The kinds of line read so far, in order.
     seen: list[str] = field(default_factory=list)
+    #: The log stops inside this game (no line after it; or, with no game, after the header).
+    cut_short: bool = False
 
     def duplicate_places(self, jokers: int) -> list[tuple[int, int]]:
         """Where each over-dealt card first exceeds the deck, in the engine's order (first
@@ -240,6 +304,8 @@ class _Reader:
         self.game: LogGame | None = None
         self.last_number: int | None = None
         self.parser = grammar.load("uecda")
+        self.trailer_seen = ""
+        self.last_line = 0
 
     def error(self, message: str, line: int, column: int, rule: str = "notation.syntax",
               source: str | None = None) -> None:
@@ -257,6 +323,7 @@ class _Reader:
             text = text.lstrip("\ufeff")
         if not text.strip() or text.lstrip().startswith(";"):
             return None
+        self.last_line = lineno
         try:
             tree = self.parser.parse(text)
         except UnexpectedInput as err:
@@ -272,6 +339,10 @@ class _Reader:
         if kind == "header":
             self._header(node, lineno, text)
             return None
+        if self.trailer_seen:
+            self.error(f"a game line after the log's {self.trailer_seen} line: the games come before it", lineno, 1,
+                       source=text)
+            return None
         tag = node.children[0]
         number = int(str(tag)[1:-1])
         done = None
@@ -283,20 +354,46 @@ class _Reader:
         return done
 
     def _header(self, node: Tree, lineno: int, text: str) -> None:
+        key, *values = node.children[1:]
         if self.game is not None or self.last_number is not None:
+            if self.header.later and str(key) in TRAILER_KEYS:
+                self._trailer(str(key), values, lineno, text)
+                return
             self.error("a header line among the games: the header comes before the first game", lineno, 1,
                        source=text)
             return
-        key, *values = node.children[1:]
+        self.header.lines[str(key)] = lineno
+        if str(key) in LATER_HEADER_KEYS and not self.header.names:
+            self.header.revision = "later"
         if str(key) == "palyer_name":
-            self.header.names = tuple(str(v) for v in values)
+            names = names_of([str(v) for v in values])
+            self.header.names = names
             self.header.line = lineno
-            if len(values) != 5:
-                self.header_errors.append(Finding("notation.syntax", f"palyer_name lists {len(values)} names; the "
+            if len(names) != 5:
+                self.header_errors.append(Finding("notation.syntax", f"palyer_name lists {len(names)} names; the "
                                                   "server's games have 5 players", lineno, key.end_column + 1,
                                                   source=text))
         else:
             self.header.flags[str(key)] = " ".join(str(v) for v in values)
+
+    def _trailer(self, key: str, values: list, lineno: int, text: str) -> None:
+        """TIME_END, TOTAL_POINT: after the last game (the later revision)."""
+        game = self.game
+        if game is None:
+            self.error(f"a {key} line outside a game's end", lineno, 1, source=text)
+            return
+        if game.seen and game.seen[-1] != game.header.kinds()[-1]:  # type: ignore[union-attr]
+            self.error(f"a {key} line inside game {game.index}, which has not ended", lineno, 1, source=text)
+            return
+        self.trailer_seen = key
+        if key == "TOTAL_POINT":
+            numbers = [small_int(str(v)) for v in values]
+            column = values[0].column if values else len(text)
+            if any(n is None for n in numbers) or len(numbers) != 5:
+                self.error(f"TOTAL_POINT is not five numbers: {' '.join(map(str, values))}", lineno, column,
+                           source=text)
+                return
+            game.total = LogNumbers(tuple(n for n in numbers if n is not None), lineno, column)
 
     def _open(self, number: int, lineno: int, column: int) -> None:
         game = LogGame(file=self.file, index=number + 1, line=lineno, game="daifugo", number=number,
@@ -320,7 +417,8 @@ class _Reader:
     def _line(self, kind: str, node: Tree, lineno: int, text: str) -> None:
         game = self.game
         assert game is not None
-        expected = LINE_KINDS[len(game.seen)] if len(game.seen) < len(LINE_KINDS) else None
+        kinds = self.header.kinds()
+        expected = kinds[len(game.seen)] if len(game.seen) < len(kinds) else None
         if kind != expected:
             if expected is None:
                 what = f"game {game.index} already ended with its result line"
@@ -337,6 +435,21 @@ class _Reader:
                 run = values[0]
                 game.entries = [decode_entry(m.group(), lineno, run.column + m.start())
                                 for m in _WORD.finditer(str(run))]
+        elif kind == "change":
+            game.changes = []
+            if values and values[0].type == "CHANGES":
+                run = values[0]
+                for m in _WORD.finditer(str(run)):
+                    t = m.group()
+                    game.changes.append(LogChange(int(t[0]), int(t[1]), decode_hand(t[2:-2]), t, lineno,
+                                                  run.column + m.start()))
+        elif kind == "points":
+            numbers = [small_int(str(v)) for v in values]
+            column = values[0].column if values else len(text)
+            if len(numbers) != 5 or any(n is None for n in numbers):
+                self.error(f"points is not five numbers: {' '.join(map(str, values))}", lineno, column, source=text)
+                return
+            game.points = LogNumbers(tuple(n for n in numbers if n is not None), lineno, column)
         else:
             digits = values[0]
             value = Value(str(digits), lineno, digits.column)
@@ -346,6 +459,7 @@ class _Reader:
                 game.mibun = value
             elif kind == "seat":
                 game.seats = tuple(int(c) for c in value.value)
+                game.seat_place = (value.line, value.column)
             else:
                 game.result = LogResult(tuple(int(c) for c in value.value), lineno, digits.column)
 
@@ -376,24 +490,67 @@ class _Reader:
             game.hands.append(hand)
             game.hand_places.append([(lineno, token.column + 2 * i) for i in range(len(hand))])
 
-    def _close(self) -> LogGame | None:
+    def _close(self, last: bool = False) -> LogGame | None:
         game, self.game = self.game, None
         if game is None:
             return None
-        if len(game.seen) < len(LINE_KINDS):
-            missing = [LINE_KEYS[k] for k in LINE_KINDS[len(game.seen):]]
+        kinds = self.header.kinds()
+        if len(game.seen) < len(kinds):
+            missing = [LINE_KEYS[k] for k in kinds[len(game.seen):]]
             what = " and ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
-            game.errors.append(Finding("notation.syntax", f"game {game.index} has no {what} line"
-                                       f"{'s' if len(missing) > 1 else ''}", game.line, 1, round=game.index))
+            lines = f"line{'s' if len(missing) > 1 else ''}"
+            if last:
+                # The file ends here: the server stopped (hung, crashed or was killed) mid-game.
+                game.cut_short = True
+                game.errors.append(Finding(CUT_SHORT, f"the log is cut short: it stops in game {game.index}, "
+                                           f"which has no {what} {lines} (the server stopped before the game "
+                                           "ended)", self.last_line, 1, round=game.index))
+            else:
+                game.errors.append(Finding("notation.syntax", f"game {game.index} has no {what} {lines}",
+                                           game.line, 1, round=game.index))
         return game
 
     def finish(self) -> LogGame | None:
-        game = self._close()
-        if game is None and self.last_number is None and self.header_errors:
-            # A log with no game: its header's problems still need a record to stand on.
+        game = self._close(last=True)
+        if game is not None and not game.cut_short and self.header.later and not self.trailer_seen:
+            game.cut_short = True
+            game.errors.append(Finding(CUT_SHORT, f"the log is cut short: it stops after game {game.index} "
+                                       "without the TIME_END line the later revision writes when the match "
+                                       "ends", self.last_line, 1, round=game.index))
+        if game is None and self.last_number is None:
+            # A log with no game: its header's problems, or its stopping after the header,
+            # still need a record to stand on.
             game = LogGame(file=self.file, index=1, line=1, game="daifugo", header=self.header)
             game.errors.extend(self.header_errors)
+            if self.header.names or self.header.flags:
+                game.cut_short = True
+                game.errors.append(Finding(CUT_SHORT, "the log is cut short: it stops after its header, before "
+                                           "its first game ended (the server hung or crashed before it wrote a "
+                                           "game)", max(self.last_line, 1), 1))
+            elif not game.errors:
+                return None
         return game
+
+
+def names_of(words: list[str]) -> tuple[str, ...]:
+    """The five names of a palyer_name line. The server prints them as received, spaces
+    included; the one space it makes itself is in the default name of a client that sent no
+    profile, ``Player <n>`` (n 1 to 5), which is put back together when the line has more
+    than five words."""
+    if len(words) <= 5:
+        return tuple(words)
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "Player" and i + 1 < len(words) and words[i + 1] in "12345" and len(words[i + 1]) == 1 \
+                and len(words) - i + len(out) > 5:
+            out.append(f"{w} {words[i + 1]}")
+            i += 2
+        else:
+            out.append(w)
+            i += 1
+    return tuple(out)
 
 
 def read_log(lines: Iterable[str], file: str = "") -> Iterator[LogGame]:

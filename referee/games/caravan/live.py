@@ -1,0 +1,244 @@
+"""Caravan at the live table (``pitboss serve``): the game's side of :mod:`referee.jobs.live`.
+
+Moves are read as CVN writes them and judged by the engine (``check``/``apply``); the
+decks come from the creator or, missing, are random legal decks drawn from the table's
+seed (the self-play deck builder). A seat that runs out of time forfeits.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from referee.games.caravan import engine as cv
+from referee.games.caravan import selfplay
+from referee.games.caravan.notation import cvn
+from referee.jobs.live import LiveError, Outcome
+from referee.jobs.render.frames import Frame
+from referee.notation.cards import CardError, parse_card
+
+#: The stored text of a forfeit on time (never a move a client sends as notation).
+FORFEIT = "forfeit"
+
+
+def _deck_from_text(name: str, text: str) -> list[cvn.DeckCard]:
+    if not isinstance(text, str):
+        raise LiveError(f"the deck of {name} must be a string of cards, as a Deck tag writes it", 400)
+    out = []
+    for word in text.split():
+        card_text, _, set_name = word.partition("/")
+        try:
+            out.append(cvn.DeckCard(parse_card(card_text), set_name))
+        except CardError as err:
+            raise LiveError(f"the deck of {name}: {err}", 400) from None
+    return out
+
+
+def create(body: dict[str, Any]) -> dict[str, Any]:
+    """The set-up of a table from a creation request (see :mod:`referee.jobs.live`)."""
+    rules_name = body.get("rules") or cv.DEFAULT_RULES
+    if rules_name not in cv.RULESETS:
+        raise LiveError(f"unknown Caravan rules {rules_name!r}: use one of {', '.join(cv.RULESETS)}", 422)
+    rules = cv.ruleset(rules_name)
+    if body.get("options"):
+        raise LiveError("Caravan has no options (options are Daifugo's toggles)", 422)
+    if body.get("rounds") not in (None, 1):
+        raise LiveError("a Caravan table is one game: rounds must be 1 or left out", 422)
+    seats = body["seats"]
+    if len(seats) != 2:
+        raise LiveError(f"Caravan is played by 2 seats, not {len(seats)}", 422)
+    seed = body["seed"]
+    rng = random.Random(seed)
+    given = body.get("decks") or {}
+    if not isinstance(given, dict) or any(name not in seats for name in given):
+        raise LiveError("decks maps seat names to Deck tag values, e.g. {\"Ann\": \"7H 8H ...\"}", 400)
+    decks = []
+    for p, name in enumerate(seats):
+        if name in given:
+            deck = _deck_from_text(name, given[name])
+            found = cv.check_deck(rules, [(d.card, d.set) for d in deck], name)
+            if found:
+                raise LiveError(found[0].message, 422, found[0].rule, [v._asdict() for v in found])
+        else:
+            deck = selfplay.random_deck(rng, rules)
+        decks.append([str(d) for d in deck])
+    return {"rules": rules_name, "options": "", "seats": list(seats), "decks": decks, "first": 0, "seed": seed}
+
+
+def open(setup: dict[str, Any]) -> CaravanMatch:  # noqa: A001 - the protocol's name
+    return CaravanMatch(setup)
+
+
+def _deck_cards(words: list[str]) -> list[cvn.DeckCard]:
+    return [cvn.DeckCard(parse_card(w.partition("/")[0]), w.partition("/")[2]) for w in words]
+
+
+class CaravanMatch:
+    def __init__(self, setup: dict[str, Any]):
+        self.setup = setup
+        self.seats: list[str] = list(setup["seats"])
+        self.rules = cv.ruleset(setup["rules"])
+        self.decks = [_deck_cards(d) for d in setup["decks"]]
+        self.state = cv.new_game(self.rules, ([d.card for d in self.decks[0]], [d.card for d in self.decks[1]]),
+                                 setup["first"])
+        self.moves: list[cv.Move] = []
+        self.public: list[str] = []
+        self.ply = 0
+        #: Who forfeited on time, if anyone.
+        self.forfeited: int | None = None
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def over(self) -> bool:
+        return self.state.over or self.forfeited is not None
+
+    def status(self) -> str:
+        return "finished" if self.over else "playing"
+
+    def movers(self) -> list[int]:
+        return [] if self.over else [self.state.to_move]
+
+    def legal(self, seat: int) -> list[str]:
+        if self.over or seat != self.state.to_move:
+            return []
+        return [cvn.move_text(m) for m in cv.legal_moves(self.state)]
+
+    # ------------------------------------------------------------------ moves
+
+    def _parse(self, text: str) -> cv.Move:
+        if not isinstance(text, str) or not text.strip() or len(text) > 64:
+            raise LiveError("a move is a CVN move such as 7H>A, KS>D2, discard 4C or disband B", 400)
+        try:
+            return cvn.parse_move(text)
+        except (CardError, ValueError, IndexError) as err:
+            raise LiveError(str(err), 400) from None
+
+    def submit(self, seat: int, text: str) -> Outcome:
+        move = self._parse(text)
+        state = self.state
+        if seat != state.to_move:
+            return Outcome(False, seat, rule="caravan.turn.structure",
+                           message=f"it is {self.seats[state.to_move]}'s turn, not {self.seats[seat]}'s")
+        violation = cv.check(state, move)
+        if violation is not None:
+            return Outcome(False, seat, rule=violation.rule, message=violation.message)
+        return self._accepted(seat, move)
+
+    def _accepted(self, seat: int, move: cv.Move) -> Outcome:
+        before = self.state
+        after = cv.apply(before, move)
+        drawn = None
+        deck = before.decks[seat]
+        if deck and after.decks[seat] != deck:
+            drawn = str(deck[0])
+        text = cvn.move_text(move)
+        events = cv.end_rules(after)
+        if not after.over and cv.lane_winners(after) != cv.lane_winners(before):
+            events.append("caravan.lane.decided")
+        return Outcome(True, seat, text, text, drawn, events, after=(move, after))
+
+    def commit(self, outcome: Outcome) -> None:
+        if outcome.stored == FORFEIT:
+            self.forfeited = outcome.seat
+        else:
+            move, after = outcome.after
+            self.moves.append(move)
+            self.public.append(outcome.public)
+            self.state = after
+        self.ply += 1
+
+    def server_move(self) -> Outcome | None:
+        return None
+
+    def bot_move(self, seat: int, style: str, seed: int) -> Outcome:
+        rng = random.Random(seed)
+        move = selfplay.choose(rng, self.state, list(cv.legal_moves(self.state)), style)
+        return self._accepted(seat, move)
+
+    def timeout_move(self, seat: int) -> Outcome:
+        return Outcome(True, seat, FORFEIT, "")
+
+    def replay(self, seat: int, stored: str) -> None:
+        if stored == FORFEIT:
+            self.commit(self.timeout_move(seat))
+            return
+        outcome = self.submit(seat, stored)
+        if not outcome.accepted:
+            raise LiveError(f"stored move {stored!r} does not replay: {outcome.message}", 500, outcome.rule)
+        self.commit(outcome)
+
+    # ------------------------------------------------------------------ views
+
+    def _winner(self) -> int | None:
+        if self.forfeited is not None:
+            return 1 - self.forfeited
+        return self.state.winner
+
+    def result(self) -> dict[str, Any] | None:
+        if not self.over:
+            return None
+        w = self._winner()
+        return {"score": "1-0" if w == 0 else "0-1", "winner": self.seats[w],
+                "end": "forfeit" if self.forfeited is not None else self.state.end,
+                "lanes": self._lanes()}
+
+    def _lanes(self) -> list[dict[str, Any]]:
+        out = []
+        for a, b in cv.LANES:
+            w = cv.lane_winner(self.state.values[a], self.state.values[b])
+            holder = None if w is None else self.seats[cv.owner(a if w == 0 else b)]
+            out.append({"lane": f"{cv.LETTERS[a]}/{cv.LETTERS[b]}", "holder": holder})
+        return out
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        state = self.state
+        table: dict[str, Any] = {}
+        caravans: dict[str, Any] = {}
+        for c, caravan in enumerate(state.caravans):
+            letter = cv.LETTERS[c]
+            table[letter] = [str(s.card) + (f"({' '.join(map(str, s.faces))})" if s.faces else "") for s in caravan]
+            d = self.rules.direction(caravan)
+            caravans[letter] = {"value": state.values[c], "owner": self.seats[cv.owner(c)],
+                                "direction": {1: "ascending", -1: "descending"}.get(d),
+                                "suit": cv.current_suit(caravan)}
+        table["caravans"] = caravans
+        table["lanes"] = self._lanes()
+        table["opening"] = not self.over and state.in_opening()
+        out: dict[str, Any] = {
+            "to_move": None if self.over else self.seats[state.to_move],
+            "round": None,
+            "seats": [{"name": n, "cards": state.hands[p].size, "deck_left": len(state.decks[p] or ())}
+                      for p, n in enumerate(self.seats)],
+            "table": table,
+            "moves": list(self.public),
+            "result": self.result(),
+        }
+        if seat is not None:
+            out["hand"] = [str(c) for c in state.hands[seat].known]
+            out["deck_left"] = len(state.decks[seat] or ())
+            out["legal"] = self.legal(seat)
+        return out
+
+    def record(self) -> str:
+        tags = {"Game": "Caravan", "Rules": self.rules.name, "Player1": self.seats[0], "Player2": self.seats[1],
+                "First": str(self.setup["first"] + 1)}
+        result = "*"
+        if self.over:
+            tags["Deck1"] = " ".join(self.setup["decks"][0])
+            tags["Deck2"] = " ".join(self.setup["decks"][1])
+            result = "1-0" if self._winner() == 0 else "0-1"
+            if self.forfeited is not None:
+                tags["Termination"] = "forfeit"
+            tags["Seed"] = str(self.setup["seed"])
+        tags["Result"] = result
+        return cvn.write_caravan(tags, self.moves)
+
+    def frame(self, seat: int | None) -> Frame:
+        state = self.state
+        if not self.over:
+            hands = tuple(h if p == seat else cv.Hand((), h.size) for p, h in enumerate(state.hands))
+            state = state._replace(hands=hands, decks=(None, None))
+        last = self.public[-1] if self.public else None
+        return Frame("caravan", state, self.rules.name, len(self.moves), None, last,
+                     self.seats[1 - self.state.to_move] if last else None)

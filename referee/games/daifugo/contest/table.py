@@ -1,0 +1,429 @@
+"""One contest table: five connected clients play a match as the contest server plays it
+(uecda-protocol.md section 4), with everything the rules decide taken from the engine
+(``check``, ``apply``, ``after_illegal``: a rejected submission counts as a pass) and
+every random choice from the server's own generator (engine/tndhms.py).
+
+Unlike the contest server, a client that disconnects, stalls past the timeout, or sends a
+short, long or unasked-for message is reported (an :class:`Incident`) and dropped: its
+connection is closed and its turns are played as passes, its exchange gift as the
+strongest cards, and the other four play on. A submission with values no card cell holds
+is rejected (answered 8, a pass) and reported; numbers outside the card rows are reported
+and not echoed to the others.
+
+The table runs in one thread with blocking sockets (one message per ``send``, as the
+contest server writes them); what it does is told to an :class:`Observer`.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from referee.engines.base import Card
+from referee.games.daifugo import engine as df
+from referee.games.daifugo.contest import protocol as P
+from referee.games.daifugo.contest.config import ContestConfig
+from referee.games.daifugo.engine import tndhms
+from referee.games.daifugo.notation import uecda_log_writer as writer
+
+N = tndhms.N_PLAYERS
+_LOCK_EVENTS = ("daifugo.option.suit-lock", "daifugo.lock.lone-joker")
+
+
+@dataclass
+class Incident:
+    """Something a client did that the contest server would have choked on."""
+
+    player: int
+    name: str
+    kind: str  # disconnect, stall, short, long, bad-version, malformed, extra-cells, write
+    message: str
+    game: int | None = None  # 1-based
+    turn: int | None = None
+    at: float = field(default_factory=time.time)
+
+
+class Seat:
+    """One client's connection: its player number, protocol and name."""
+
+    def __init__(self, player: int, sock: socket.socket | None, protocol: int, name: str, peer: str = ""):
+        self.player = player
+        self.sock = sock
+        self.protocol = protocol
+        self.name = name
+        self.peer = peer
+        #: Why the seat was dropped (its turns are passes from then on), or None.
+        self.dropped: str | None = None
+        #: What went wrong before its table started (the handshake).
+        self.early: list[Incident] = []
+
+    @property
+    def live(self) -> bool:
+        return self.dropped is None and self.sock is not None
+
+    def close(self) -> None:
+        if self.sock is not None:
+            try:
+                self.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            self.sock.close()
+            self.sock = None
+
+
+def read_exact(sock: socket.socket, n: int, timeout: float) -> tuple[bytes, str | None]:
+    """Up to ``n`` bytes within ``timeout`` seconds, however they are split: the bytes and
+    None, or what went wrong (``disconnect``, ``stall`` with nothing, ``short`` with less)."""
+    deadline = time.monotonic() + timeout
+    got = bytearray()
+    while len(got) < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return bytes(got), "short" if got else "stall"
+        sock.settimeout(left)
+        try:
+            chunk = sock.recv(n - len(got))
+        except TimeoutError:
+            return bytes(got), "short" if got else "stall"
+        except OSError:
+            return bytes(got), "disconnect"
+        if not chunk:
+            return bytes(got), "disconnect"
+        got += chunk
+    return bytes(got), None
+
+
+class Observer:
+    """What a table tells whoever watches it (the HTTP service, a test, the console)."""
+
+    def started(self, table: ContestTable) -> None: ...
+
+    def game_started(self, table: ContestTable, game: int, state: df.State) -> None: ...
+
+    def moved(self, table: ContestTable, game: int, code: str, state: df.State, accepted: bool) -> None: ...
+
+    def game_ended(self, table: ContestTable, game: int, lines: list[str]) -> None: ...
+
+    def incident(self, table: ContestTable, incident: Incident) -> None: ...
+
+    def finished(self, table: ContestTable) -> None: ...
+
+
+class ContestTable:
+    """A match of ``config.games`` games between five seats; ``run()`` plays it."""
+
+    def __init__(self, seats: Sequence[Seat], config: ContestConfig, seed: int, timeout: float,
+                 log_path: Path | None = None, observer: Observer | None = None, number: int = 1,
+                 hostname: str = "", clock: Callable[[], float] = time.time):
+        self.seats = list(seats)
+        self.config = config
+        self.seed = seed
+        self.timeout = timeout
+        self.log_path = log_path
+        self.observer = observer or Observer()
+        self.number = number
+        self.rules = config.rules()
+        self.header = config.header(tuple(s.name for s in self.seats), seed)
+        self.match = tndhms.Match(config.match_rules(), seed)
+        self.incidents: list[Incident] = [i for s in self.seats for i in s.early]
+        self.hostname = hostname
+        self.clock = clock
+        self.game = 0
+        self.turn = 0
+        self.state: df.State | None = None
+        self.games_done = 0
+        self.totals = [0] * N
+        self.finished = False
+        self._log = None
+
+    # ------------------------------------------------------------- reports and I/O
+
+    def report(self, seat: Seat, kind: str, message: str, drop: bool) -> None:
+        incident = Incident(seat.player, seat.name, kind, message, self.game or None, self.turn or None)
+        self.incidents.append(incident)
+        if drop and seat.dropped is None:
+            seat.dropped = f"{kind}: {message}"
+            seat.close()
+        self.observer.incident(self, incident)
+
+    def send(self, seat: Seat, data: bytes) -> None:
+        if not seat.live:
+            return
+        assert seat.sock is not None
+        try:
+            if seat.sock.gettimeout() != self.timeout:
+                seat.sock.settimeout(self.timeout)
+            seat.sock.sendall(data)
+        except TimeoutError:
+            self.report(seat, "stall", f"did not read what the server sent for {self.timeout:g} s", True)
+        except OSError as err:
+            self.report(seat, "disconnect", f"the connection failed while the server wrote to it ({err.strerror or err})",
+                        True)
+
+    def table(self, seat: Seat, cells: list[int]) -> None:
+        self.send(seat, P.encode_table(cells, seat.protocol))
+
+    def int(self, seat: Seat, value: int) -> None:
+        self.send(seat, P.encode_int(value, seat.protocol))
+
+    def read(self, seat: Seat, what: str) -> list[int] | None:
+        """One table from the seat, or None (the seat is dropped, reported)."""
+        if not seat.live:
+            return None
+        assert seat.sock is not None
+        data, problem = read_exact(seat.sock, P.TABLE_BYTES, self.timeout)
+        if problem == "disconnect":
+            self.report(seat, "disconnect", f"closed its connection when its {what} was due"
+                        + (f" ({len(data)} of 480 bytes sent)" if data else ""), True)
+            return None
+        if problem == "stall":
+            self.report(seat, "stall", f"sent no {what} within {self.timeout:g} s", True)
+            return None
+        if problem == "short":
+            self.report(seat, "short", f"sent {len(data)} bytes of its {what}, not a whole 480-byte table, within "
+                        f"{self.timeout:g} s", True)
+            return None
+        return P.decode_table(data, seat.protocol)
+
+    def unasked(self) -> None:
+        """Bytes a client sent when nothing was asked of it (the tail of a long message, or
+        a table out of turn): reported, and the seat dropped, since its stream has lost its
+        place."""
+        live = [s for s in self.seats if s.live]
+        if not live:
+            return
+        try:
+            ready, _, _ = select.select([s.sock for s in live], [], [], 0)
+        except (OSError, ValueError):
+            return
+        for seat in live:
+            if seat.sock not in ready:
+                continue
+            assert seat.sock is not None
+            try:
+                seat.sock.settimeout(0.0)
+                extra = seat.sock.recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                extra = b""
+            if not extra:
+                self.report(seat, "disconnect", "closed its connection", True)
+            else:
+                self.report(seat, "long", f"sent {len(extra)} bytes nobody asked for (more than a 480-byte table, "
+                            "or a table out of turn)", True)
+
+    # ------------------------------------------------------------- tables
+
+    def _base(self, state: df.State, places: Sequence[int] | None) -> list[int]:
+        """Rows 5-6 every table shares: the counts, the classes, the seats. ``places`` is
+        the server's place -> player list (None in the first game of a block: all 0): the
+        previous game's order, overwritten place by place as players go out in this game,
+        so that a player shows its new class, and one whose class another has taken
+        shows 0, until the game ends (daihu.c's mibun)."""
+        cells = [0] * P.CELLS
+        row6 = P.cell(6, 0)
+        for p in range(N):
+            cells[row6 + p] = len(state.hands[p])
+            cells[row6 + 10 + p] = state.seats[p]
+        if places is not None:
+            for place, p in enumerate(places):
+                cells[row6 + 5 + p] = place
+        return cells
+
+    @staticmethod
+    def _places(previous: Sequence[int] | None, state: df.State) -> list[int] | None:
+        if previous is None:
+            return None
+        places = list(previous)
+        places[:len(state.finished)] = state.finished
+        return places
+
+    def _flags(self, cells: list[int], back: bool, revolution: bool, lock: bool) -> None:
+        cells[P.cell(5, 5)] = int(back)
+        cells[P.cell(5, 6)] = int(revolution)
+        cells[P.cell(5, 7)] = int(lock)
+
+    # ------------------------------------------------------------- the match
+
+    def run(self) -> None:
+        try:
+            self._open_log()
+            self.observer.started(self)
+            previous: tuple[int, ...] | None = None
+            for n in range(1, self.config.games + 1):
+                self.game, self.turn = n, 0
+                previous = self._play_game(n, previous, last=n == self.config.games)
+                self.games_done = n
+        finally:
+            for seat in self.seats:
+                seat.close()
+            self.finished = True
+            self._close_log()
+            self.observer.finished(self)
+
+    def _play_game(self, n: int, previous: tuple[int, ...] | None, last: bool) -> tuple[int, ...]:
+        deal = self.match.deal(previous[0] if previous else None)
+        fresh = deal.fresh or previous is None
+        classes = [0] * N if fresh else [previous.index(p) for p in range(N)]  # type: ignore[union-attr]
+        mibun = "22222" if fresh else "".join(map(str, classes))
+        shown = None if fresh else previous
+        state = df.new_round(self.rules, deal.hands, deal.seats, None if fresh else previous, n,
+                             tuple(s.name for s in self.seats))
+        order = list(previous) if previous else list(range(N))
+        dealt = state
+        changes: list[tuple[int, int, tuple[Card, ...]]] = []
+        # The server's own transfers, before the deal tables (daihu.c 723-732).
+        while state.phase == "exchange" and any(d.server for d in state.pending):
+            duty = next(d for d in state.pending if d.server)
+            gift = df.strongest_cards(state.hands[duty.giver], duty.count)
+            state = df.apply(state, df.Give(duty.giver, duty.receiver, gift))
+            changes.append((duty.giver, duty.receiver, gift))
+        exchange = state.phase == "exchange"
+        owed = {d.giver: d.count for d in state.pending}
+        for p in order:  # the deal tables, in class order
+            cells = self._base(dealt, shown)
+            cls = classes[p]
+            hand = state.hands[p] if (exchange and cls in (0, 1)) else dealt.hands[p]
+            P.hand_cells(hand, cells)
+            cells[P.cell(5, 0)] = 1
+            cells[P.cell(5, 1)] = (2, 1, 0, -1, -2)[cls] if exchange else 0
+            cells[P.cell(5, 3)] = 6
+            self.table(self.seats[p], cells)
+        # The gifts of the daifugo, then the fugo (daihu.c 752-778).
+        for giver in sorted(owed, key=classes.__getitem__):
+            duty = next(d for d in state.pending if d.giver == giver)
+            seat = self.seats[giver]
+            cells_in = self.read(seat, "exchange table")
+            gift: tuple[Card, ...] | None = None
+            if cells_in is not None:
+                self._extra(seat, cells_in)
+                gift = P.gift_cards(P.card_rows(cells_in))
+                if gift is not None and df.check(state, df.Give(giver, duty.receiver, gift)) is not None:
+                    gift = None
+            if gift is None:
+                gift = df.strongest_cards(state.hands[giver], duty.count)
+            state = df.apply(state, df.Give(giver, duty.receiver, gift))
+            changes.append((giver, duty.receiver, gift))
+        self.state = state
+        self.observer.game_started(self, n, state)
+        entries: list[str] = []
+        stage = [0] * (5 * P.COLUMNS)
+        while not state.over:
+            self.turn += 1
+            self.unasked()
+            mover = state.to_move
+            assert mover is not None
+            for p in range(N):
+                cells = self._base(state, self._places(shown, state))
+                P.hand_cells(state.hands[p], cells)
+                cells[P.cell(5, 2)] = int(p == mover)
+                cells[P.cell(5, 3)] = mover
+                cells[P.cell(5, 4)] = int(state.table is None)
+                self._flags(cells, state.back, state.revolution, state.lock is not None)
+                self.table(self.seats[p], cells)
+            seat = self.seats[mover]
+            cells_in = self.read(seat, "submission")
+            if cells_in is None:
+                move: df.Move = df.Pass(mover)
+                code = f"{mover}EE"
+                rows: tuple[int, ...] = ()
+            else:
+                self._extra(seat, cells_in)
+                rows = P.card_rows(cells_in)
+                move, code = P.submission(mover, rows)
+                why = P.malformed(rows)
+                if why is not None:
+                    self.report(seat, "malformed", f"its submission holds {why}: rejected, a pass", False)
+                    # The contest server logs such cells as cards; where they would read as a
+                    # play the rules accept, the log could not be judged as it was played,
+                    # so ours logs the pass it was (the companion record has the cells).
+                    read = P.submission(mover, tuple(1 if v not in (0, 2) else v for v in rows))[0]
+                    if not isinstance(read, df.Unreadable) and df.check(state, read) is None:
+                        code = f"{mover}EE"
+            entries.append(code)
+            v = df.check(state, move)
+            after = df.apply(state, move) if v is None else df.after_illegal(state, move, v)
+            if after is None:  # never for the player to move; judged a pass all the same
+                after = df.apply(state, df.Pass(mover))
+            accepted = v is None and isinstance(move, df.Play)
+            if cells_in is not None:
+                self.int(seat, P.ACCEPTED if accepted or (v is None and state.table is None) else P.REJECTED)
+            if accepted:
+                stage = list(rows)
+            # The stage tables: this submission's effects, before any trick clear.
+            back, lock = after.back, after.lock is not None
+            if after.table is None:
+                back = state.back != ("daifugo.option.eleven-back" in after.events)
+                lock = (state.lock is not None) != any(e in after.events for e in _LOCK_EVENTS)
+            for p in range(N):
+                cells = self._base(after, self._places(shown, after))
+                cells[:len(stage)] = stage
+                cells[P.cell(5, 3)] = mover
+                cells[P.cell(5, 4)] = int(not any(stage))
+                self._flags(cells, back, after.revolution, lock)
+                self.table(self.seats[p], cells)
+            if after.table is None:
+                stage = [0] * (5 * P.COLUMNS)
+            end = P.GAME_ON if not after.over else (P.MATCH_OVER if last else P.GAME_OVER)
+            for p in range(N):
+                self.int(self.seats[p], end)
+            self.observer.moved(self, n, code, after, accepted)
+            state = after
+            self.state = state
+        result = self.match.stall_places(state.finished) if state.stalled else df.finishing_order(state)
+        assert result is not None
+        for place, p in enumerate(result):
+            self.totals[p] += tndhms.place_points(place)
+        lines = writer.game_lines(self.header, n - 1, mibun, deal.seats, deal.hands, entries, result, changes,
+                                  self.totals)
+        self._write(lines)
+        self.observer.game_ended(self, n, lines)
+        return tuple(result)
+
+    def _extra(self, seat: Seat, cells: list[int]) -> None:
+        extra = P.extra_cells(cells)
+        if extra:
+            shown = ", ".join(f"[{r}][{c}]={v}" for r, c, v in extra[:5])
+            self.report(seat, "extra-cells", f"its table holds numbers outside the card rows ({shown}"
+                        f"{', ...' if len(extra) > 5 else ''}): ignored, and not shown to the others", False)
+
+    # ------------------------------------------------------------- the log and its companion
+
+    def _now(self) -> str:
+        return time.strftime("%Y/%m/%d %H:%M:%S", time.localtime(self.clock()))
+
+    def _open_log(self) -> None:
+        if self.log_path is None:
+            return
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = self.log_path.open("w", encoding="latin-1", newline="\n")
+        self._write(writer.header_lines(self.header, self.hostname, self._now()))
+
+    def _write(self, lines: list[str]) -> None:
+        if self._log is not None:
+            self._log.write("".join(lines))
+            self._log.flush()
+
+    def _close_log(self) -> None:
+        if self._log is None:
+            return
+        if self.games_done == self.config.games:
+            self._write(writer.trailer_lines(self.header, self._now(), self.totals))
+        self._log.close()
+        self._log = None
+        assert self.log_path is not None
+        companion = self.log_path.with_suffix(".json")
+        record = {
+            "format": "pitboss-uecda-table/1", "table": self.number, "log": self.log_path.name, "seed": self.seed,
+            "revision": self.config.revision, "games": self.config.games, "games_played": self.games_done,
+            "players": [{"player": s.player, "name": s.name, "protocol": s.protocol, "peer": s.peer,
+                         "dropped": s.dropped} for s in self.seats],
+            "incidents": [asdict(i) for i in self.incidents],
+        }
+        companion.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

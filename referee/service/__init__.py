@@ -1,0 +1,1 @@
+"""The live referee service (``pitboss serve``): HTTP, WebSocket, storage, the web page."""

@@ -1,0 +1,399 @@
+"""The live referee service (``pitboss serve``): an ASGI app (Starlette, served by uvicorn).
+
+``create_app(db)`` builds it: the HTTP API and WebSocket events of ``service.md``, the
+stateless jobs, the web page. Every answer other than 2xx is JSON ``{"error": ...}``
+(with ``rule`` where a rule decided it); malformed input of any kind is a 4xx.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import json
+import math
+import time
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from referee.service import jobs, page
+from referee.service import openapi as openapi_doc
+from referee.service.store import open_store
+from referee.service.tables import HubError, Table, TableHub, token_hash
+
+MOVE_BODY = 64 * 1024
+RECORD_BODY = 8 * 1024 * 1024
+WS_MESSAGE = 4 * 1024
+PAGE_SIZE = 50
+
+
+class Limits:
+    """Per-token request rate: a token bucket of ``burst`` requests refilled at ``rate``/s."""
+
+    def __init__(self, rate: float, burst: float):
+        self.rate = rate
+        self.burst = burst
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, key: str) -> bool:
+        t = time.monotonic()
+        tokens, last = self.buckets.get(key, (self.burst, t))
+        tokens = min(self.burst, tokens + (t - last) * self.rate)
+        if tokens < 1:
+            self.buckets[key] = (tokens, t)
+            return False
+        self.buckets[key] = (tokens - 1, t)
+        if len(self.buckets) > 100_000:  # forget the idle ones
+            self.buckets = {k: v for k, v in self.buckets.items() if t - v[1] < 60}
+        return True
+
+
+def _error(status: int, message: str, **more: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **more}, status)
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not length.isdigit():
+            raise HubError(400, {"error": "bad Content-Length"})
+        if int(length) > limit:
+            raise HubError(413, {"error": f"the body is over {limit // 1024} KiB"})
+    chunks = []
+    size = 0
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise HubError(413, {"error": f"the body is over {limit // 1024} KiB"})
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise HubError(400, {"error": "the client went away mid-body"}) from None
+    return b"".join(chunks)
+
+
+def _json_safe(value: Any) -> Any:
+    """An error body echoes what the client sent: numbers JSON cannot write (inf, nan)
+    are given back as text, so the answer is still JSON."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+async def _json(request: Request, limit: int) -> Any:
+    raw = await _body(request, limit)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise HubError(400, {"error": "the body is not JSON", "detail": None}) from None
+
+
+async def _text(request: Request, limit: int) -> str:
+    raw = await _body(request, limit)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise HubError(400, {"error": "the body is not UTF-8 text"}) from None
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def _cursor(row) -> str:
+    return base64.urlsafe_b64encode(json.dumps([row.created, row.id]).encode()).decode().rstrip("=")
+
+
+def _uncursor(text: str) -> tuple[float, str]:
+    try:
+        created, table_id = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+        if not isinstance(created, (int, float)) or not isinstance(table_id, str):
+            raise ValueError
+        return float(created), table_id
+    except (ValueError, TypeError, UnicodeDecodeError):
+        raise HubError(400, {"error": "bad cursor"}) from None
+
+
+def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 400.0,
+               resume: bool = True) -> Starlette:
+    """The service on database ``db`` (a SQLite path or ``postgresql://...``)."""
+    state: dict[str, Any] = {}
+    limits = Limits(rate, burst)
+
+    def hub() -> TableHub:
+        return state["hub"]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        store = await asyncio.to_thread(open_store, db)
+        state["store"] = store
+        state["hub"] = TableHub(store)
+        app.state.hub = state["hub"]
+        if resume:
+            await state["hub"].resume()
+        try:
+            yield
+        finally:
+            state["hub"].close()
+            await asyncio.to_thread(store.close)
+
+    async def table_or_404(table_id: str) -> Table:
+        table = await hub().get(table_id)
+        if table is None:
+            raise HubError(404, {"error": f"no table {table_id}"})
+        return table
+
+    def seat_or_401(table: Table, token: str | None) -> int:
+        seat = table.seat_of(token)
+        if seat is None:
+            raise HubError(401, {"error": "a seat token of this table is needed (Authorization: Bearer TOKEN)"})
+        return seat
+
+    def rate_or_429(token: str) -> None:
+        if not limits.allow(token_hash(token)):
+            raise HubError(429, {"error": "too many requests from this token; slow down"})
+
+    # ------------------------------------------------------------------ endpoints
+
+    async def healthz(request: Request) -> Response:
+        store = state["store"]
+        return JSONResponse({"ok": True, "storage": store.kind, "commits": store.commits, "writes": store.batched})
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(openapi_doc.build())
+
+    async def docs(request: Request) -> Response:
+        return HTMLResponse(page.docs_page())
+
+    async def create_table(request: Request) -> Response:
+        body = await _json(request, MOVE_BODY)
+        table, tokens = await hub().create(body)
+        seats = [{"name": s["name"], "token": tok, "bot": s.get("bot")} for s, tok in zip(table.row.seats, tokens)]
+        return JSONResponse({"id": table.id, "game": table.row.game, "rules": table.row.rules,
+                             "options": table.row.setup.get("options", ""), "seats": seats,
+                             "url": f"/tables/{table.id}"}, 201)
+
+    async def list_tables(request: Request) -> Response:
+        cursor = request.query_params.get("cursor")
+        before = _uncursor(cursor) if cursor else None
+        rows = await hub().page(PAGE_SIZE + 1, before)
+        more = len(rows) > PAGE_SIZE
+        rows = rows[:PAGE_SIZE]
+        return JSONResponse({"tables": [hub().summary(r) for r in rows],
+                             "next": _cursor(rows[-1]) if more else None})
+
+    async def public_view(request: Request) -> Response:
+        table = await table_or_404(request.path_params["id"])
+        return JSONResponse(hub().view(table, None))
+
+    async def seat_view(request: Request) -> Response:
+        table = await table_or_404(request.path_params["id"])
+        token = _bearer(request)
+        seat = seat_or_401(table, token)
+        rate_or_429(token)  # type: ignore[arg-type]
+        return JSONResponse(hub().view(table, seat))
+
+    async def post_move(request: Request) -> Response:
+        table_id = request.path_params["id"]
+        table = await table_or_404(table_id)
+        token = _bearer(request)
+        seat = seat_or_401(table, token)
+        rate_or_429(token)  # type: ignore[arg-type]
+        body = await _json(request, MOVE_BODY)
+        if not isinstance(body, dict) or not isinstance(body.get("move"), str) or set(body) - {"move", "ply"}:
+            raise HubError(400, {"error": 'the body is {"move": "...", "ply": N} (ply optional)'})
+        ply = body.get("ply")
+        if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
+            raise HubError(400, {"error": "ply is a whole number"})
+        answer = await hub().submit(table_id, seat, body["move"], ply)
+        return JSONResponse(answer.body, answer.status)
+
+    async def record(request: Request) -> Response:
+        table = await table_or_404(request.path_params["id"])
+        return PlainTextResponse(table.match.record())
+
+    async def picture(request: Request) -> Response:
+        from referee.jobs.render.svg import render
+
+        table = await table_or_404(request.path_params["id"])
+        token = _bearer(request) or request.query_params.get("token")
+        seat = None
+        if token:
+            seat = seat_or_401(table, token)
+        return Response(render(table.match.frame(seat)), media_type="image/svg+xml")
+
+    async def job_validate(request: Request) -> Response:
+        text = await _text(request, RECORD_BODY)
+        return JSONResponse(await run_in_threadpool(jobs.validate, text))
+
+    async def job_annotate(request: Request) -> Response:
+        text = await _text(request, RECORD_BODY)
+        rules = request.query_params.getlist("rules")
+        explain_all = request.query_params.get("explain_all", "").lower() in ("1", "true", "yes")
+        try:
+            return JSONResponse(await run_in_threadpool(jobs.annotate, text, rules, explain_all))
+        except jobs.JobError as err:
+            raise HubError(err.status, {"error": str(err)}) from None
+
+    async def job_solve(request: Request) -> Response:
+        body = await _json(request, RECORD_BODY)
+        if not isinstance(body, dict):
+            raise HubError(400, {"error": "the body is a JSON object"})
+        try:
+            return JSONResponse(await run_in_threadpool(jobs.solve, body))
+        except jobs.JobError as err:
+            raise HubError(err.status, {"error": str(err)}) from None
+
+    async def favicon(request: Request) -> Response:
+        return Response(page.FAVICON, media_type="image/svg+xml")
+
+    async def index(request: Request) -> Response:
+        rows = await hub().page(PAGE_SIZE, None)
+        return HTMLResponse(page.index_page([hub().summary(r) for r in rows]))
+
+    async def table_page(request: Request) -> Response:
+        table = await table_or_404(request.path_params["id"])
+        return HTMLResponse(page.table_page(table.id, table.row.game))
+
+    async def events(ws: WebSocket) -> None:
+        table = await hub().get(ws.path_params["id"])
+        if table is None:
+            await ws.close(code=4404, reason="no such table")
+            return
+        token = ws.query_params.get("token")
+        seat = None
+        if token:
+            seat = table.seat_of(token)
+            if seat is None:
+                await ws.close(code=4401, reason="unknown token for this table")
+                return
+        await ws.accept()
+        obs = hub().observe(table, seat)
+        reader = asyncio.get_running_loop().create_task(_drain_client(ws))
+        try:
+            await ws.send_json({"type": "view", **hub().view(table, seat)})
+            if table.finished:
+                await ws.send_json({"type": "end", "result": table.match.view(None)["result"]})
+            while True:
+                getter = asyncio.ensure_future(obs.queue.get())
+                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+                if reader in done:
+                    getter.cancel()
+                    code = reader.result()
+                    if code is not None:
+                        await ws.close(code=code)
+                    return
+                await ws.send_json(getter.result())
+                if obs.dropped and obs.queue.empty():
+                    await ws.close(code=4408, reason="too far behind: reconnect for a fresh view")
+                    return
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+        finally:
+            hub().unobserve(table, obs)
+            reader.cancel()
+
+    async def _drain_client(ws: WebSocket) -> int | None:
+        """Read what the client sends (pings); too big a message closes with 1009."""
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    return None
+                data = message.get("text") or message.get("bytes") or ""
+                if len(data) > WS_MESSAGE:
+                    return 1009
+        except (WebSocketDisconnect, RuntimeError):
+            return None
+
+    # ------------------------------------------------------------------ errors
+
+    async def hub_error(request: Request, exc: HubError) -> Response:
+        return JSONResponse(_json_safe(exc.body), exc.status)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return _error(404, "no such page")
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return _error(405, "method not allowed")
+
+    async def crashed(request: Request, exc: Exception) -> Response:  # a bug: say so, plainly
+        return _error(500, "internal error")
+
+    routes = [
+        Route("/healthz", healthz),
+        Route("/openapi.json", openapi),
+        Route("/docs", docs),
+        Route("/", index),
+        Route("/favicon.ico", favicon),
+        Route("/tables/{id}", table_page),
+        Route("/v1/tables", create_table, methods=["POST"]),
+        Route("/v1/tables", list_tables, methods=["GET"]),
+        Route("/v1/tables/{id}", public_view),
+        Route("/v1/tables/{id}/view", seat_view),
+        Route("/v1/tables/{id}/moves", post_move, methods=["POST"]),
+        Route("/v1/tables/{id}/record", record),
+        Route("/v1/tables/{id}/picture", picture),
+        WebSocketRoute("/v1/tables/{id}/events", events),
+        Route("/v1/validate", job_validate, methods=["POST"]),
+        Route("/v1/annotate", job_annotate, methods=["POST"]),
+        Route("/v1/solve", job_solve, methods=["POST"]),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan,
+                     exception_handlers={HubError: hub_error, 404: not_found, 405: not_allowed, 500: crashed})
+
+
+def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 400.0,
+          announce=print, extra_servers=()) -> int:
+    """Run the service until SIGINT/SIGTERM, then finish the requests in flight; 0 when
+    it stopped cleanly. ``extra_servers``: coroutines (other protocols) run beside it,
+    each given the hub once it is up."""
+    import uvicorn
+
+    app = create_app(db, rate=rate, burst=burst)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MESSAGE * 16,
+                            timeout_graceful_shutdown=10, lifespan="on")
+    server = uvicorn.Server(config)
+
+    async def main() -> None:
+        task = asyncio.get_running_loop().create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.01)
+        if server.started:
+            for sock in server.servers[0].sockets if server.servers else ():
+                h, p = sock.getsockname()[:2]
+                announce(f"pitboss: serving on http://{h}:{p} (database: {db})")
+                break
+            extra = [asyncio.get_running_loop().create_task(s(app.state.hub)) for s in extra_servers]
+        else:
+            extra = []
+        await task
+        for t in extra:
+            t.cancel()
+
+    # uvicorn hands the signal it stopped on back to the handler it found once it is done;
+    # that handler only notes it, so that a requested stop exits 0
+    import signal
+
+    stopped_by: list[int] = []
+    previous = {sig: signal.signal(sig, lambda s, _frame: stopped_by.append(s)) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        asyncio.run(main())
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0 if server.started else 1

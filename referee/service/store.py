@@ -1,0 +1,379 @@
+"""Durable storage of live tables: SQLite (embedded, the default) or PostgreSQL.
+
+One schema for both, created or migrated on start. Writes go through one writer thread
+that commits the writes waiting at that moment in one transaction (group commit): a move
+is acknowledged only once its transaction is committed (SQLite in WAL mode with
+``synchronous=FULL``; a PostgreSQL commit), and concurrent tables share the fsync.
+
+Each move is a row keyed by (table, ply): a second server on the same database that
+tries to store a move at a ply already taken gets :class:`Conflict`, never a second row.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+#: Migrations: version -> statements (the same SQL for both databases).
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        """CREATE TABLE IF NOT EXISTS live_tables (
+            id TEXT PRIMARY KEY,
+            created DOUBLE PRECISION NOT NULL,
+            game TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            setup TEXT NOT NULL,
+            seats TEXT NOT NULL,
+            tokens TEXT NOT NULL,
+            clock DOUBLE PRECISION,
+            status TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS live_tables_created ON live_tables (created, id)",
+        """CREATE TABLE IF NOT EXISTS live_moves (
+            table_id TEXT NOT NULL,
+            ply INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            stored TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (table_id, ply)
+        )""",
+    ),
+}
+
+
+class Conflict(Exception):
+    """A write that another writer got to first (a move at a ply already stored)."""
+
+
+@dataclass
+class TableRow:
+    id: str
+    created: float
+    game: str
+    rules: str
+    setup: dict[str, Any]
+    #: [{"name", "bot"}] in seat order.
+    seats: list[dict[str, Any]]
+    #: sha256 hex of each seat's token, in seat order.
+    tokens: list[str]
+    clock: float | None
+    status: str
+
+
+@dataclass
+class MoveRow:
+    ply: int
+    seat: int
+    stored: str
+    at: float
+
+
+class _Unit:
+    __slots__ = ("statements", "future")
+
+    def __init__(self, statements: Sequence[tuple[str, tuple]], future: Future):
+        self.statements = statements
+        self.future = future
+
+
+class Store:
+    """The database: ``open_store(url)`` picks the backend."""
+
+    kind = "sqlite"
+    #: How many waiting writes one transaction takes at most.
+    BATCH = 1000
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[_Unit | None] = queue.Queue()
+        self._writer: threading.Thread | None = None
+        self.commits = 0
+        self.batched = 0
+
+    # ------------------------------------------------------------------ backend hooks
+
+    def _connect(self):  # pragma: no cover - each backend
+        raise NotImplementedError
+
+    def _sql(self, statement: str) -> str:
+        return statement
+
+    def _is_conflict(self, err: Exception) -> bool:  # pragma: no cover - each backend
+        raise NotImplementedError
+
+    def _begin(self, conn) -> None:
+        pass
+
+    def _savepoints(self) -> bool:
+        return True
+
+    # ------------------------------------------------------------------ life
+
+    def start(self) -> None:
+        conn = self._connect()
+        try:
+            self._migrate(conn)
+        finally:
+            conn.close()
+        self._read = self._connect()
+        self._read_lock = threading.Lock()
+        self._writer = threading.Thread(target=self._write_loop, name="pitboss-store-writer", daemon=True)
+        self._writer.start()
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._queue.put(None)
+            self._writer.join()
+            self._writer = None
+            self._read.close()
+
+    def _migrate(self, conn) -> None:
+        cur = conn.cursor()
+        self._begin(conn)
+        self._lock_schema(cur)
+        cur.execute("CREATE TABLE IF NOT EXISTS pitboss_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        cur.execute(self._sql("SELECT value FROM pitboss_meta WHERE key = ?"), ("schema_version",))
+        row = cur.fetchone()
+        version = int(row[0]) if row else 0
+        if version > SCHEMA_VERSION:
+            conn.rollback()
+            raise RuntimeError(f"the database has schema version {version}, newer than this pitboss "
+                               f"({SCHEMA_VERSION}); upgrade pitboss")
+        for v in range(version + 1, SCHEMA_VERSION + 1):
+            for statement in MIGRATIONS[v]:
+                cur.execute(statement)
+        if version == 0:
+            cur.execute(self._sql("INSERT INTO pitboss_meta (key, value) VALUES (?, ?)"),
+                        ("schema_version", str(SCHEMA_VERSION)))
+        elif version < SCHEMA_VERSION:
+            cur.execute(self._sql("UPDATE pitboss_meta SET value = ? WHERE key = ?"),
+                        (str(SCHEMA_VERSION), "schema_version"))
+        conn.commit()
+
+    def _lock_schema(self, cur) -> None:
+        pass
+
+    # ------------------------------------------------------------------ writes
+
+    def _write_loop(self) -> None:
+        conn = self._connect()
+        try:
+            while True:
+                first = self._queue.get()
+                if first is None:
+                    return
+                units = [first]
+                stop = False
+                while len(units) < self.BATCH:
+                    try:
+                        nxt = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if nxt is None:
+                        stop = True
+                        break
+                    units.append(nxt)
+                self._commit(conn, units)
+                if stop:
+                    return
+        finally:
+            conn.close()
+
+    def _commit(self, conn, units: list[_Unit]) -> None:
+        results: list[BaseException | None] = []
+        try:
+            self._begin(conn)
+            cur = conn.cursor()
+            for i, unit in enumerate(units):
+                cur.execute(f"SAVEPOINT u{i}")
+                try:
+                    for statement, params in unit.statements:
+                        cur.execute(self._sql(statement), params)
+                    cur.execute(f"RELEASE SAVEPOINT u{i}")
+                    results.append(None)
+                except Exception as err:  # one unit's conflict must not sink the others
+                    cur.execute(f"ROLLBACK TO SAVEPOINT u{i}")
+                    cur.execute(f"RELEASE SAVEPOINT u{i}")
+                    results.append(Conflict(str(err)) if self._is_conflict(err) else err)
+            conn.commit()
+        except Exception as err:
+            try:
+                conn.rollback()
+            except Exception:
+                pass
+            for unit in units:
+                unit.future.set_exception(err)
+            return
+        self.commits += 1
+        self.batched += len(units)
+        for unit, result in zip(units, results):
+            if result is None:
+                unit.future.set_result(None)
+            else:
+                unit.future.set_exception(result)
+
+    def submit(self, statements: Sequence[tuple[str, tuple]]) -> Future:
+        fut: Future = Future()
+        self._queue.put(_Unit(statements, fut))
+        return fut
+
+    async def write(self, statements: Sequence[tuple[str, tuple]]) -> None:
+        """Commit these statements (one unit: all or nothing); returns once committed."""
+        await asyncio.wrap_future(self.submit(statements))
+
+    # ------------------------------------------------------------------ the service's writes
+
+    @staticmethod
+    def insert_table(row: TableRow) -> list[tuple[str, tuple]]:
+        return [("INSERT INTO live_tables (id, created, game, rules, setup, seats, tokens, clock, status) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (row.id, row.created, row.game, row.rules, json.dumps(row.setup), json.dumps(row.seats),
+                  json.dumps(row.tokens), row.clock, row.status))]
+
+    @staticmethod
+    def insert_move(table_id: str, move: MoveRow, status: str | None = None) -> list[tuple[str, tuple]]:
+        out = [("INSERT INTO live_moves (table_id, ply, seat, stored, at) VALUES (?, ?, ?, ?, ?)",
+                (table_id, move.ply, move.seat, move.stored, move.at))]
+        if status is not None:
+            out.append(("UPDATE live_tables SET status = ? WHERE id = ?", (status, table_id)))
+        return out
+
+    # ------------------------------------------------------------------ reads
+
+    def _query(self, statement: str, params: tuple = ()) -> list[tuple]:
+        with self._read_lock:
+            cur = self._read.cursor()
+            cur.execute(self._sql(statement), params)
+            rows = cur.fetchall()
+            self._read.commit()  # end the read transaction: the next read sees new commits
+            return rows
+
+    @staticmethod
+    def _table(row: tuple) -> TableRow:
+        return TableRow(row[0], row[1], row[2], row[3], json.loads(row[4]), json.loads(row[5]),
+                        json.loads(row[6]), row[7], row[8])
+
+    _COLUMNS = "id, created, game, rules, setup, seats, tokens, clock, status"
+
+    def table(self, table_id: str) -> TableRow | None:
+        rows = self._query(f"SELECT {self._COLUMNS} FROM live_tables WHERE id = ?", (table_id,))
+        return self._table(rows[0]) if rows else None
+
+    def moves(self, table_id: str) -> list[MoveRow]:
+        rows = self._query("SELECT ply, seat, stored, at FROM live_moves WHERE table_id = ? ORDER BY ply",
+                           (table_id,))
+        return [MoveRow(*r) for r in rows]
+
+    def unfinished(self) -> list[str]:
+        return [r[0] for r in self._query("SELECT id FROM live_tables WHERE status <> ? ORDER BY created",
+                                          ("finished",))]
+
+    def page(self, limit: int, before: tuple[float, str] | None) -> list[TableRow]:
+        """Tables newest first; ``before`` (created, id) continues after that table."""
+        if before is None:
+            rows = self._query(f"SELECT {self._COLUMNS} FROM live_tables ORDER BY created DESC, id DESC LIMIT ?",
+                               (limit,))
+        else:
+            rows = self._query(f"SELECT {self._COLUMNS} FROM live_tables WHERE created < ? OR "
+                               f"(created = ? AND id < ?) ORDER BY created DESC, id DESC LIMIT ?",
+                               (before[0], before[0], before[1], limit))
+        return [self._table(r) for r in rows]
+
+
+class SQLiteStore(Store):
+    kind = "sqlite"
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _connect(self):
+        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA busy_timeout=30000")
+        return _SQLiteConn(conn)
+
+    def _begin(self, conn) -> None:
+        conn.begin()
+
+    def _is_conflict(self, err: Exception) -> bool:
+        return isinstance(err, sqlite3.IntegrityError)
+
+
+class _SQLiteConn:
+    """sqlite3 in autocommit mode with explicit BEGIN IMMEDIATE (a writer takes the lock
+    at once, so two servers never deadlock upgrading a read lock)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+        self.open = False
+
+    def begin(self) -> None:
+        if not self.open:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.open = True
+
+    def cursor(self):
+        return self.conn.cursor()
+
+    def commit(self) -> None:
+        if self.open:
+            self.conn.execute("COMMIT")
+            self.open = False
+
+    def rollback(self) -> None:
+        if self.open:
+            self.conn.execute("ROLLBACK")
+            self.open = False
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class PostgresStore(Store):
+    kind = "postgresql"
+
+    def __init__(self, url: str):
+        super().__init__()
+        self.url = url
+
+    def _connect(self):
+        import psycopg
+
+        return psycopg.connect(self.url, autocommit=False)
+
+    def _sql(self, statement: str) -> str:
+        return statement.replace("?", "%s")
+
+    def _lock_schema(self, cur) -> None:
+        # two servers starting together migrate one after the other
+        cur.execute("SELECT pg_advisory_xact_lock(4242001)")
+
+    def _is_conflict(self, err: Exception) -> bool:
+        import psycopg
+
+        return isinstance(err, psycopg.errors.UniqueViolation)
+
+
+def open_store(url: str) -> Store:
+    """``postgresql://...`` (or ``postgres://``): PostgreSQL; anything else: a SQLite file."""
+    if url.startswith(("postgresql://", "postgres://")):
+        store: Store = PostgresStore(url)
+    else:
+        store = SQLiteStore(url)
+    store.start()
+    return store
+
+
+def now() -> float:
+    return time.time()

@@ -1,0 +1,409 @@
+"""Live tables in a running service: create, submit, observe — for every protocol.
+
+The HTTP API (``referee/service/app.py``) and any other protocol module (the UEC contest
+server, ``referee/service/uecda``) go through one :class:`TableHub`:
+
+- ``await hub.create(body)`` -> ``(table, tokens)``: a new table (``body`` as ``POST
+  /v1/tables`` takes it), stored before it is answered;
+- ``await hub.submit(table_id, seat, text, ply=None)`` -> :class:`Answer`: a seat's move,
+  judged by the game's engine, committed before it is answered, then broadcast; bots, the
+  server's own moves and clocks follow by themselves;
+- ``hub.observe(table_id, seat)`` -> an :class:`Observer` whose queue receives one event
+  per move (``{"type": "move", ...}``) and ``{"type": "end"}``; ``hub.view(table, seat)``
+  is the reader's view at any time.
+
+The hub never names a game: each table's game is reached through ``registry.game(name)``
+and its ``live`` part (:mod:`referee.jobs.live`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import random
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.jobs import registry
+from referee.jobs.live import BOT_STYLES, LiveError, Outcome
+from referee.service.store import Conflict, MoveRow, Store, TableRow, now
+
+MAX_SEATS = 16
+MAX_NAME = 40
+#: Finished tables kept in memory (the rest are read back from the database on demand).
+FINISHED_CACHE = 64
+
+
+class HubError(Exception):
+    """An answer other than 200: ``status``, a JSON body."""
+
+    def __init__(self, status: int, body: dict[str, Any]):
+        super().__init__(body.get("error") or body.get("message"))
+        self.status = status
+        self.body = body
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(eq=False)
+class Observer:
+    seat: int | None
+    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=2000))
+    #: Set when the observer fell too far behind: it must reconnect (and gets a fresh view).
+    dropped: bool = False
+
+
+@dataclass
+class Table:
+    row: TableRow
+    match: Any
+    live: Any
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    observers: set = field(default_factory=set)
+    last_at: float = 0.0
+    clock_task: asyncio.TimerHandle | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def finished(self) -> bool:
+        return self.match.status() == "finished"
+
+    def bot(self, seat: int) -> str | None:
+        return self.row.seats[seat].get("bot")
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose token this is (constant-time comparison against every seat)."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        found = None
+        for i, stored in enumerate(self.row.tokens):
+            if hmac.compare_digest(stored, digest):
+                found = i
+        return found
+
+
+@dataclass
+class Answer:
+    status: int
+    body: dict[str, Any]
+
+
+class TableHub:
+    def __init__(self, store: Store):
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self.finished: OrderedDict[str, Table] = OrderedDict()
+        self._loading: dict[str, asyncio.Lock] = {}
+        self.closing = False
+
+    # ------------------------------------------------------------------ start and stop
+
+    async def resume(self) -> int:
+        """Load every unfinished table (after a restart) and let bots and clocks carry on."""
+        ids = await asyncio.to_thread(self.store.unfinished)
+        for table_id in ids:
+            table = await self.get(table_id)
+            if table is not None:
+                self._after(table)
+        return len(ids)
+
+    def close(self) -> None:
+        self.closing = True
+        for table in self.tables.values():
+            if table.clock_task is not None:
+                table.clock_task.cancel()
+
+    # ------------------------------------------------------------------ tables
+
+    @staticmethod
+    def _check_body(body: Any) -> dict[str, Any]:
+        def bad(message: str, detail: Any = None, status: int = 422) -> HubError:
+            return HubError(status, {"error": message, "detail": detail})
+
+        if not isinstance(body, dict):
+            raise bad("the body must be a JSON object", status=400)
+        known = {"game", "rules", "options", "seats", "bots", "decks", "rounds", "seed", "clock"}
+        extra = sorted(set(body) - known)
+        if extra:
+            raise bad(f"unknown field{'s' if len(extra) > 1 else ''}: {', '.join(extra)}", extra)
+        game = body.get("game")
+        if not isinstance(game, str) or registry.find(game) is None or not registry.find(game).has("live"):
+            raise bad(f"game must be one of {', '.join(registry.names())}", {"game": game})
+        seats = body.get("seats")
+        if (not isinstance(seats, list) or not seats or len(seats) > MAX_SEATS
+                or not all(isinstance(s, str) and 0 < len(s) <= MAX_NAME and s == s.strip() and s for s in seats)):
+            raise bad(f"seats is a list of player names (1 to {MAX_NAME} characters, no surrounding spaces)",
+                      {"seats": seats})
+        if len(set(seats)) != len(seats):
+            raise bad("seats must be different names", {"seats": seats})
+        bots = body.get("bots") or {}
+        if not isinstance(bots, dict) or any(k not in seats or v not in BOT_STYLES for k, v in bots.items()):
+            raise bad(f"bots maps seat names to {' or '.join(BOT_STYLES)}", {"bots": bots})
+        seed = body.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(2**62)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise bad("seed is a whole number from 0 to 2^63 - 1", {"seed": seed})
+        clock = body.get("clock")
+        if clock is not None:
+            seconds = clock.get("move_seconds") if isinstance(clock, dict) else None
+            if (not isinstance(seconds, (int, float)) or isinstance(seconds, bool)
+                    or not 0.05 <= seconds <= 7 * 86400 or set(clock) != {"move_seconds"}):
+                raise bad('clock is {"move_seconds": N} with N from 0.05 to 604800', {"clock": clock})
+        for name in ("rules", "options"):
+            if body.get(name) is not None and not isinstance(body[name], str):
+                raise bad(f"{name} is a string", {name: body[name]})
+        return {**body, "seed": seed, "bots": bots}
+
+    async def create(self, body: Any) -> tuple[Table, list[str]]:
+        body = self._check_body(body)
+        game = registry.game(body["game"])
+        live = game.part("live")
+        try:
+            setup = live.create(body)
+        except LiveError as err:
+            raise HubError(err.status if err.status in (400, 422) else 422,
+                           {"error": err.message, "detail": err.detail, "rule": err.rule}) from None
+        tokens = [secrets.token_urlsafe(24) for _ in body["seats"]]
+        row = TableRow(id=secrets.token_hex(8), created=now(), game=game.name, rules=setup["rules"],
+                       setup=setup, seats=[{"name": n, "bot": body["bots"].get(n)} for n in body["seats"]],
+                       tokens=[token_hash(t) for t in tokens],
+                       clock=(body.get("clock") or {}).get("move_seconds"), status="playing")
+        table = Table(row, live.open(setup), live, last_at=row.created)
+        await self.store.write(self.store.insert_table(row))
+        self.tables[row.id] = table
+        self._after(table)
+        return table, tokens
+
+    async def get(self, table_id: str) -> Table | None:
+        table = self.tables.get(table_id) or self.finished.get(table_id)
+        if table is not None:
+            return table
+        if not isinstance(table_id, str) or len(table_id) > 64:
+            return None
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            table = self.tables.get(table_id) or self.finished.get(table_id)
+            if table is None:
+                table = await asyncio.to_thread(self._load, table_id)
+                if table is not None:
+                    self._keep(table)
+        self._loading.pop(table_id, None)
+        return table
+
+    def _load(self, table_id: str) -> Table | None:
+        row = self.store.table(table_id)
+        if row is None:
+            return None
+        live = registry.game(row.game).part("live")
+        match = live.open(row.setup)
+        last = row.created
+        for move in self.store.moves(table_id):
+            if move.ply != match.ply + 1:
+                raise RuntimeError(f"table {table_id}: stored ply {move.ply} after {match.ply}")
+            match.replay(move.seat, move.stored)
+            last = move.at
+        return Table(row, match, live, last_at=last)
+
+    def _keep(self, table: Table) -> None:
+        if table.finished:
+            self.tables.pop(table.id, None)
+            self.finished[table.id] = table
+            self.finished.move_to_end(table.id)
+            while len(self.finished) > FINISHED_CACHE:
+                self.finished.popitem(last=False)
+        else:
+            self.tables[table.id] = table
+
+    async def page(self, limit: int, before: tuple[float, str] | None) -> list[TableRow]:
+        return await asyncio.to_thread(self.store.page, limit, before)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, table: Table, seat: int | None) -> dict[str, Any]:
+        match = table.match
+        inner = match.view(seat)
+        seats = inner.pop("seats")
+        for i, s in enumerate(seats):
+            s["bot"] = table.bot(i)
+        out = {"id": table.id, "game": table.row.game, "rules": table.row.rules,
+               "options": table.row.setup.get("options", ""), "status": match.status(), "ply": match.ply,
+               "round": inner.pop("round"), "to_move": inner.pop("to_move"), "seats": seats}
+        out.update(inner)
+        if table.row.clock is not None and not table.finished:
+            out["clock"] = {"move_seconds": table.row.clock, "deadline": table.last_at + table.row.clock}
+        if seat is not None:
+            out["seat"] = match.seats[seat]
+        return out
+
+    def summary(self, row: TableRow) -> dict[str, Any]:
+        table = self.tables.get(row.id) or self.finished.get(row.id)
+        status = table.match.status() if table is not None else row.status
+        return {"id": row.id, "game": row.game, "rules": row.rules, "seats": [s["name"] for s in row.seats],
+                "status": status}
+
+    # ------------------------------------------------------------------ moves
+
+    async def submit(self, table_id: str, seat: int, text: str, ply: int | None = None) -> Answer:
+        table = await self.get(table_id)
+        if table is None:
+            raise HubError(404, {"error": f"no table {table_id}"})
+        async with table.lock:
+            match = table.match
+            if table.finished:
+                raise HubError(409, {"error": "the table is finished", "ply": match.ply, "status": "finished"})
+            if ply is not None and ply != match.ply:
+                raise HubError(409, {"error": f"stale ply {ply}: the table is at ply {match.ply}",
+                                     "ply": match.ply})
+            try:
+                outcome = match.submit(seat, text)
+            except LiveError as err:
+                raise HubError(400 if err.status == 400 else 422,
+                               {"error": err.message, "rule": err.rule, "ply": match.ply}) from None
+            if not outcome.counts:
+                if outcome.status == 403:
+                    raise HubError(403, {"error": outcome.message, "ply": match.ply})
+                return Answer(422, {"accepted": False, "rule": outcome.rule, "message": outcome.message,
+                                    "ply": match.ply})
+            await self._commit(table, outcome)
+        body: dict[str, Any] = {"accepted": outcome.accepted, "ply": match.ply, "move": outcome.stored,
+                                "events": outcome.events, "status": match.status(),
+                                "result": match.view(None)["result"] if table.finished else None}
+        if outcome.drawn is not None:
+            body["drawn"] = outcome.drawn
+        if outcome.counted_as is not None:
+            body.update({"counted_as": outcome.counted_as, "rule": outcome.rule, "message": outcome.message})
+        self._after(table)
+        return Answer(200, body)
+
+    async def _commit(self, table: Table, outcome: Outcome) -> None:
+        """Store the move, then (only then) make it the table's and tell the observers.
+        Called with the table's lock held."""
+        match = table.match
+        at = now()
+        row = MoveRow(match.ply + 1, outcome.seat, outcome.stored, at)
+        try:
+            await self.store.write(self.store.insert_move(table.id, row))
+        except Conflict:
+            # another server on this database stored this ply first: take its moves
+            fresh = await asyncio.to_thread(self._load, table.id)
+            if fresh is not None:
+                table.match, table.last_at = fresh.match, fresh.last_at
+            raise HubError(409, {"error": "another move was stored at this ply first", "ply": table.match.ply})
+        match.commit(outcome)
+        table.last_at = at
+        if match.status() == "finished":
+            # the listing's status (a restart recomputes it from the moves anyway)
+            self.store.submit([("UPDATE live_tables SET status = ? WHERE id = ?", ("finished", table.id))])
+        self._broadcast(table, outcome)
+
+    def _broadcast(self, table: Table, outcome: Outcome) -> None:
+        match = table.match
+        views: dict[int | None, dict] = {}
+        finished = table.finished
+        result = match.view(None)["result"] if finished else None
+        for obs in list(table.observers):
+            if obs.seat not in views:
+                views[obs.seat] = self.view(table, obs.seat)
+            message = {"type": "move", "ply": match.ply, "seat": match.seats[outcome.seat],
+                       "move": outcome.public or None, "view": views[obs.seat]}
+            if outcome.seat == obs.seat and outcome.drawn is not None:
+                message["drawn"] = outcome.drawn
+            self._send(table, obs, message)
+            if finished:
+                self._send(table, obs, {"type": "end", "result": result})
+
+    @staticmethod
+    def _send(table: Table, obs: Observer, message: dict) -> None:
+        try:
+            obs.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            obs.dropped = True
+            table.observers.discard(obs)
+
+    def observe(self, table: Table, seat: int | None) -> Observer:
+        obs = Observer(seat)
+        table.observers.add(obs)
+        return obs
+
+    def unobserve(self, table: Table, obs: Observer) -> None:
+        table.observers.discard(obs)
+
+    # ------------------------------------------------------------------ bots, server moves, clocks
+
+    def _after(self, table: Table) -> None:
+        """After a move: the server's and the bots' moves, then the clock."""
+        if self.closing:
+            return
+        if table.finished:
+            if table.clock_task is not None:
+                table.clock_task.cancel()
+            self._keep(table)
+            return
+        match = table.match
+        if match.server_move() is not None or any(table.bot(s) for s in match.movers()):
+            asyncio.get_running_loop().create_task(self._drive(table))
+            return
+        self._arm_clock(table)
+
+    async def _drive(self, table: Table) -> None:
+        while not self.closing:
+            async with table.lock:
+                match = table.match
+                if table.finished:
+                    break
+                outcome = match.server_move()
+                if outcome is None:
+                    bots = [s for s in match.movers() if table.bot(s)]
+                    if not bots:
+                        break
+                    seat = bots[0]
+                    seed = hash((table.row.setup.get("seed"), match.ply)) & 0xFFFFFFFF
+                    outcome = match.bot_move(seat, table.bot(seat), seed)
+                try:
+                    await self._commit(table, outcome)
+                except HubError:
+                    await asyncio.sleep(random.random() * 0.05)
+                    continue
+            await asyncio.sleep(0)
+        self._after_drive(table)
+
+    def _after_drive(self, table: Table) -> None:
+        if table.finished:
+            self._after(table)
+        else:
+            self._arm_clock(table)
+
+    def _arm_clock(self, table: Table) -> None:
+        if table.clock_task is not None:
+            table.clock_task.cancel()
+            table.clock_task = None
+        if table.row.clock is None or table.finished or self.closing:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, table.last_at + table.row.clock - now())
+        ply = table.match.ply
+        table.clock_task = loop.call_later(delay, lambda: loop.create_task(self._time_up(table, ply)))
+
+    async def _time_up(self, table: Table, ply: int) -> None:
+        async with table.lock:
+            match = table.match
+            if self.closing or table.finished or match.ply != ply:
+                return
+            movers = match.movers()
+            if not movers:
+                return
+            try:
+                await self._commit(table, match.timeout_move(movers[0]))
+            except HubError:
+                pass
+        self._after(table)
