@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Union
+from functools import lru_cache
+from typing import Any, NamedTuple, Union
 
 from referee.engines.base import Card, Violation
 from referee.games.daifugo.engine.combos import Combo, Stand
@@ -56,7 +57,7 @@ class Duty(NamedTuple):
 
     giver: int
     receiver: int
-    count: int
+    count: int  # type: ignore[assignment]  # the rules' word; tuple.count is never asked of a Duty
     choose: str
     server: bool = False
 
@@ -168,19 +169,24 @@ PENDING, PREVIOUS, OPENING, STALL, STALLED, EVENTS = map(_FIELD, (
 _NO_ONE: frozenset[int] = frozenset()
 
 
+@lru_cache(maxsize=1024)
+def _turn_order(seats: tuple[int, ...], after: int, direction: int) -> tuple[int, ...]:
+    """Every seat in turn order after ``after`` (``after`` last). Cached, bounded: every move
+    asks for the order after its mover, and a round has only 2 x seats of them."""
+    i = seats.index(after)
+    if direction > 0:
+        return seats[i + 1:] + seats[:i + 1]
+    if i:
+        return seats[i - 1::-1] + seats[:i - 1:-1]
+    return seats[::-1]
+
+
 def in_turn_order(fields: Sequence[object], after: int) -> list[int]:
     """The players still in (``State.is_in``) in turn order after ``after`` (current
     direction; ``after`` itself last, when still in), from a state's ``fields``."""
-    seats: tuple[int, ...] = fields[SEATS]  # type: ignore[assignment]
     hands: tuple[tuple[object, ...], ...] = fields[HANDS]  # type: ignore[assignment]
     dropped: tuple[int, ...] = fields[DROPPED]  # type: ignore[assignment]
-    i = seats.index(after)
-    if fields[DIRECTION] > 0:  # type: ignore[operator]
-        order = seats[i + 1:] + seats[:i + 1]
-    elif i:
-        order = seats[i - 1::-1] + seats[:i - 1:-1]
-    else:
-        order = seats[::-1]
+    order = _turn_order(fields[SEATS], after, fields[DIRECTION])  # type: ignore[arg-type]
     if dropped:
         return [q for q in order if hands[q] and q not in dropped]
     return [q for q in order if hands[q]]
@@ -215,7 +221,7 @@ def leader_after(fields: Sequence[object], player: int) -> int | None:
     return ins[0] if ins else None
 
 
-def clear_trick(fields: list[object], leader: int | None) -> None:
+def clear_trick(fields: list[Any], leader: int | None) -> None:
     """End the trick in a state's ``fields``: the table, the passes, the lock and
     eleven-back cleared (what the end of a trick clears); ``leader`` to move."""
     fields[TABLE] = None
@@ -234,7 +240,7 @@ def fresh_trick(state: State, leader: int) -> State:
     return _new(State, fields)
 
 
-def end_round(fields: list[object], events: Sequence[str]) -> State:
+def end_round(fields: list[Any], events: Sequence[str]) -> State:
     """The round over, from a state's ``fields``: nobody to move (daifugo.round.end)."""
     fields[PHASE] = "over"
     fields[TO_MOVE] = None
