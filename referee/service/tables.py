@@ -136,7 +136,8 @@ class TableHub:
         if extra:
             raise bad(f"unknown field{'s' if len(extra) > 1 else ''}: {', '.join(extra)}", extra)
         game = body.get("game")
-        if not isinstance(game, str) or registry.find(game) is None or not registry.find(game).has("live"):
+        kind = registry.find(game) if isinstance(game, str) else None
+        if kind is None or not kind.has("live"):
             raise bad(f"game must be one of {', '.join(registry.names())}", {"game": game})
         seats = body.get("seats")
         if (not isinstance(seats, list) or not seats or len(seats) > MAX_SEATS

@@ -179,6 +179,8 @@ class CaravanMatch:
         if not self.over:
             return None
         w = self._winner()
+        if w is None:  # over means decided: by the lanes, a player out of cards, or a forfeit
+            raise AssertionError("a finished Caravan table has a winner")
         return {"score": "1-0" if w == 0 else "0-1", "winner": self.seats[w],
                 "end": "forfeit" if self.forfeited is not None else self.state.end,
                 "lanes": self._lanes()}
@@ -237,7 +239,8 @@ class CaravanMatch:
     def frame(self, seat: int | None) -> Frame:
         state = self.state
         if not self.over:
-            hands = tuple(h if p == seat else cv.Hand((), h.size) for p, h in enumerate(state.hands))
+            mine, theirs = state.hands
+            hands = (mine if seat == 0 else cv.Hand((), mine.size), theirs if seat == 1 else cv.Hand((), theirs.size))
             state = state._replace(hands=hands, decks=(None, None))
         last = self.public[-1] if self.public else None
         return Frame("caravan", state, self.rules.name, len(self.moves), None, last,

@@ -286,7 +286,7 @@ class DaifugoMatch:
     def view(self, seat: int | None) -> dict[str, Any]:
         state = self.state
         trick = None
-        if state.table is not None:
+        if state.table is not None and state.last_player is not None:
             trick = {"combination": str(state.table), "by": self.seats[state.last_player],
                      "cards": (dfn.cards_text(self.last_play.cards, self.last_play.joker_as).split()
                                if self.last_play is not None else None)}
