@@ -78,6 +78,8 @@ _ARROW = re.compile(r"[ \t]*->[ \t]*")
 _SUIT_NAMES = {"S": "S", "H": "H", "D": "D", "C": "C", "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
 
 Decoded = tuple[tuple[Card, ...], tuple["df.Stand | None", ...]]
+#: Card lists decoded before, by their text (a bounded memo, at most 50,000: records repeat
+#: the same plays).
 _DECODED: dict[str, Decoded] = {}
 
 
@@ -311,7 +313,8 @@ def _read_players(record: DaifugoRecord) -> dict[str, int]:
     return {name: i for i, name in enumerate(names)} if len(seen) == len(names) else seen
 
 
-#: Moves as read, by the player names of their record, then by their text.
+#: Moves as read, by the player names of their record, then by their text (bounded: 64 name
+#: lists of at most 100,000 moves each; a match repeats its few thousand distinct moves).
 _MOVES: dict[tuple[str, ...], dict[str, tuple[df.Move, tuple[str, ...], str]]] = {}
 
 

@@ -190,6 +190,8 @@ class LogGame(Record):
 
 # ------------------------------------------------------------------ card codes
 
+#: Submissions decoded before, by their cells' text (a bounded memo, at most 20,000: a log's
+#: thousands of games repeat a few thousand distinct submissions).
 _DECODED: dict[str, tuple[tuple[Card, ...], tuple[df.Stand, ...]] | None] = {}
 
 
