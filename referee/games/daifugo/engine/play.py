@@ -93,8 +93,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
         return _check_turn(state, p)
     if consulted is not None:
         consulted.append("daifugo.turn.order")
-    kind = type(move)
-    if kind is Pass:
+    if type(move) is Pass:
         if state.table is None:
             if not state.rules.leader_may_pass:
                 return _v("daifugo.pass.leader", f"{state.name(p)} leads this trick and must play; "
@@ -102,7 +101,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
             if consulted is not None:
                 consulted.append("daifugo.pass.empty-stage")
         return None
-    if kind is Unreadable:
+    if type(move) is Unreadable:
         return _v("daifugo.hand.possession", f"{move.text or 'the submission'} holds a card outside the "
                                              f"server's table (a real card below the 3 or above the 2)")
     v = _check_possession(state, p, move.cards)
@@ -356,12 +355,11 @@ def _check_give(state: State, move: Give, consulted: list[str] | None = None) ->
 def apply(state: State, move: Move) -> State:
     """The state after a legal move (run ``check`` first). ``events`` of the result names
     the behaviours it set off."""
-    kind = type(move)
-    if kind is Pass:
+    if type(move) is Pass:
         return _apply_pass(state, move.player)
-    if kind is Give:
+    if type(move) is Give:
         return _apply_give(state, move)
-    return _apply_play(state, move)
+    return _apply_play(state, move)  # type: ignore[arg-type]  # check() refuses Unreadable: never legal
 
 
 def reject(state: State, move: Move, violation: Violation | None = None) -> State:
@@ -376,6 +374,7 @@ def reject(state: State, move: Move, violation: Violation | None = None) -> Stat
         raise ValueError(f"under {state.rules.name} an illegal move is an error, not a pass")
     if state.phase != "play" or state.to_move is None:
         raise ValueError("only a submission during play can be rejected")
+    mover = state.to_move
     events: tuple[str, ...] = ("daifugo.turn.rejected",)
     if violation is not None and violation.rule == "daifugo.option.sequences" and isinstance(move, Play):
         fits = [c for c in readings(state.rules, move.cards, move.joker_as)
@@ -384,7 +383,7 @@ def reject(state: State, move: Move, violation: Violation | None = None) -> Stat
         if lock != state.lock:
             state = state._replace(lock=lock)
             events += ("daifugo.option.suit-lock",)
-    after = _apply_pass(state, state.to_move)
+    after = _apply_pass(state, mover)
     return after._replace(events=events + after.events)
 
 

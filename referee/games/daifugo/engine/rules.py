@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 #: Option names of notation.md, in the order the spec lists them.
 OPTIONS = (
@@ -144,7 +145,7 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
     base = PRESETS.get(preset)
     if base is None:
         raise ValueError(f"unknown Daifugo rules {preset!r}: use one of {', '.join(PRESETS)}")
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}  # each value checked against its field above
     for name, value in (toggles or {}).items():
         if name not in OPTIONS:
             raise ValueError(f"unknown Daifugo option {name!r}: options are {', '.join(OPTIONS)}")

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Union
+from typing import Any, NamedTuple, Union, final
 
 from referee.engines.base import Card, Violation
 from referee.games.daifugo.engine.combos import Combo, Stand
 from referee.games.daifugo.engine.rules import RuleSet
 
 
+@final  # the engine dispatches on type(move) is ...: no subclasses
 class Play(NamedTuple):
     """``player`` plays ``cards`` as one combination.
 
@@ -24,10 +25,12 @@ class Play(NamedTuple):
     joker_as: tuple[Stand | None, ...] = ()
 
 
+@final  # the engine dispatches on type(move) is ...: no subclasses
 class Pass(NamedTuple):
     player: int
 
 
+@final  # the engine dispatches on type(move) is ...: no subclasses
 class Give(NamedTuple):
     """An exchange gift before the first play of a round (``Dai -> Aki: 2S JK``)."""
 
@@ -36,6 +39,7 @@ class Give(NamedTuple):
     cards: tuple[Card, ...]
 
 
+@final  # the engine dispatches on type(move) is ...: no subclasses
 class Unreadable(NamedTuple):
     """A submission whose cells hold no card the table can hold (a contest client's value
     in column 0 or 14 of a row): the server cannot take it as cards (``text`` as logged)."""
@@ -56,7 +60,7 @@ class Duty(NamedTuple):
 
     giver: int
     receiver: int
-    count: int
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count on purpose
     choose: str
     server: bool = False
 
@@ -215,7 +219,7 @@ def leader_after(fields: Sequence[object], player: int) -> int | None:
     return ins[0] if ins else None
 
 
-def clear_trick(fields: list[object], leader: int | None) -> None:
+def clear_trick(fields: list[Any], leader: int | None) -> None:
     """End the trick in a state's ``fields``: the table, the passes, the lock and
     eleven-back cleared (what the end of a trick clears); ``leader`` to move."""
     fields[TABLE] = None
@@ -234,7 +238,7 @@ def fresh_trick(state: State, leader: int) -> State:
     return _new(State, fields)
 
 
-def end_round(fields: list[object], events: Sequence[str]) -> State:
+def end_round(fields: list[Any], events: Sequence[str]) -> State:
     """The round over, from a state's ``fields``: nobody to move (daifugo.round.end)."""
     fields[PHASE] = "over"
     fields[TO_MOVE] = None
