@@ -41,8 +41,8 @@ from referee.notation.records import Finding, Tag
 def _rules(record: DaifugoRecord, report: GameReport) -> df.RuleSet | None:
     tag = record.tags.get("Rules")
     preset = tag.value.strip().lower() if tag else df.DEFAULT_PRESET
-    if preset not in df.PRESETS:
-        _tag_error(report, tag, f"unknown Daifugo rules {tag.value!r}; choose one of "  # type: ignore[union-attr]
+    if tag is not None and preset not in df.PRESETS:  # (the default is always known)
+        _tag_error(report, tag, f"unknown Daifugo rules {tag.value!r}; choose one of "
                    f"{', '.join(df.PRESETS)}", "notation.tag.rules")
         return None
     report.rules = preset

@@ -166,12 +166,12 @@ class Partition:
                 n = self.least(self.full & ~last.mask, self.jokers - last.jokers, parity) + 1
                 if n < best[0]:
                     best = (n, last, parity)
-        n, last, parity = best
-        if last is None or n >= INF:
+        n, final, parity = best
+        if final is None or n >= INF:
             return None
-        rest = self._rebuild(self.full & ~last.mask, self.jokers - last.jokers, parity)
-        plays = [p.play for p in rest] + [last.play]
-        is_clean = not forbidden(self.rules, last.play.cards, start_rev != bool(parity))
+        rest = self._rebuild(self.full & ~final.mask, self.jokers - final.jokers, parity)
+        plays = [p.play for p in rest] + [final.play]
+        is_clean = not forbidden(self.rules, final.play.cards, start_rev != bool(parity))
         return Split(plays, is_clean)
 
 
