@@ -165,6 +165,7 @@ class ReachModel:
         s = self.script
         K = self.K
         fnv = self.fnv_limits
+        face_cap = self.rules.max_faces_per_card
         # Slots and their state at t = 0.
         for c in self.modelled:
             row = []
@@ -268,8 +269,8 @@ class ReachModel:
             for (c, j), b in faces.items():
                 sl = self.slots[c][j]
                 s.add(implies(b, sl.A[t]))
-                if fnv:
-                    s.track("rule.face-limit", implies(b, lt(sl.NF[t], num(self.rules.max_faces_per_card))))
+                if face_cap is not None:  # (fnv)
+                    s.track("rule.face-limit", implies(b, lt(sl.NF[t], num(face_cap))))
                 if self.rules.queen_last_only and self._face_kinds(c) == "all":
                     later = [o.A[t] for o in self.slots[c] if o.j > j]
                     s.track("rule.queen-last", implies(and_(b, queen), not_(or_(*later))))

@@ -95,7 +95,7 @@ def prepare(state: cv.State, goal: Goal, within: int, cards: str) -> Puzzle:
     hands[1 - p] = cv.Hand((), None)
     decks[1 - p] = None
     decks[p] = deck
-    start = state._replace(hands=tuple(hands), decks=tuple(decks), to_move=p)
+    start = state._replace(hands=(hands[0], hands[1]), decks=(decks[0], decks[1]), to_move=p)
     joker = any(c.is_joker for c in usable_cards(start, p, within))
     return Puzzle(start, goal, within, cards, joker)
 

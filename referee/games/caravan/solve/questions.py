@@ -80,7 +80,8 @@ def parse_lane(text: str) -> tuple[int, int]:
 
 def _check_position(state: cv.State) -> None:
     if state.over:
-        raise QuestionError(f"the game is already over (player {state.winner + 1} won); there is nothing to solve")
+        won = "" if state.winner is None else f" (player {state.winner + 1} won)"
+        raise QuestionError(f"the game is already over{won}; there is nothing to solve")
 
 
 def _goal_for(state: cv.State, question: str, caravan: str | None, lane: str | None) -> Goal:
@@ -181,7 +182,8 @@ SCOPE = ("the moves that bear on the question; lines that only prepare another c
          "Joker target, or that change another lane, are not followed (docs/solve.md)")
 
 
-def _no_from_search(answer: Answer, puzzle: Puzzle, found: LineResult) -> None:
+def _no_from_search(answer: Answer, puzzle: Puzzle, found: LineResult) -> str:
+    """Answers no from the search alone; returns the reason it gives."""
     answer.answer = "no"
     answer.extra["scope"] = SCOPE
     k = puzzle.within
@@ -190,6 +192,7 @@ def _no_from_search(answer: Answer, puzzle: Puzzle, found: LineResult) -> None:
                      f"{'s' if k != 1 else ''} was followed "
                      f"({examined} positions, {found.cut} cut off because the cards left could not add enough); "
                      f"none brings about {puzzle.goal.describe()}")
+    return answer.reason
 
 
 def _no_with_proof(answer: Answer, puzzle: Puzzle, found: LineResult, deadline: Deadline) -> None:
@@ -198,8 +201,8 @@ def _no_with_proof(answer: Answer, puzzle: Puzzle, found: LineResult, deadline: 
         model = ReachModel(puzzle, deadline)
         result = model.solve(deadline)
     except Timeout:
-        _no_from_search(answer, puzzle, found)
-        answer.reason += " (the z3 proof did not finish in the time left)"
+        reason = _no_from_search(answer, puzzle, found)
+        answer.reason = reason + " (the z3 proof did not finish in the time left)"
         return
     answer.stats.solver_calls += result.solver_calls
     if result.answer == "yes":

@@ -175,7 +175,8 @@ def _ordered(plays: list[df.Play], state: df.State) -> list[df.Play]:
     rules = state.rules
     for i, last in enumerate(plays):
         others = plays[:i] + plays[i + 1:]
-        flips = sum(1 for x in others if revolts(rules, df.combination(rules, x.cards, x.joker_as)))  # type: ignore[arg-type]
+        combos = [df.combination(rules, x.cards, x.joker_as) for x in others]  # the split's plays: each one combination
+        flips = sum(1 for c in combos if c is not None and revolts(rules, c))
         if not forbidden(rules, last.cards, state.revolution != bool(flips % 2)):
             return others + [last]
     return plays
@@ -247,10 +248,10 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
                 found.append((q, m))
     answer.stats.nodes = len(found)
     # Confirm every beater with the engine's check, from a probe holding the right cards.
-    for q, m in found:
+    for owner, m in found:  # owner None: one of the unseen hands
         hands = list(after.hands)
-        holder = others[0] if q is None else q
-        hands[holder] = tuple(c for x in others for c in after.hands[x]) if q is None else after.hands[q]
+        holder = owner if owner is not None else others[0]
+        hands[holder] = tuple(c for x in others for c in after.hands[x]) if owner is None else after.hands[owner]
         probe = after._replace(hands=tuple(hands), to_move=holder, passed=frozenset())
         v = df.check(probe, m._replace(player=holder))
         if v is not None:
@@ -260,7 +261,7 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
         answer.answer = "yes"
         answer.witness = [shown]
         answer.extra["confirmed"] = True
-        answer.reason = _unbeaten_reason(after, table, seen_cards, cards)  # type: ignore[arg-type]
+        answer.reason = _unbeaten_reason(after, table, seen_cards, cards)
         answer.text = [head, "yes: nothing beats it", f"reason: {answer.reason}"]
     else:
         answer.answer = "no"
@@ -362,7 +363,7 @@ def _tree_json(tree: dict, names: tuple[str, ...]) -> list:
 
 
 def _main_line(tree: dict, names: tuple[str, ...], limit: int = 24) -> str:
-    out = []
+    out: list[str] = []
     while tree and len(out) < limit:
         move, tree = next(iter(tree.items()))
         out.append(move_text(move, names))
