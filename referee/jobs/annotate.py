@@ -308,7 +308,9 @@ def _changes_something(j: Judged, own: Judged, notes: Sequence[MoveNote]) -> boo
             return True
     f, g = j.first_failure(), own.first_failure()
     set_up = lambda x: x is not None and x.ply is None  # noqa: E731
-    return set_up(f) != set_up(g) or (set_up(f) and f.rule != g.rule)  # type: ignore[union-attr]
+    if set_up(f) != set_up(g):
+        return True
+    return f is not None and g is not None and set_up(f) and f.rule != g.rule
 
 
 def _without(notes: list[MoveNote], dropped: set[str]) -> list[MoveNote]:

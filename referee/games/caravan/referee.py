@@ -68,8 +68,8 @@ def start_state(record: CaravanRecord, report: GameReport, setting: cv.RuleSet |
 def _player_tag(record: CaravanRecord, report: GameReport, name: str, default: str) -> int | None:
     tag = record.tags.get(name)
     value = tag.value.strip() if tag else default
-    if value not in ("1", "2"):
-        _tag_error(report, tag, f"{name} must be 1 or 2, not {value!r}")  # type: ignore[arg-type]
+    if tag is not None and value not in ("1", "2"):  # (the default is 1 or 2)
+        _tag_error(report, tag, f"{name} must be 1 or 2, not {value!r}")
         return None
     return int(value) - 1
 

@@ -184,7 +184,7 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
             done = finish()
             if done is not None:
                 yield done
-            names = game.header.names  # type: ignore[union-attr]
+            names = game.header.names  # type: ignore[union-attr]  # a game with titles has a header
             tags = {"Game": "Daifugo", "Rules": rules.name}
             options = options_text(rules)
             if options:

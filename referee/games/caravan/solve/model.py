@@ -293,7 +293,7 @@ class ReachModel:
                         s.add(implies(placed, and_(eq(sl.R, rank), eq(sl.S, suit))))
                     hit = FALSE
                     if joker_move != FALSE:
-                        match = ite(eq(jr, num(1)), eq(sl.S, js), eq(sl.R, jr))  # type: ignore[arg-type]
+                        match = ite(eq(jr, num(1)), eq(sl.S, js), eq(sl.R, jr))  # type: ignore[arg-type]  # a Joker move comes with its target ints
                         hit = and_(joker_move, not_(face), match)
                     removed = or_(and_(disb, TRUE if c == self.x else FALSE), and_(face, jack), hit)
                     self._next(sl.A, f"a_{t + 1}_{c}_{sl.j}", "Bool",
@@ -328,7 +328,7 @@ class ReachModel:
         s.track("goal.low", ge(vx, num(21)))
         s.track("goal.high", le(vx, num(26)))
         if self.goal.kind == "lane":
-            vy = self._value(self.goal.facing, K)  # type: ignore[arg-type]
+            vy = self._value(self.goal.facing, K)  # type: ignore[arg-type]  # a lane goal names its facing caravan
             s.track("goal.beat", or_(lt(vy, num(21)), gt(vy, num(26)), gt(vx, vy)))
 
     def _next(self, row: list[str], name: str, sort: str, term: str) -> None:
@@ -492,17 +492,17 @@ class ReachModel:
                 line.append(cv.Disband(self.x))
                 continue
             if true(sel["disc"]):
-                line.append(cv.Discard(card))  # type: ignore[arg-type]
+                line.append(cv.Discard(card))  # type: ignore[arg-type]  # a step that moves picks a card
                 continue
             moved = False
             for c, b in sel["nums"].items():
                 if true(b):
-                    line.append(cv.PlayNumber(card, c))  # type: ignore[arg-type]
+                    line.append(cv.PlayNumber(card, c))  # type: ignore[arg-type]  # a step that moves picks a card
                     moved = True
             for (c, j), b in sel["faces"].items():
                 if true(b):
                     index = sum(1 for o in self.slots[c] if o.j < j and true(o.A[t]))
-                    line.append(cv.Attach(card, c, index))  # type: ignore[arg-type]
+                    line.append(cv.Attach(card, c, index))  # type: ignore[arg-type]  # a step that moves picks a card
                     moved = True
             if not moved:
                 raise AssertionError(f"step {t}: the model chose no move")

@@ -57,7 +57,7 @@ class Goal:
         if self.kind == "reach":
             return in_x
         # the lane is the mover's as the engine decides lanes (caravan.lane.decided)
-        return cv.lane_winner(x, v[self.facing]) == 0  # type: ignore[index]
+        return cv.lane_winner(x, v[self.facing]) == 0  # type: ignore[index]  # a lane goal names its facing caravan
 
     def describe(self) -> str:
         if self.kind == "reach":

@@ -48,8 +48,9 @@ def position_text(state: cv.State, note: str = "") -> str:
             tags[f"Hand{p + 1}"] = "?"
         else:
             tags[f"Hand{p + 1}"] = " ".join([str(c) for c in hand.known] + ["?"] * hand.unknown)
-        if state.decks[p] is not None:
-            tags[f"Deck{p + 1}"] = " ".join(map(str, state.decks[p]))  # type: ignore[arg-type]
+        deck = state.decks[p]
+        if deck is not None:
+            tags[f"Deck{p + 1}"] = " ".join(map(str, deck))
     tags["ToMove"] = str(state.to_move + 1)
     tags["Phase"] = "opening" if state.in_opening() else "main"
     tags["Result"] = "*"
@@ -150,7 +151,7 @@ def line_question(state: cv.State, question: str, *, caravan: str | None = None,
             result = model.solve(deadline)
             stats.solver_calls += result.solver_calls
             if result.answer == "yes":
-                _yes(answer, puzzle, result.line)  # type: ignore[arg-type]
+                _yes(answer, puzzle, result.line)  # type: ignore[arg-type]  # a yes answer carries its line
             else:
                 answer.answer = "no"
                 answer.reason = reason_words(puzzle, result.core)
@@ -207,13 +208,13 @@ def _no_with_proof(answer: Answer, puzzle: Puzzle, found: LineResult, deadline: 
     answer.stats.solver_calls += result.solver_calls
     if result.answer == "yes":
         # The two statements of the rules disagree: trust only what the engine replays.
-        ok, why = replay(puzzle, result.line)  # type: ignore[arg-type]
+        ok, why = replay(puzzle, result.line)  # type: ignore[arg-type]  # a yes answer carries its line
         answer.extra["disagreement"] = (f"the search found no line but z3 found "
                                         f"{' '.join(map(move_text, result.line or []))} "
                                         f"({'it replays' if ok else 'it does not replay: ' + why})")
         if ok:
             answer.method = "z3"
-            _yes(answer, puzzle, result.line)  # type: ignore[arg-type]
+            _yes(answer, puzzle, result.line)  # type: ignore[arg-type]  # a yes answer carries its line
             return
         _no_from_search(answer, puzzle, found)
         return
@@ -280,14 +281,14 @@ def forced_win_question(state: cv.State, *, depth: int | None = None,
         result = search_forced_win(state, n, deadline)
         answer.stats.nodes = result.nodes
         if result.move is not None:
-            ok, why = verify_strategy(state, n, result.strategy, deadline.check)  # type: ignore[arg-type]
+            ok, why = verify_strategy(state, n, result.strategy, deadline.check)  # type: ignore[arg-type]  # a winning move comes with its strategy
             if not ok:
                 raise AssertionError(f"the winning strategy does not replay: {why}")
             answer.answer = "yes"
             answer.witness = [move_text(result.move)]
-            answer.extra["strategy"] = _strategy_json(result.strategy)  # type: ignore[arg-type]
+            answer.extra["strategy"] = _strategy_json(result.strategy)  # type: ignore[arg-type]  # a winning move comes with its strategy
             answer.extra["confirmed"] = True
-            replies = result.strategy[result.move]  # type: ignore[index]
+            replies = result.strategy[result.move]  # type: ignore[index]  # a winning move comes with its strategy
             answer.reason = (f"{move_text(result.move)} wins at once" if not replies else
                              f"after {move_text(result.move)} every one of the opponent's {len(replies)} "
                              f"replies has a winning answer")

@@ -172,14 +172,14 @@ PENDING, PREVIOUS, OPENING, STALL, STALLED, EVENTS = map(_FIELD, (
 _NO_ONE: frozenset[int] = frozenset()
 
 
-def in_turn_order(fields: Sequence[object], after: int) -> list[int]:
+def in_turn_order(fields: Sequence[Any], after: int) -> list[int]:
     """The players still in (``State.is_in``) in turn order after ``after`` (current
     direction; ``after`` itself last, when still in), from a state's ``fields``."""
-    seats: tuple[int, ...] = fields[SEATS]  # type: ignore[assignment]
-    hands: tuple[tuple[object, ...], ...] = fields[HANDS]  # type: ignore[assignment]
-    dropped: tuple[int, ...] = fields[DROPPED]  # type: ignore[assignment]
+    seats: tuple[int, ...] = fields[SEATS]
+    hands: tuple[tuple[object, ...], ...] = fields[HANDS]
+    dropped: tuple[int, ...] = fields[DROPPED]
     i = seats.index(after)
-    if fields[DIRECTION] > 0:  # type: ignore[operator]
+    if fields[DIRECTION] > 0:
         order = seats[i + 1:] + seats[:i + 1]
     elif i:
         order = seats[i - 1::-1] + seats[:i - 1:-1]
@@ -210,10 +210,10 @@ def _leader_after(state: State, player: int) -> int | None:
     return leader_after(state, player)
 
 
-def leader_after(fields: Sequence[object], player: int) -> int | None:
+def leader_after(fields: Sequence[Any], player: int) -> int | None:
     """``_leader_after`` from a state's ``fields``."""
-    hands: tuple[tuple[object, ...], ...] = fields[HANDS]  # type: ignore[assignment]
-    if hands[player] and player not in fields[DROPPED]:  # type: ignore[operator]
+    hands: tuple[tuple[object, ...], ...] = fields[HANDS]
+    if hands[player] and player not in fields[DROPPED]:
         return player
     ins = in_turn_order(fields, player)
     return ins[0] if ins else None
