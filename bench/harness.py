@@ -16,6 +16,7 @@ import json
 import os
 import platform
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -263,3 +264,12 @@ def local_cluster(workers: int):
     return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                         dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                         silence_logs=logging.ERROR)
+
+
+def all_valid(done: subprocess.CompletedProcess, records: int) -> bool:
+    """Did ``pitboss validate -q`` exit 0 and count exactly ``records`` records, all valid?"""
+    m = re.search(rb"([\d,]+) games?: ([\d,]+) valid, ([\d,]+) invalid", done.stdout)
+    if done.returncode != 0 or m is None:
+        return False
+    games, valid, invalid = (int(x.replace(b",", b"")) for x in m.groups())
+    return games == valid == records and invalid == 0

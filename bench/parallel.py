@@ -21,12 +21,14 @@ import time
 
 from harness import (
     Series,
+    all_valid,
     cache_file,
     cached,
     local_cluster,
     machine,
     pitboss_argv,
     run_child,
+    timed,
     write_caravan,
     write_daifugo,
 )
@@ -66,7 +68,7 @@ def bench_jobs(files: list[str], records: int, moves: int, rounds: int) -> float
     for n in range(1, rounds + 1):
         for jobs in (1, 2):
             t, done = run_child(pitboss_argv("validate", "-q", "--jobs", str(jobs), *files))
-            if done.returncode != 0 or f"{records} games: {records} valid".encode() not in done.stdout:
+            if not all_valid(done, records):
                 sys.exit(f"error: validate --jobs {jobs} said {done.stdout[-200:]!r} {done.stderr[-300:]!r}")
             walls[jobs].add(t.wall)
             cpus[jobs].add(t.cpu)
@@ -78,7 +80,48 @@ def bench_jobs(files: list[str], records: int, moves: int, rounds: int) -> float
               f"{records / walls[jobs].median:,.0f} records/s (median {walls[jobs].median:.2f} s; "
               f"CPU {cpus[jobs].median:.2f} s)")
     print(f"  speed-up --jobs 2 over --jobs 1, per round (wall): {speedup.spread()}")
+    idle = idle_core_estimate(files, rounds)
+    print(f"  on two idle cores (from each process's CPU time, in this process): {idle.spread()}x "
+          f"(--jobs 1's CPU time over the busier of the parent and the workers' average)")
+    if _autogroup():
+        print("  (this kernel shares the CPU between sessions, not processes (sched_autogroup): while other "
+              "sessions keep the cores busy, more processes in one session get no more CPU, and the wall "
+              "speed-up says only how busy the machine was)")
     return speedup.median
+
+
+def _autogroup() -> bool:
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled") as f:
+            return f.read().strip() == "1"
+    except OSError:
+        return False
+
+
+def idle_core_estimate(files: list[str], rounds: int) -> Series:
+    """What --jobs 2 would take on two cores of its own: the same validation in this
+    process, the parent's CPU time and the workers' (summed over them, split evenly: the
+    batches are handed out as workers free up), against --jobs 1's CPU time, per round."""
+    import multiprocessing
+    import resource
+
+    from referee.jobs.parallel import validate_paths
+
+    def workers_cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return usage.ru_utime + usage.ru_stime
+
+    ratio = Series("idle")
+    sum(1 for _ in validate_paths(files, jobs=1))  # warm-up: parsers and modules loaded
+    for _ in range(rounds):
+        one, _ = timed(lambda: sum(1 for _ in validate_paths(files, jobs=1)))
+        before = workers_cpu()
+        two, _ = timed(lambda: sum(1 for _ in validate_paths(files, jobs=2)))
+        for child in multiprocessing.active_children():  # reaped, so their CPU time is counted
+            child.join()
+        workers = workers_cpu() - before
+        ratio.add(one.cpu / max(two.cpu, workers / 2))
+    return ratio
 
 
 def bench_dask(files: list[str], records: int, rounds: int) -> float | None:

@@ -48,12 +48,17 @@ def main(argv: list[str] | None = None) -> dict:
     for name in COMMANDS:
         extra = "" if name.startswith("python3") else f"  (+{wall[name].median - base:.3f} s over python3 -c pass)"
         print(f"  {name:<40} {wall[name].median:.3f} s wall, {cpu[name].median:.3f} s CPU{extra}")
-    help_over = wall["pitboss --help"].median - base
-    small = wall["pitboss validate examples/caravan.cvn"].median
-    print(f"  targets: --help within 0.15 s of python3 -c pass: {help_over:.3f} s "
-          f"{'met' if help_over <= 0.15 else 'NOT met'}; validate within 0.35 s: {small:.3f} s "
-          f"{'met' if small <= 0.35 else 'NOT met'}")
-    return {"help_over": help_over, "validate": small}
+    figures = {}
+    for clock, series in (("wall", wall), ("CPU", cpu)):
+        help_over = series["pitboss --help"].median - series["python3 -c pass"].median
+        small = series["pitboss validate examples/caravan.cvn"].median
+        print(f"  targets ({clock}): --help within 0.15 s of python3 -c pass: +{help_over:.3f} s "
+              f"{'met' if help_over <= 0.15 else 'NOT met'}; validate within 0.35 s: {small:.3f} s "
+              f"{'met' if small <= 0.35 else 'NOT met'}")
+        figures[clock] = {"help_over": help_over, "validate": small}
+    print("  (a start is one process on one core: on an idle machine its wall time is its CPU time;"
+          " on a loaded one the wall time is mostly waiting for a core)")
+    return figures
 
 
 if __name__ == "__main__":

@@ -35,7 +35,6 @@ from harness import (
     chess_available,
     machine,
     pgn_extract,
-    rate,
     read_pgn,
     run_pgn_extract,
     timed,

@@ -224,7 +224,9 @@ def test_explain_ruling() -> None:
 def test_daifugo_variants() -> None:
     records = annotate_text((GOLDEN / "daifugo-disputed.dfn").read_text(encoding="utf-8"))
     assert [[v.label for v in a.variants] for a in records] == [
-        ["seed", "uecda", "seed -sequences"],    # 5 players: both presets; -sequences bans its sequence
+        # 5 players: both presets; -sequences bans its sequence; a 6 reversing play makes a
+        # later move out of turn (the record's outcome differs, so the toggle is kept)
+        ["seed", "uecda", "seed +six-reverse", "seed -sequences"],
         ["uecda", "seed"],
         ["seed +spade3", "seed"],                # 3 players: uecda cannot seat them; spade3 toggled
         ["seed +consecutive-revolution", "seed"],
@@ -259,3 +261,55 @@ def test_explain_daifugo_json() -> None:
     assert "uecda (the record's rules): rejected (counted as a pass)" in result.output
     result = runner.invoke(app, ["explain", str(GOLDEN / "daifugo-illegal.dfn"), "--round", "3", "--ply", "1"])
     assert result.exit_code == 2 and "no round 3" in result.output
+
+
+# ------------------------------------------------------------------ settings judged by their own replays
+
+
+@pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name)
+def test_each_setting_verdict_is_what_validate_says_under_it(path: Path) -> None:
+    """Every ruling annotate states of a setting (valid, or where it first fails) is what
+    ``validate --rules`` says of the record under that setting, and the setting's label
+    reads back as the setting."""
+    checked = 0
+    for annotated in annotate_text(path.read_text(encoding="utf-8"), path.name):
+        if annotated.unchanged:
+            continue
+        game = annotated.timeline.kind
+        assert game is not None
+        for judged in annotated.judged:
+            setting = judged.variant.rules
+            assert game.settings.parse(judged.variant.label) == setting
+            (report,) = validate_text(annotated.timeline.chunk.text, path.name, settings={game.name: setting})
+            want = judged.first_failure()
+            got = report.errors[0] if report.errors else None
+            assert (got is None) == (want is None), (annotated.timeline.report.index, judged.summary())
+            if got is not None:
+                assert (got.rule, got.ply, got.round) == (want.rule, want.ply, want.round), judged.summary()
+            checked += 1
+    assert checked
+
+
+def test_the_kinds_of_dispute_are_each_in_a_golden() -> None:
+    """The annotate goldens hold every kind of dispute the comparisons can find: a move
+    two rule sets rule differently, a setting failing first while another plays on, a
+    setting rejecting the record's set-up (a deck), settings parting on a move's effect
+    (an option the record does not name), and a preset that cannot seat the record."""
+    texts = " ".join(" ".join(p.read_text(encoding="utf-8").split()) for p in GOLDEN.glob("*.annotated.*"))
+    for mark in ("{ disputed | holotape:", "already failed at ply", "rejects the record's set-up [caravan.deck.max]",
+                 "{ parts here | seed: legal | seed +eight-cut: legal [daifugo.option.eight-cut]",
+                 "not compared: uecda (it seats 5 players, the record has 3)",
+                 "uecda: rejected, counted as a pass"):
+        assert mark in texts, mark
+
+
+def test_an_option_toggle_flips_a_set_value_to_its_default() -> None:
+    from referee.games.daifugo import engine as df
+    from referee.games.daifugo.settings import flipped
+
+    assert flipped(df.ruleset("seed", {"stairs-revolution": 5}), "stairs-revolution") == 4
+    assert flipped(df.ruleset("seed"), "stairs-revolution") is None  # the default, 4, turned off
+    assert flipped(df.ruleset("uecda"), "stairs-revolution") is None
+    assert flipped(df.ruleset("seed"), "exchange") == "choice"
+    assert flipped(df.ruleset("uecda"), "exchange") == "weakest"
+    assert flipped(df.ruleset("seed"), "eight-cut") is True

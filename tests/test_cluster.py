@@ -43,15 +43,16 @@ def test_golden_files_give_the_same_reports_on_the_cluster(client):
     assert [r.to_json() for r in validate_on_dask(client, files)] == _serial(files)
 
 
-def test_the_command_line_prints_the_same_through_a_scheduler(client):
-    files = golden_files()[:20]
+@pytest.mark.parametrize("fmt", [[], ["--json"]], ids=["text", "json"])
+def test_the_command_line_prints_the_same_through_a_scheduler(client, fmt):
+    files = golden_files()
 
     def cli(*args):
-        return subprocess.run([sys.executable, "-m", "cli", "validate", *args, *files], cwd=ROOT,
+        return subprocess.run([sys.executable, "-m", "cli", "validate", *fmt, *args, *files], cwd=ROOT,
                               capture_output=True, timeout=300)
 
     here, there = cli("--jobs", "1"), cli("--dask", client.scheduler.address)
-    assert there.returncode == here.returncode
+    assert there.returncode == here.returncode == 1
     assert there.stdout == here.stdout and b"game 1" in here.stdout
 
 
@@ -69,7 +70,7 @@ def test_a_worker_killed_mid_run_is_survived(client, tmp_path):
     def consume():
         try:
             results.extend(run_files(client, files, in_flight=4))
-        except Exception as err:  # noqa: BLE001 - reported by the assertion below
+        except Exception as err:
             failure.append(err)
 
     runner = threading.Thread(target=consume)
@@ -102,7 +103,7 @@ def test_an_unreadable_file_is_reported_in_its_place_and_the_run_goes_on(client,
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
-    import referee.jobs.cluster as cluster
+    from referee.jobs import cluster
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):

@@ -22,7 +22,8 @@ def _fresh(name: str):
 @pytest.fixture
 def cache(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("PITBOSS_CACHE_DIR", str(tmp_path))
-    return tmp_path / "lark"
+    yield tmp_path / "lark"
+    grammar._grammar_digest.cache_clear()
 
 
 TABLE = "A: 7H 9H(KS) 10S; B: ; C: 4C; D: 2C 5C(QD KH); E: 8S; F: 6H"
@@ -71,9 +72,11 @@ def test_changed_grammar_is_a_new_cache_file(cache, tmp_path, monkeypatch):
     for f in source.glob("*.lark"):
         (copy / f.name).write_bytes(f.read_bytes())
     monkeypatch.setattr(grammar, "data_dir", lambda name: copy)
+    grammar._grammar_digest.cache_clear()
     assert build("cvn_table").parse(TABLE)
     (before,) = cache.glob("cvn_table-*.lark.pickle")
     (copy / "cvn_table.lark").write_text((copy / "cvn_table.lark").read_text() + "\n// changed\n")
+    grammar._grammar_digest.cache_clear()  # (a process reads the grammar files once)
     build("cvn_table")
     (after,) = cache.glob("cvn_table-*.lark.pickle")  # the stale one pruned
     assert after != before
@@ -84,3 +87,33 @@ def test_cache_can_be_turned_off(monkeypatch, tmp_path):
     assert grammar.cache_dir() is None
     assert build("cvn_table").parse(TABLE) == _fresh("cvn_table").parse(TABLE)
     assert not (tmp_path / "lark").exists()
+
+
+def test_derived_text_is_computed_once_per_grammar(cache):
+    calls = []
+
+    def make():
+        calls.append(1)
+        return "text"
+
+    assert grammar.derived("probe", "k", make) == "text"
+    assert grammar.derived("probe", "k", make) == "text"
+    assert calls == [1]
+    assert len(list(cache.glob("probe-*.lark.txt"))) == 1
+
+
+def test_captured_pieces_match_with_and_without_the_cache(cache, monkeypatch):
+    from referee.notation import pieces
+
+    built = pieces.capturing("cvn", "_PLACE", ("_CARD", "_LETTER", "_INDEX"))  # computed, saved
+    again = pieces.capturing("cvn", "_PLACE", ("_CARD", "_LETTER", "_INDEX"))  # read back
+    monkeypatch.setenv("PITBOSS_CACHE_DIR", "")
+    fresh = pieces.capturing("cvn", "_PLACE", ("_CARD", "_LETTER", "_INDEX"))
+    assert built.pattern == again.pattern == fresh.pattern
+    assert fresh.fullmatch("KS>D2").group("CARD") == "KS"
+
+
+def test_derived_text_keeps_every_character(cache):
+    text = "a\rb\r\nc\n\ufeffd"
+    assert grammar.derived("probe2", "k", lambda: text) == text
+    assert grammar.derived("probe2", "k", lambda: "other") == text  # read back, unchanged

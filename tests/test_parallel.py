@@ -1,5 +1,5 @@
 """``validate --jobs N``: the same reports, in the same order, as one process; bounded
-read-ahead; unreadable files stop the run where one process would stop it."""
+read-ahead; an unreadable file reported in its place, as one process reports it."""
 
 from __future__ import annotations
 

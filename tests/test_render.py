@@ -148,7 +148,12 @@ def test_daifugo_svg_shows_hands_and_table() -> None:
 
 
 def _page_data(page: str) -> dict:
-    return json.loads(re.search(r'<script type="application/json" id="replay">(.*?)</script>', page, re.S).group(1))
+    """The page's data, each frame's number filled in as the page's script does (it is
+    left out where it is the plain ply number)."""
+    data = json.loads(re.search(r'<script type="application/json" id="replay">(.*?)</script>', page, re.S).group(1))
+    for f in data["frames"]:
+        f.setdefault("number", f"{f.get('ply', 0)}.")
+    return data
 
 
 def test_replay_page_is_self_contained() -> None:
@@ -277,6 +282,7 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
             page.viewport(1280, 800)
             page.goto(caravan_page.as_uri())
             assert page.eval("window.pitbossReplay.count") == len(caravan_frames)
+            assert page.eval("window.pitbossReplay.titles") == [f.title for f in caravan_frames]
             assert page.eval("document.body.dataset.frame") == "0"
             assert page.eval("document.getElementById('moves').children.length") == len(caravan_frames)
             # Step through every move with the "next" button; the page draws each frame with
@@ -307,13 +313,17 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
             page.goto(daifugo_page.as_uri() + "#5")
             assert page.eval("document.body.dataset.frame") == "5"
             assert page.eval("document.getElementById('notes').textContent").startswith("It stands by a ruling")
+            assert page.eval("window.pitbossReplay.titles") == [f.title for f in daifugo_frames]
             for i, frame in enumerate(daifugo_frames):
                 page.eval(f"window.pitbossReplay.go({i})")
                 assert Counter(map(tuple, _board_cards(page))) == _svg_cards(frame), frame.title
+                item = page.eval(f"document.getElementById('moves').children[{i}].textContent")
+                assert item.startswith(frame.title if frame.move is None else f"{frame.number} {frame.move}"), item
             page.key("End", "End", 35)
             assert page.eval("document.body.dataset.frame") == str(len(daifugo_frames) - 1)
             # An illegal move says why, with the rule's text.
             page.goto(illegal_page.as_uri())
+            assert page.eval("window.pitbossReplay.titles") == [f.title for f in illegal_frames]
             bad = next(i for i, f in enumerate(illegal_frames) if f.illegal)
             page.eval(f"window.pitbossReplay.go({bad})")
             assert page.eval("document.getElementById('why').hidden") is False
@@ -396,3 +406,20 @@ def _check_layout(page, path: Path, frame_no: int, width: int, height: int, dark
     assert len(felt) >= image.width / 2, (where, len(felt), image.width)
     # ... and the page's paper at the screen's top right, beside the title.
     assert _near(image.pixel(image.width - 2, 2), channels, 40), (where, image.pixel(image.width - 2, 2), channels)
+
+
+def test_a_frame_made_by_hand_draws() -> None:
+    """The live service builds frames itself (no annotate): the state, the rules, the ply,
+    the round, the last move and its mover, and for a table the play on it."""
+    from referee.jobs.render.frames import Frame, TablePlay
+
+    _, frames = _frames(GOLDEN / "annotate" / "daifugo-rulings.dfn")
+    shown = select(frames, 1)
+    frame = Frame("daifugo", shown.state, "seed", 1, 1, shown.move, "Aki",
+                  table=TablePlay(shown.table.player, shown.table.cards, shown.table.joker_as))
+    assert sorted(c for c, where in shown_cards(render_svg(frame)) if where == "table") == ["5S", "JK"]
+    assert "Table: Aki: 5♠ JK(5H)" in render_text(frame)
+    _, frames = _frames(GOLDEN / "annotate" / "caravan-disputed.cvn")
+    frame = Frame("caravan", frames[2].state, "holotape", 2, None, frames[2].move, "2")
+    assert Counter(shown_cards(render_svg(frame))) == _expected_caravan_cards(frame.state)
+    assert "Player 1 to move." in render_text(frame) or "Player 2 to move." in render_text(frame)

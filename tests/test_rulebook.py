@@ -123,3 +123,29 @@ def test_explain_and_annotate_point_into_the_rulebook() -> None:
     data = json.loads(result.stdout)
     moves = [m for record in data["records"] for m in record["moves"] if m["rule"]]
     assert moves and all(m["rulebook"][m["rule"]] == f"rules.html#{m['rule']}" for m in moves)
+
+
+def test_the_html_rulebook_fits_a_phone(tmp_path: Path) -> None:
+    """At 412x860 nothing runs off the side: the differences table wraps its cells."""
+    from test_render import _browser_or_skip
+
+    executable = _browser_or_skip()
+    from cdp import Browser
+
+    out = tmp_path / "rules.html"
+    assert runner.invoke(app, ["rules", "--html", str(out)]).exit_code == 0
+    with Browser(executable) as browser:
+        page = browser.page()
+        try:
+            for dark in (False, True):
+                page.viewport(412, 860, dark=dark, mobile=True)
+                page.goto(out.as_uri() + f"?{dark}#daifugo.play.stronger")
+                widths = page.eval("[document.documentElement.scrollWidth, window.innerWidth,"
+                                   " Math.max(...Array.from(document.querySelectorAll('table'))"
+                                   ".map(t => t.getBoundingClientRect().right))]")
+                assert widths[0] <= widths[1] and widths[2] <= widths[1], widths
+                target = page.eval("document.getElementById('daifugo.play.stronger').getBoundingClientRect().top")
+                assert -1 < target < 860  # the address's rule is on screen
+            assert page.errors == [], page.errors
+        finally:
+            page.close()

@@ -42,6 +42,6 @@ def test_light_commands_import_nothing_heavy(tmp_path, args):
     loaded = _modules(tmp_path, *args)
     heavy = sorted(m for m in loaded if any(m == h or m.startswith(h + ".") for h in HEAVY))
     assert heavy == []
-    assert not [m for m in loaded if ".render" in m or ".solve" in m]
+    assert not [m for m in loaded if ".render" in m]  # the renderers (z3 and the solvers: HEAVY, above)
     if args[0] == "validate":
         assert list((tmp_path / "cache" / "lark").glob("*.lark.pickle"))  # the parsers came from the cache

@@ -46,7 +46,7 @@ from referee.jobs.timeline import ContestLog, Timeline, replayed, timelines
 from referee.notation.records import Finding, open_text, text_lines
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
-OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||ruling: |allowed under "
+OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||parts here \||ruling: |allowed under "
                          r"|record (invalid|warning): |analysis: |settings: |not compared: )")
 
 
@@ -137,6 +137,9 @@ class MoveNote:
     comments: list[str] = field(default_factory=list)
     #: Settings not judging this move, and why (``already failed at ply 3 [rule]``).
     apart: dict[str, str] = field(default_factory=dict)
+    #: Legal under the settings judging it, but they stand in different positions after it
+    #: (it set off a rule some of them have: an 8 that ends the trick): they part here.
+    parts: bool = False
 
     @property
     def own(self) -> Verdict:
@@ -153,6 +156,7 @@ class MoveNote:
             "rulings": self.rulings,
             "verdicts": {label: v.to_json() for label, v in self.verdicts.items()},
             "apart": self.apart,
+            "parts": self.parts,
             "comments": self.comments,
             "rulebook": self.rulebook(),
         }
@@ -290,7 +294,10 @@ def _judge_moves(game: Game, judged: list[Judged]) -> list[MoveNote]:
                                 else f"{label} rejects the record's set-up [{f.rule}]" if f is not None
                                 else f"{label} never reached this move")
         kinds = {v.kind for v in verdicts.values()}
-        note = MoveNote(ref_step, verdicts, len(kinds) > 1, _rulings(verdicts[ref.variant.label]), apart=apart)
+        afters = {key(j.steps[i].after) for j in judged
+                  if j.variant.label in verdicts and j.steps[i].after is not None}
+        note = MoveNote(ref_step, verdicts, len(kinds) > 1, _rulings(verdicts[ref.variant.label]), apart=apart,
+                        parts=len(kinds) == 1 and len(afters) > 1)
         notes.append(note)
     return notes
 
@@ -306,11 +313,8 @@ def _changes_something(j: Judged, own: Judged, notes: Sequence[MoveNote]) -> boo
         mine, theirs = note.verdicts.get(label), note.verdicts.get(own_label)
         if mine is not None and theirs is not None and mine.kind != theirs.kind:
             return True
-    f, g = j.first_failure(), own.first_failure()
-    set_up = lambda x: x is not None and x.ply is None  # noqa: E731
-    if set_up(f) != set_up(g):
-        return True
-    return f is not None and g is not None and set_up(f) and f.rule != g.rule
+    outcome = lambda f: None if f is None else (f.round, f.ply, f.rule)  # noqa: E731
+    return outcome(j.first_failure()) != outcome(own.first_failure())
 
 
 def _without(notes: list[MoveNote], dropped: set[str]) -> list[MoveNote]:
@@ -321,7 +325,7 @@ def _without(notes: list[MoveNote], dropped: set[str]) -> list[MoveNote]:
             continue
         apart = {k: v for k, v in note.apart.items() if k not in dropped}
         out.append(MoveNote(note.step, verdicts, len({v.kind for v in verdicts.values()}) > 1, note.rulings,
-                            apart=apart))
+                            apart=apart, parts=note.parts))
     return out
 
 
@@ -353,10 +357,10 @@ def _distinctive(game: Game, rule_id: str, variant: Variant, variants: Sequence[
     return any(option(variant.rules, name) != option(v.rules, name) for v in others for name in rule.options)
 
 
-def _disputed_comment(game: Game, note: MoveNote, variants: Sequence[Variant]) -> str:
+def _disputed_comment(game: Game, note: MoveNote, variants: Sequence[Variant], head: str = "disputed") -> str:
     judging = [v for v in variants if v.label in note.verdicts]
     broken = {v.rule for v in note.verdicts.values() if not v.legal}
-    parts = ["disputed"]
+    parts = [head]
     catalog = spec.catalog()
     for variant in judging:
         verdict = note.verdicts[variant.label]
@@ -364,14 +368,18 @@ def _disputed_comment(game: Game, note: MoveNote, variants: Sequence[Variant]) -
             rule = catalog.get(verdict.rule or "")
             source = f" ({rule.source})" if rule is not None else ""
             state = "rejected, counted as a pass" if verdict.rejected else "illegal"
-            parts.append(f"{variant.label}: {state} [{verdict.rule}] {verdict.message}{source}")
+            # The first judge's verdict is spelled out in its own comment just before.
+            said = variant is judging[0]
+            sentence = (rule.title if rule is not None else "") if said else verdict.message
+            parts.append(f"{variant.label}: {state} [{verdict.rule}] {sentence}{source}")
             continue
         ids = [r for r in verdict.allowed if r in broken]
         ids += [r for r in verdict.allowed if r not in broken and _distinctive(game, r, variant, judging)]
         absent = [r for r in sorted(x for x in broken if x) if r not in verdict.allowed
                   and variant.preset not in catalog.get(r, _NO_RULE).rulesets]
         text = f"{variant.label}: legal"
-        shown = ids or ([] if absent else list(verdict.allowed))
+        # Parting settings differ in what a move set off: only that is worth naming.
+        shown = ids or ([] if absent or head != "disputed" else list(verdict.allowed))
         if shown:
             text += " " + "; ".join(_cite(r) for r in shown)
         if absent:
@@ -397,13 +405,15 @@ def comments_for(game: Game, note: MoveNote, variants: Sequence[Variant], explai
     out: list[str] = []
     verdict = note.verdicts[ref.label]
     if not verdict.legal:
-        where = "" if note.disputed or ref.own else _apart_text(note)
+        where = "" if note.disputed else _apart_text(note)
         if verdict.rejected:
             out.append(f"rejected under {ref.label}, counted as a pass: [{verdict.rule}] {verdict.message}{where}")
         else:
             out.append(f"illegal under {ref.label}: [{verdict.rule}] {verdict.message}{where}")
     if note.disputed:
         out.append(_disputed_comment(game, note, variants))
+    elif note.parts:
+        out.append(_disputed_comment(game, note, variants, "parts here"))
     if note.rulings:
         out.append("ruling: " + "; ".join(_cite(r) for r in note.rulings))
     if explain_all and step.legal and ref.own:

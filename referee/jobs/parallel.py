@@ -187,8 +187,17 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
     limit = jobs * IN_FLIGHT_PER_JOB
     exhausted = False
     broken: tuple[type[BaseException], ...] = ()  # what a pool raises when a worker dies
+    done = False
 
     def submit(unit: _Unit) -> None:
+        assert pool is not None
+        try:
+            _submit(unit)
+        except broken as err:  # the pool is refused new work once a worker died
+            raise RunError(f"a worker process died before {unit.path} was judged ({err}); "
+                           "run again, or with --jobs 1") from err
+
+    def _submit(unit: _Unit) -> None:
         assert pool is not None
         if unit.kind == "batch":
             unit.future = pool.submit(judge_batch, unit.file, unit.items, settings)
@@ -216,6 +225,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
                 elif pool is not None:
                     submit(unit)
             if not pending:
+                done = True
                 return
             unit = pending.popleft()
             if unit.kind == "error":
@@ -243,7 +253,10 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
     finally:
         units.close()
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            # At the end the workers are idle: wait for them to go (leaving them to the
+            # interpreter's exit races its pipes). Stopped early (| head, an error): drop
+            # what is queued and go now.
+            pool.shutdown(wait=done, cancel_futures=not done)
 
 
 def _serial(paths: Iterable[str], stdin: TextIO | None,

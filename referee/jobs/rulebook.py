@@ -181,8 +181,10 @@ h1 { font-size: 24px; } h2 { font-size: 20px; margin-top: 28px; border-bottom: 1
 h3 { font-size: 17px; margin: 22px 0 6px; text-transform: capitalize; }
 code, .id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 13px; }
 .table { overflow-x: auto; }
-table { border-collapse: collapse; width: 100%; background: var(--panel); }
-th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; width: 100%; background: var(--panel); table-layout: fixed; }
+th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top;
+  overflow-wrap: anywhere; }
+thead th:first-child { width: 22%; }
 td a { display: block; }
 section.rule { background: var(--panel); border: 1px solid var(--line); border-left: 4px solid var(--accent);
   padding: 8px 12px; margin: 8px 0; }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
 from pathlib import Path
@@ -62,7 +63,7 @@ def load(name: str, start: tuple[str, ...] = ("start",), transformer: type[Trans
                 return Lark.__new__(Lark)._load(f, **given)
         except FileNotFoundError:
             pass
-        except Exception:  # noqa: BLE001 - a damaged cache file is rebuilt, never fatal
+        except Exception:
             with suppress(OSError):
                 target.unlink()
     parser = Lark.open(str(path), **built, **given)
@@ -106,23 +107,59 @@ def cache_dir() -> Path | None:
     return folder if os.access(folder, os.W_OK | os.R_OK) else None
 
 
+@cache
+def _grammar_digest() -> str:
+    """A digest of every grammar file (``%import`` reaches a file's siblings) and of the
+    Lark and Python versions that compile them."""
+    digest = hashlib.sha256()
+    for part in (lark.__version__, sys.version.split()[0]):
+        digest.update(part.encode() + b"\0")
+    for file in sorted(data_dir("grammar").glob("*.lark")):
+        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def _cache_file(name: str, start: tuple[str, ...]) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
-    digest = hashlib.sha256()
-    for part in (name, ",".join(start), lark.__version__, sys.version.split()[0]):
-        digest.update(part.encode() + b"\0")
-    for file in sorted(data_dir("grammar").glob("*.lark")):  # %import reaches its siblings
-        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
-    return folder / f"{name}-{'-'.join(start)}-{digest.hexdigest()[:24]}.lark.pickle"
+    digest = hashlib.sha256(f"{name}\0{','.join(start)}\0{_grammar_digest()}".encode()).hexdigest()
+    return folder / f"{name}-{'-'.join(start)}-{digest[:24]}.lark.pickle"
+
+
+def derived(kind: str, key: str, make: Callable[[], str]) -> str:
+    """A text computed from the grammar files (a terminal's regular expression with its
+    pieces captured, say): computed once with ``make`` and kept in the cache beside the
+    parsers, under the same digest, so that a start needs no grammar compiled."""
+    folder = cache_dir()
+    if folder is None:
+        return make()
+    label = hashlib.sha256(f"{kind}\0{key}".encode()).hexdigest()[:16]
+    digest = hashlib.sha256(f"{kind}\0{key}\0{_grammar_digest()}".encode()).hexdigest()[:24]
+    target = folder / f"{kind}-{label}-{digest}.lark.txt"
+    try:
+        return target.read_bytes().decode("utf-8")  # bytes: no newline is translated
+    except (OSError, UnicodeDecodeError):
+        pass
+    text = make()
+    part = target.with_name(f"{target.name}.{os.getpid()}.part")
+    try:
+        part.write_bytes(text.encode("utf-8"))
+        os.replace(part, target)
+    except OSError:
+        with suppress(OSError):
+            part.unlink()
+        return text
+    _prune(target)
+    return text
 
 
 def _prune(kept: Path) -> None:
-    """Remove the parsers this one replaces (same grammar and start, older digests)."""
-    prefix = kept.name.rsplit("-", 1)[0] + "-"
-    for old in kept.parent.glob(f"{prefix}*.lark.pickle"):
-        if old != kept and old.name.rsplit("-", 1)[0] + "-" == prefix:
+    """Remove what this file replaces (the same parser or text, older digests)."""
+    stem, ending = kept.name.split(".", 1)
+    prefix = stem.rsplit("-", 1)[0] + "-"
+    for old in kept.parent.glob(f"{prefix}*.{ending}"):
+        if old != kept and old.name.split(".", 1)[0].rsplit("-", 1)[0] + "-" == prefix:
             with suppress(OSError):
                 old.unlink()
 

@@ -24,6 +24,7 @@ from lark.lexer import Pattern
 from lark.load_grammar import PrepareLiterals, load_grammar
 from lark.utils import get_regexp_width
 
+from referee.notation import grammar as grammars
 from referee.resources import data_dir
 
 
@@ -52,7 +53,14 @@ def _terminals(name: str) -> dict[str, Tree]:
 def capturing(grammar: str, terminal: str, names: Iterable[str]) -> re.Pattern[str]:
     """The compiled pattern of ``terminal`` in ``grammar/<grammar>.lark``, each reference to
     a terminal in ``names`` a named group (``_CARD`` becomes the group ``CARD``; a name may be
-    captured once only). Groups are named without the leading underscore."""
+    captured once only). Groups are named without the leading underscore. The expression is
+    derived once and kept with the compiled parsers (loading a grammar costs a start 0.5 s)."""
+    names = tuple(names)
+    key = f"{grammar}/{terminal}/{','.join(names)}"
+    return re.compile(grammars.derived("pieces", key, lambda: _capturing(grammar, terminal, names)))
+
+
+def _capturing(grammar: str, terminal: str, names: Iterable[str]) -> str:
     terms = _terminals(grammar)
     wanted = set(names)
     by_id = {id(tree): term for term, tree in terms.items() if term in wanted}
@@ -109,4 +117,4 @@ def capturing(grammar: str, terminal: str, names: Iterable[str]) -> re.Pattern[s
     missing = {n.lstrip("_") for n in wanted} - seen
     if missing:
         raise ValueError(f"{terminal} does not refer to {', '.join(sorted(missing))}")
-    return re.compile(piece.regexp)
+    return piece.regexp

@@ -12,25 +12,13 @@ from referee.engines.base import ALL_CARDS, Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import MoveTextError, read_play
 from referee.jobs.render.cards import SUIT_GLYPHS
-from referee.jobs.render.frames import Frame
+from referee.jobs.render.frames import Frame, TablePlay
 from referee.jobs.render.svg import INK, MUTED, card, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad
 
 TITLE = "Daifugo"
-
-
-class TablePlay:
-    """The play on the table, who made it, and the cards as written."""
-
-    __slots__ = ("player", "cards", "joker_as")
-
-    def __init__(self, player: str, cards: Sequence[Card], joker_as: Sequence[Any] = ()) -> None:
-        self.player = player
-        self.cards = tuple(cards)
-        #: One reading per joker (engine ``Stand`` or None), in order.
-        self.joker_as = tuple(joker_as)
 
 
 def table_start(timeline, segment) -> TablePlay | None:
@@ -48,7 +36,7 @@ def table_start(timeline, segment) -> TablePlay | None:
         play = read_play(tag.value, {n: i for i, n in enumerate(record.players)})
     except MoveTextError:
         return None
-    return TablePlay(state.name(play.player), play.cards, play.joker_as)
+    return TablePlay(state.name(play.player), tuple(play.cards), tuple(play.joker_as))
 
 
 def table_after(step, table: TablePlay | None) -> TablePlay | None:
@@ -58,7 +46,7 @@ def table_after(step, table: TablePlay | None) -> TablePlay | None:
         return None
     move = step.entry.move
     if isinstance(move, df.Play) and step.violation is None:
-        return TablePlay(state.name(move.player), move.cards, move.joker_as)
+        return TablePlay(state.name(move.player), tuple(move.cards), tuple(move.joker_as))
     return table
 
 

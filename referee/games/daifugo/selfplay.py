@@ -4,8 +4,9 @@ users' own tools.
 A match is several rounds among 3 to 8 players (5 under ``uecda``): each round is dealt
 from a shuffled deck one card at a time as the rules say (seed: from the first-ranked
 player; uecda: from a random dealer in seat order), the exchange gifts are chosen among the
-legal ones, and every move is drawn from the engine's ``legal_moves`` (a player who may
-pass does so now and then, not as often as a uniform draw would make them). Everything goes
+legal ones, and every move is drawn by the engine's ``random_move``: uniformly among the
+legal plays, judging candidates only until one is legal (a player who may pass does so now
+and then, not as often as a uniform draw would make them). Everything goes
 through the engine; the generator holds no rule of its own. The same seed gives the same
 matches.
 """
@@ -61,14 +62,8 @@ def deal(rng: random.Random, rules: df.RuleSet, n: int, order: Sequence[int]) ->
 
 def choose(rng: random.Random, state: df.State) -> df.Move:
     """A random legal move: a pass now and then where one is legal, else a random play
-    (a pass when there is none)."""
-    if state.phase == "play" and rng.random() < PASS_RATE:
-        move = df.Pass(state.to_move)  # type: ignore[arg-type]
-        if df.check(state, move) is None:
-            return move
-    moves = list(df.legal_moves(state))
-    plays = [m for m in moves if not isinstance(m, df.Pass)]
-    return rng.choice(plays or moves)
+    (a pass when there is none); drawn by the engine without listing every legal move."""
+    return df.random_move(state, rng, PASS_RATE)
 
 
 def play_round(rng: random.Random, rules: df.RuleSet, names: Sequence[str], number: int,

@@ -51,6 +51,17 @@ class Note:
 
 
 @dataclass
+class TablePlay:
+    """The play lying on the table beside the state (the engine keeps only what it must
+    beat): who made it, its cards as written, one reading per joker in order (None:
+    unstated). A game's render part fills it (``table_start``, ``table_after``)."""
+
+    player: str
+    cards: tuple[Any, ...]
+    joker_as: tuple[Any, ...] = ()
+
+
+@dataclass
 class Frame:
     game: str
     #: The position shown.

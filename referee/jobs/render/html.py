@@ -24,6 +24,7 @@ from xml.sax.saxutils import escape
 
 from referee import spec
 from referee.jobs import registry
+from referee.jobs.render.frames import TEXT as FRAME_TEXT
 from referee.jobs.render.frames import Frame, render_part
 from referee.jobs.render.svg import BLACK, FELT, FONT, INK, JOKER_COLOR, LAST, RED
 from referee.jobs.render.svg import TEXT as SVG_TEXT
@@ -180,10 +181,20 @@ SCRIPT = r"""
     Object.keys(d).forEach(function (k) { if (k !== "=") { out[k] = patch(before[k], d[k]); } });
     return out;
   }
+  // A frame's title, as frames.Frame.title writes it.
+  function title(f) {
+    var W = page.titles, where = f.round === null ? "" : W.round.replace("{round}", f.round);
+    if (f.move === null) { return where + W.start; }
+    return where + W.ply.replace("{ply}", f.ply).replace("{move}", f.move) +
+      (f.illegal ? W.illegal_mark : f.rejected ? W.rejected_mark : "");
+  }
   frames.forEach(function (f, i) {
     f.d = i ? patch(frames[i - 1].d, f.d) : f.d;
     f.notes = f.notes || [];
-    if (f.round === undefined) { f.round = null; }
+    if (f.round === undefined) { f.round = i ? frames[i - 1].round : null; }
+    if (f.ply === undefined) { f.ply = 0; }
+    if (f.number === undefined) { f.number = f.ply + "."; }
+    f.title = title(f);
   });
   function heading(f) { return page.heading + (f.move === null ? page.start : f.title); }
 
@@ -302,7 +313,7 @@ def frame_data(frame: Frame) -> dict:
     position as the game's ``data`` (its heading left for the page to write). Keys
     without a value are left out."""
     item = {k: v for k, v in frame.to_json().items()
-            if k not in ("comments", "player", "ply", "mover") and v not in (None, False, [])}
+            if k not in ("comments", "player", "mover", "title") and v not in (None, False, [])}
     item.setdefault("move", None)
     move, who = frame.move, frame.mover
     if move is not None and who and not move.startswith(who):
@@ -325,13 +336,21 @@ def page_data(frames: Sequence[Frame]) -> dict:
              for r in sorted(cited) if r in catalog}
     items = [frame_data(f) for f in frames]
     previous: dict = {}
+    last_round = None
     for item in items:
         whole = item["d"]
         item["d"] = delta(previous, whole) if previous else whole
         previous = whole
+        # What the page can tell from the frame before: the round, the plain ply number.
+        if item.get("number") == f"{item.get('ply', 0)}.":
+            del item["number"]
+        this_round = item.get("round")
+        if this_round is not None and this_round == last_round:
+            del item["round"]
+        last_round = this_round
     game = registry.game(frames[0].game)
     return {"game": game.name, "heading": f"{game.title} · {frames[0].rules} · ", "text": TEXT, "rules": rules,
-            "start": SVG_TEXT["start"], "frames": items}
+            "start": SVG_TEXT["start"], "titles": FRAME_TEXT, "frames": items}
 
 
 def replay_page(frames: Sequence[Frame], title: str, subtitle: str = "") -> str:

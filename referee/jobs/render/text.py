@@ -74,8 +74,12 @@ def heading(frame: Frame, paint: Painter, game_title: str) -> str:
 
 
 def comment_lines(frame: Frame, paint: Painter) -> list[str]:
-    """The frame's notes, one line each, coloured by kind."""
+    """The frame's notes, one line each, coloured by kind: as sentences with the rules
+    they cite where the frame has them (a replay's frames), else annotate's comments."""
     styles = {"illegal": ("red",), "rejected": ("red",), "disputed": ("yellow",), "ruling": ("magenta",)}
+    if frame.notes:
+        return [paint(n.text + (f" [{' '.join(n.rules)}]" if n.rules else ""), *styles.get(n.kind, ("dim",)))
+                for n in frame.notes]
     return [paint("{ " + c + " }", *styles.get(_kind(c), ("dim",))) for c in frame.comments]
 
 

@@ -13,15 +13,14 @@ not named are empty); hands as card lists, ``"?"`` for a hand whose contents are
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
+from caravan_conformance import _candidates, _random_states
 
 from referee import spec
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
-from referee.games.caravan.selfplay import random_deck
 from referee.jobs.validate import validate_text
 from referee.notation.cards import parse_card
 
@@ -623,50 +622,6 @@ def test_results(rules: str) -> None:
 
 
 # ------------------------------------------------------------- random self-play properties
-
-
-def _random_states(rules: cv.RuleSet, seed: int, games: int, every: int = 1):
-    """States met in random self-play (fixed seed): decks from the self-play module, each
-    move chosen at random from ``legal_moves``."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        decks = [[d.card for d in random_deck(rng, rules)] for _ in range(2)]
-        state = cv.new_game(rules, (decks[0], decks[1]), rng.randint(0, 1))
-        n = 0
-        while not state.over and n < 400:
-            moves = list(cv.legal_moves(state))
-            assert moves, "a game not over always has a legal move (else it ends by no-move)"
-            if n % every == 0:
-                yield state, moves
-            state = cv.apply(state, rng.choice(moves))
-            n += 1
-        yield state, list(cv.legal_moves(state))
-
-
-def _candidates(state: cv.State) -> set[cv.Move]:
-    """Every move that could be written for the player to move, cards in hand or not."""
-    p = state.to_move
-    pool = set(state.hands[p].known) | set(cards("5H KS JK QD JC AS 10C"))
-    out: set[cv.Move] = set()
-    for card in pool:
-        out.add(cv.Discard(card))
-        for c in range(6):
-            out.add(cv.PlayNumber(card, c))
-            for i in range(len(state.caravans[c]) + 1):
-                out.add(cv.Attach(card, c, i))
-    out.update(cv.Disband(c) for c in range(6))
-    return out
-
-
-@pytest.mark.parametrize("rules", BOTH)
-def test_legal_moves_are_exactly_what_check_accepts(rules: str) -> None:
-    seen = 0
-    for state, moves in _random_states(cv.ruleset(rules), seed=20240611, games=12, every=3):
-        accepted = {m for m in _candidates(state) if cv.check(state, m) is None}
-        assert set(moves) == accepted, (state, set(moves) ^ accepted)
-        assert len(moves) == len(set(moves))
-        seen += 1
-    assert seen > 100
 
 
 @pytest.mark.parametrize("rules", BOTH)

@@ -14,6 +14,7 @@ import random
 import re
 
 import pytest
+from daifugo_conformance import PRESETS, random_options
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,22 +26,6 @@ from referee.jobs.validate import split, validate_text
 
 EXAMPLES = int(os.environ.get("PITBOSS_EXAMPLES", "300"))
 MATCHES = max(EXAMPLES // 15, 4)
-PRESETS = sorted(D.PRESETS)
-
-
-def random_options(rng: random.Random, preset: str) -> str:
-    """A random Options value: each option toggled now and then, either way."""
-    words = []
-    for name in D.OPTIONS:
-        if rng.random() > 0.35:
-            continue
-        if name == "stairs-revolution":
-            words.append(rng.choice(["-stairs-revolution", f"stairs-revolution={rng.randint(3, 6)}"]))
-        elif name in D.OPTION_CHOICES:
-            words.append(f"{name}={rng.choice(D.OPTION_CHOICES[name])}")
-        else:
-            words.append(rng.choice("+-") + name)
-    return " ".join(words)
 
 
 def matches(preset: str, count: int, seed: int) -> list[tuple[str, str, int]]:
@@ -219,68 +204,3 @@ def test_any_unicode_never_raises(text: str) -> None:
     validate_text("%-----%" + text, "any.log")
 
 
-# ---------------------------------------------------------------- legal moves are exactly what check accepts
-
-
-def _every_play(state: D.State) -> list[D.Play]:
-    """Every play the player to move could write: each sub-multiset of their hand, each joker
-    either bare or standing for every reading there is (suits S H D C and the joker row,
-    strengths 0..14)."""
-    from itertools import combinations, product
-
-    p = state.to_move
-    hand = sorted(state.hands[p])
-    stands = [D.Stand(x, k) for x in ("S", "H", "D", "C", "") for k in range(0, 15)]
-    out: list[D.Play] = []
-    for size in range(1, len(hand) + 1):
-        for cards in sorted(set(combinations(hand, size))):
-            jokers = sum(c.is_joker for c in cards)
-            out.append(D.Play(p, cards))
-            for readings in product(stands, repeat=jokers):
-                out.append(D.Play(p, cards, readings))
-    return out
-
-
-def _key(state: D.State, play: D.Play) -> tuple:
-    """A play up to what does not matter: the order of its cards, and the reading of a joker
-    where the rules cannot tell (its suit in a group without suit-lock)."""
-    combo = D.resolved(state, play)
-    assert combo is not None
-    suits = combo.suits if state.rules.suit_lock else None
-    return (tuple(sorted(play.cards)), combo.kind, combo.size, combo.low, combo.high, suits)
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_legal_moves_are_exactly_what_check_accepts(seed: int) -> None:
-    """On random play positions of both presets under random options, the plays
-    ``legal_moves`` lists are, up to card order and readings the rules cannot tell apart,
-    exactly those of every writable play that ``check`` accepts, each once; the pass is
-    listed exactly when ``check`` accepts it."""
-    rng = random.Random(seed)
-    checked = 0
-    while checked < 20:
-        preset = rng.choice(PRESETS)
-        players = 5 if preset == "uecda" else rng.randint(6, 8)
-        rules = ruleset_of(preset, random_options(rng, preset))
-        n = players
-        deck = list(D.deck(rules, n))
-        rng.shuffle(deck)
-        hands = [tuple(deck[i::n]) for i in range(n)]
-        state = D.new_round(rules, hands, None if rules.seating != "given" else tuple(range(n)))
-        for _ in range(rng.randrange(0, 40)):
-            if state.over or state.phase != "play":
-                break
-            moves = list(D.legal_moves(state))
-            state = D.apply(state, rng.choice(moves))
-        if state.over or state.phase != "play" or len(state.hands[state.to_move]) > 9:
-            continue
-        listed = list(D.legal_moves(state))
-        for m in listed:
-            assert D.check(state, m) is None, (m, D.check(state, m))
-        plays = [m for m in listed if isinstance(m, D.Play)]
-        accepted = [m for m in _every_play(state) if D.check(state, m) is None]
-        assert {_key(state, m) for m in plays} == {_key(state, m) for m in accepted}
-        assert len({_key(state, m) for m in plays}) == len(plays), "each play listed once"
-        passes = [m for m in listed if isinstance(m, D.Pass)]
-        assert (D.check(state, D.Pass(state.to_move)) is None) == (passes == [D.Pass(state.to_move)])
-        checked += 1

@@ -47,7 +47,8 @@ Play: ``check(state, move, consulted=None) -> Violation | None`` (a list given a
 ``apply(state, move) -> State``, ``after_illegal(state, move, violation) -> State | None``
 (the state after an illegal move the rules count, None when the replay stops),
 ``reject(state, move) -> State`` (uecda: what the server does with an illegal submission),
-``legal_moves(state)``, ``players_in(state)``, ``TURN_RULES`` (violations that are record
+``legal_moves(state)``, ``random_move(state, rng, pass_rate=0.0)`` (one legal move drawn
+without judging every candidate), ``players_in(state)``, ``TURN_RULES`` (violations that are record
 errors even under uecda).
 
 Combinations: ``readings(rules, cards, joker_as=()) -> list[Combo]`` (every way the cards
@@ -102,6 +103,7 @@ from referee.games.daifugo.engine.deal import (
 )
 from referee.games.daifugo.engine.legal import (
     legal_moves,
+    random_move,
 )
 from referee.games.daifugo.engine.play import (
     after_illegal,
@@ -202,6 +204,7 @@ __all__ = [
     "reject",
     "after_illegal",
     "legal_moves",
+    "random_move",
     "forbidden_finish",
     "round_over",
     "finishing_order",

@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from referee.engines.base import JOKER, Card, Violation
 from referee.games.daifugo.engine.cards import (
@@ -52,6 +53,7 @@ from referee.games.daifugo.engine.state import (
     PASSED,
     REVOLUTION,
     RULES,
+    SEATS,
     STALL,
     STALLED,
     TABLE,
@@ -65,6 +67,7 @@ from referee.games.daifugo.engine.state import (
     State,
     Unreadable,
     _new,
+    _turn_order,
     _v,
     clear_trick,
     end_round,
@@ -82,18 +85,21 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     weakest), in the order they are checked. The phase preconditions (the round is not
     over, the exchange is not pending) decide nothing about a move and are not listed.
     What a legal move sets off is in the ``events`` of ``apply``'s result."""
-    if state.phase == "over":
-        return _v("daifugo.end.game-over", "the round is already over")
-    if type(move) is Give:
-        return _check_give(state, move, consulted)
-    if state.phase == "exchange":
+    phase = state.phase
+    if phase != "play":
+        if phase == "over":
+            return _v("daifugo.end.game-over", "the round is already over")
+        if isinstance(move, Give):
+            return _check_give(state, move, consulted)
         return _v("daifugo.exchange.pending", "the card exchange is not complete: " + _owed(state))
+    if isinstance(move, Give):
+        return _check_give(state, move, consulted)
     p = move.player
     if p != state.to_move:
         return _check_turn(state, p)
     if consulted is not None:
         consulted.append("daifugo.turn.order")
-    if type(move) is Pass:
+    if isinstance(move, Pass):
         if state.table is None:
             if not state.rules.leader_may_pass:
                 return _v("daifugo.pass.leader", f"{state.name(p)} leads this trick and must play; "
@@ -101,7 +107,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
             if consulted is not None:
                 consulted.append("daifugo.pass.empty-stage")
         return None
-    if type(move) is Unreadable:
+    if isinstance(move, Unreadable):
         return _v("daifugo.hand.possession", f"{move.text or 'the submission'} holds a card outside the "
                                              f"server's table (a real card below the 3 or above the 2)")
     v = _check_possession(state, p, move.cards)
@@ -109,10 +115,14 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
         return v
     if consulted is not None:
         consulted.append("daifugo.hand.possession")
-    _, v, ids = _resolve(state, move)
-    if consulted is not None and v is None:
-        consulted.extend(ids)
-    return v
+    if consulted is None:
+        fault = _resolve(state, move)[1]
+    else:
+        ids: list[str] = []
+        fault = _resolve_uncached(state, move, ids)[1]
+        if fault is None:
+            consulted += ids
+    return None if fault is None else fault.violation()
 
 
 def _check_turn(state: State, p: int) -> Violation:
@@ -150,7 +160,22 @@ def _check_possession(state: State, p: int, cards: Sequence[Card]) -> Violation 
     return _v("daifugo.hand.possession", f"{state.name(p)} does not hold {missing}{times}")
 
 
-Resolution = tuple[Combo | None, Violation | None, tuple[str, ...]]
+_SPADE_3_STRENGTH = strength(SPADE_3)
+_SPADES = frozenset(SPADE_3.suit)
+
+
+class _Fault(NamedTuple):
+    """A rule a play breaks on this table, its message written only when a caller asks
+    (``check`` does; the search for legal moves discards most candidates unread)."""
+
+    rule: str
+    write: Callable[[], str]
+
+    def violation(self) -> Violation:
+        return Violation(self.rule, self.write())
+
+
+Resolution = tuple[Combo | None, _Fault | None]
 
 #: The last resolution (state, move, result). Bound: one entry. Reason: a replay runs
 #: ``check`` then ``apply`` on the same (state, move), and resolving a play (its readings
@@ -167,8 +192,7 @@ def resolved(state: State, move: Play) -> Combo | None:
 
 def _resolve(state: State, move: Play) -> Resolution:
     """The combination a play makes on this table, or the violation (daifugo.joker.ambiguous
-    when a bare joker leaves several legal readings that differ in kind or strength), and
-    the ids of the rules that decided a legal one."""
+    when a bare joker leaves several legal readings that differ in kind or strength)."""
     global _last_resolved
     last = _last_resolved
     if last is not None and last[0] is state and last[1] is move:
@@ -178,22 +202,31 @@ def _resolve(state: State, move: Play) -> Resolution:
     return result
 
 
-def _resolve_uncached(state: State, move: Play) -> Resolution:
+def _resolve_uncached(state: State, move: Play, consulted: list[str] | None = None) -> Resolution:
+    """``_resolve``; ``consulted`` as for ``check`` (the ids of the rules that decided a legal
+    play; left as it was for an illegal one)."""
     found = readings(state.rules, move.cards, move.joker_as)
     if not found:
-        return None, _v("daifugo.combo.invalid", _invalid_message(state.rules, move.cards, move.joker_as)), ()
-    ids = ["daifugo.combo.invalid"]
-    if len(move.cards) > 1 and JOKER in move.cards and (
-            len(move.joker_as) < move.cards.count(JOKER) or None in move.joker_as):
-        ids.append("daifugo.joker.ambiguous")  # a bare joker, read the one legal way
+        return None, _Fault("daifugo.combo.invalid",
+                            lambda: _invalid_message(state.rules, move.cards, move.joker_as))
+    ids: list[str] | None = None
+    if consulted is not None:
+        ids = ["daifugo.combo.invalid"]
+        if len(move.cards) > 1 and JOKER in move.cards and (
+                len(move.joker_as) < move.cards.count(JOKER) or None in move.joker_as):
+            ids.append("daifugo.joker.ambiguous")  # a bare joker, read the one legal way
     if len(found) == 1:
         v = _fits(state, found[0], ids)
-        return (found[0], None, tuple(ids)) if v is None else (None, v, ())
+        if v is not None:
+            return None, v
+        if consulted is not None and ids is not None:
+            consulted += ids
+        return found[0], None
     legal = []
     first_v = None
     decided: list[str] | None = None
     for c in found:
-        why = list(ids)
+        why = None if ids is None else list(ids)
         v = _fits(state, c, why)
         if v is None:
             legal.append(c)
@@ -201,13 +234,15 @@ def _resolve_uncached(state: State, move: Play) -> Resolution:
         elif first_v is None:
             first_v = v
     if not legal:
-        return None, first_v, ()
+        return None, first_v
     merged = _merge(legal)
     if merged is None:
         options = ", ".join(sorted({str(c) for c in legal}))
-        return None, _v("daifugo.joker.ambiguous",
-                        f"the joker can be read several legal ways here ({options}); write its card, e.g. JK(5D)"), ()
-    return merged, None, tuple(decided or ids)
+        return None, _Fault("daifugo.joker.ambiguous", lambda: f"the joker can be read several legal ways here "
+                                                               f"({options}); write its card, e.g. JK(5D)")
+    if consulted is not None and decided is not None:
+        consulted += decided
+    return merged, None
 
 
 def _stronger(state: State, combo: Combo, table: Combo) -> bool:
@@ -228,16 +263,17 @@ def _waived(state: State, combo: Combo) -> bool:
             and combo.kind == GROUP and combo.size >= 4)
 
 
-def _fits(state: State, combo: Combo, consulted: list[str] | None = None) -> Violation | None:
+def _fits(state: State, combo: Combo, consulted: list[str] | None = None) -> _Fault | None:
     """May ``combo`` be played now: against the table, then (last, as the contest server
     checks it) whether the rules allow sequences at all (daifugo.option.sequences)."""
     v = _against_table(state, combo, consulted)
     if v is None and combo.kind == SEQUENCE and not state.rules.sequences:
-        return _v("daifugo.option.sequences", f"{combo}: sequences are not played under these rules (-sequences)")
+        return _Fault("daifugo.option.sequences",
+                      lambda: f"{combo}: sequences are not played under these rules (-sequences)")
     return v
 
 
-def _against_table(state: State, combo: Combo, consulted: list[str] | None = None) -> Violation | None:
+def _against_table(state: State, combo: Combo, consulted: list[str] | None = None) -> _Fault | None:
     """Kind, size, strength and suit-lock against the play on the table; ``consulted`` as
     for ``check``."""
     table = state.table
@@ -248,33 +284,34 @@ def _against_table(state: State, combo: Combo, consulted: list[str] | None = Non
     rules = state.rules
     if table.lone_joker:
         if rules.spade3 and combo.kind == SINGLE and not combo.lone_joker \
-                and combo.low == strength(SPADE_3) and combo.suits == frozenset(SPADE_3.suit):
+                and combo.low == _SPADE_3_STRENGTH and combo.suits == _SPADES:
             if consulted is not None:
                 consulted.append("daifugo.play.lone-joker")
             return None
         tail = "only the spade 3 beats it (spade3)" if rules.spade3 else "nothing beats it"
-        return _v("daifugo.play.lone-joker", f"a lone joker is on the table: {tail}")
+        return _Fault("daifugo.play.lone-joker", lambda: f"a lone joker is on the table: {tail}")
     if combo.lone_joker:
         if table.kind == SINGLE:
             if consulted is not None:
                 consulted += ("daifugo.play.same-kind", "daifugo.play.lone-joker")
             return None
-        return _v("daifugo.play.same-kind", f"the table holds {table}: a lone joker can only follow a single")
+        return _Fault("daifugo.play.same-kind",
+                      lambda: f"the table holds {table}: a lone joker can only follow a single")
     if combo.kind != table.kind or combo.size != table.size:
-        return _v("daifugo.play.same-kind",
-                  f"the table holds {table}; the play must be the same kind with {table.size} "
-                  f"card{'s' if table.size > 1 else ''}, not {combo}")
+        return _Fault("daifugo.play.same-kind",
+                      lambda: f"the table holds {table}; the play must be the same kind with {table.size} "
+                              f"card{'s' if table.size > 1 else ''}, not {combo}")
     if not _stronger(state, combo, table) and not _waived(state, combo):
         order = "reversed order" if state.reversed else "normal order"
         if combo.kind == SEQUENCE:
             if rules.sequence_compare == "above":
-                return _v("daifugo.play.sequence-above",
-                          f"{combo} does not lie wholly {'below' if state.reversed else 'above'} "
-                          f"{table} ({order})")
-            return _v("daifugo.play.sequence-top",
-                      f"{combo} is not stronger than {table}: sequences compare by their strongest "
-                      f"card ({order})")
-        return _v("daifugo.play.stronger", f"{combo} does not beat {table} ({order})")
+                return _Fault("daifugo.play.sequence-above",
+                              lambda: f"{combo} does not lie wholly {'below' if state.reversed else 'above'} "
+                                      f"{table} ({order})")
+            return _Fault("daifugo.play.sequence-top",
+                          lambda: f"{combo} is not stronger than {table}: sequences compare by their strongest "
+                                  f"card ({order})")
+        return _Fault("daifugo.play.stronger", lambda: f"{combo} does not beat {table} ({order})")
     if consulted is not None:
         consulted.append("daifugo.play.same-kind")
         if combo.kind == SEQUENCE:
@@ -284,12 +321,16 @@ def _against_table(state: State, combo: Combo, consulted: list[str] | None = Non
             consulted.append("daifugo.play.stronger")
     if state.lock is not None:
         if combo.suits != state.lock:
-            locked = ", ".join(_SUIT_NAMES[x] for x in sorted(state.lock, key=_suit_pos))
-            return _v("daifugo.option.suit-lock",
-                      f"the suits are locked to {locked}; this play must use exactly those suits")
+            lock = state.lock
+            return _Fault("daifugo.option.suit-lock", lambda: f"the suits are locked to {_suit_names(lock)}; "
+                                                              f"this play must use exactly those suits")
         if consulted is not None:
             consulted.append("daifugo.option.suit-lock")
     return None
+
+
+def _suit_names(suits: frozenset[str]) -> str:
+    return ", ".join(_SUIT_NAMES[x] for x in sorted(suits, key=_suit_pos))
 
 
 def _owed(state: State) -> str:
@@ -355,11 +396,13 @@ def _check_give(state: State, move: Give, consulted: list[str] | None = None) ->
 def apply(state: State, move: Move) -> State:
     """The state after a legal move (run ``check`` first). ``events`` of the result names
     the behaviours it set off."""
-    if type(move) is Pass:
+    if isinstance(move, Pass):
         return _apply_pass(state, move.player)
-    if type(move) is Give:
+    if isinstance(move, Give):
         return _apply_give(state, move)
-    return _apply_play(state, move)  # type: ignore[arg-type]  # check() refuses Unreadable: never legal
+    if isinstance(move, Play):
+        return _apply_play(state, move)
+    raise ValueError(f"{move!r} is not a legal move: run check() first")
 
 
 def reject(state: State, move: Move, violation: Violation | None = None) -> State:
@@ -372,9 +415,9 @@ def reject(state: State, move: Move, violation: Violation | None = None) -> Stat
     ``daifugo.option.sequences`` can still switch the lock on."""
     if not state.rules.rejection_is_pass:
         raise ValueError(f"under {state.rules.name} an illegal move is an error, not a pass")
-    if state.phase != "play" or state.to_move is None:
+    p = state.to_move
+    if state.phase != "play" or p is None:
         raise ValueError("only a submission during play can be rejected")
-    mover = state.to_move
     events: tuple[str, ...] = ("daifugo.turn.rejected",)
     if violation is not None and violation.rule == "daifugo.option.sequences" and isinstance(move, Play):
         fits = [c for c in readings(state.rules, move.cards, move.joker_as)
@@ -383,7 +426,7 @@ def reject(state: State, move: Move, violation: Violation | None = None) -> Stat
         if lock != state.lock:
             state = state._replace(lock=lock)
             events += ("daifugo.option.suit-lock",)
-    after = _apply_pass(state, mover)
+    after = _apply_pass(state, p)
     return after._replace(events=events + after.events)
 
 
@@ -513,16 +556,21 @@ def _apply_pass(state: State, p: int) -> State:
     return _after(f, p, events, False, False)
 
 
-def _after(f: list, actor: int, events: list[str], cut: bool, played: bool) -> State:
+def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool) -> State:
     """Round end, trick end or the next player, after ``actor``'s move, on the new state's
     fields ``f`` (``played``: the move was a play, so someone may have gone out)."""
-    ins = in_turn_order(f, actor)
-    if played and len(ins) <= 1:
-        return end_round(f, events)
-    if cut:
-        return _clear(f, actor, events)
     passed = f[PASSED]
-    unpassed = [q for q in ins if q not in passed] if passed else ins
+    if played:
+        ins = in_turn_order(f, actor)
+        if len(ins) <= 1:
+            return end_round(f, events)
+        if cut:
+            return _clear(f, actor, events)
+        unpassed = [q for q in ins if q not in passed] if passed else ins
+    else:  # a pass: nobody went out, so the round goes on; those still in and not passed
+        hands, dropped = f[HANDS], f[DROPPED]
+        unpassed = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION])
+                    if hands[q] and q not in passed and q not in dropped]
     rule = f[RULES].trick_end
     if rule == "all-but-one":
         done, why = len(unpassed) <= 1, "daifugo.option.trick-end"
@@ -540,7 +588,7 @@ def _after(f: list, actor: int, events: list[str], cut: bool, played: bool) -> S
     return _new(State, f)
 
 
-def _clear(f: list, last: int, events: list[str]) -> State:
+def _clear(f: list[Any], last: int, events: list[str]) -> State:
     """End the trick: the table, the passes, the lock, eleven-back go; ``last`` leads, or the
     next player still in after them (daifugo.trick.leader)."""
     leader = leader_after(f, last)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Union, final
+from functools import lru_cache
+from typing import Any, NamedTuple, Union
 
 from referee.engines.base import Card, Violation
 from referee.games.daifugo.engine.combos import Combo, Stand
 from referee.games.daifugo.engine.rules import RuleSet
 
 
-@final  # the engine dispatches on type(move) is ...: no subclasses
 class Play(NamedTuple):
     """``player`` plays ``cards`` as one combination.
 
@@ -25,12 +25,10 @@ class Play(NamedTuple):
     joker_as: tuple[Stand | None, ...] = ()
 
 
-@final  # the engine dispatches on type(move) is ...: no subclasses
 class Pass(NamedTuple):
     player: int
 
 
-@final  # the engine dispatches on type(move) is ...: no subclasses
 class Give(NamedTuple):
     """An exchange gift before the first play of a round (``Dai -> Aki: 2S JK``)."""
 
@@ -39,7 +37,6 @@ class Give(NamedTuple):
     cards: tuple[Card, ...]
 
 
-@final  # the engine dispatches on type(move) is ...: no subclasses
 class Unreadable(NamedTuple):
     """A submission whose cells hold no card the table can hold (a contest client's value
     in column 0 or 14 of a row): the server cannot take it as cards (``text`` as logged)."""
@@ -60,7 +57,7 @@ class Duty(NamedTuple):
 
     giver: int
     receiver: int
-    count: int  # type: ignore[assignment]  # the field shadows tuple.count on purpose
+    count: int  # type: ignore[assignment]  # the rules' word; tuple.count is never asked of a Duty
     choose: str
     server: bool = False
 
@@ -172,19 +169,24 @@ PENDING, PREVIOUS, OPENING, STALL, STALLED, EVENTS = map(_FIELD, (
 _NO_ONE: frozenset[int] = frozenset()
 
 
+@lru_cache(maxsize=1024)
+def _turn_order(seats: tuple[int, ...], after: int, direction: int) -> tuple[int, ...]:
+    """Every seat in turn order after ``after`` (``after`` last). Cached, bounded: every move
+    asks for the order after its mover, and a round has only 2 x seats of them."""
+    i = seats.index(after)
+    if direction > 0:
+        return seats[i + 1:] + seats[:i + 1]
+    if i:
+        return seats[i - 1::-1] + seats[:i - 1:-1]
+    return seats[::-1]
+
+
 def in_turn_order(fields: Sequence[Any], after: int) -> list[int]:
     """The players still in (``State.is_in``) in turn order after ``after`` (current
     direction; ``after`` itself last, when still in), from a state's ``fields``."""
-    seats: tuple[int, ...] = fields[SEATS]
     hands: tuple[tuple[object, ...], ...] = fields[HANDS]
     dropped: tuple[int, ...] = fields[DROPPED]
-    i = seats.index(after)
-    if fields[DIRECTION] > 0:
-        order = seats[i + 1:] + seats[:i + 1]
-    elif i:
-        order = seats[i - 1::-1] + seats[:i - 1:-1]
-    else:
-        order = seats[::-1]
+    order = _turn_order(fields[SEATS], after, fields[DIRECTION])
     if dropped:
         return [q for q in order if hands[q] and q not in dropped]
     return [q for q in order if hands[q]]
