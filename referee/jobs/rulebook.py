@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from referee import spec
 from referee.jobs.game import Game
+from referee.jobs.render.html import head
 
 #: What the rulebook says (one place, for translation).
 TEXT = {
@@ -239,16 +240,7 @@ def html(books: Sequence[Book]) -> str:
                            f'<p class="facts">{escape(" · ".join(facts))}</p>'
                            f'<p class="facts source">{escape(TEXT["source"].format(source=r.source))}</p></section>')
     title = " · ".join(TEXT["title"].format(game=b.game.title) for b in books)
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>{escape(title)}</title>
-<style>{STYLE}</style>
-</head>
+    return head(title, STYLE, "default-src 'none'; style-src 'unsafe-inline'") + f"""
 <body>
 {chr(10).join(out)}
 </body>

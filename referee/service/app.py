@@ -49,7 +49,7 @@ class Limits:
             self.buckets[key] = (tokens, t)
             return False
         self.buckets[key] = (tokens - 1, t)
-        if len(self.buckets) > 100_000:  # forget the idle ones
+        if len(self.buckets) > 10_000:  # forget the idle ones
             self.buckets = {k: v for k, v in self.buckets.items() if t - v[1] < 60}
         return True
 

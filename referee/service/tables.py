@@ -34,7 +34,7 @@ from referee.service.store import Conflict, MoveRow, Store, TableRow, now
 MAX_SEATS = 16
 MAX_NAME = 40
 #: Finished tables kept in memory (the rest are read back from the database on demand).
-FINISHED_CACHE = 64
+FINISHED_CACHE = 16
 
 
 class HubError(Exception):
@@ -287,7 +287,11 @@ class TableHub:
 
     async def _commit(self, table: Table, outcome: Outcome) -> None:
         """Store the move, then (only then) make it the table's and tell the observers.
-        Called with the table's lock held."""
+        Called with the table's lock held. The store-then-apply runs as its own task: a
+        request cancelled while it waits cannot leave a committed move unapplied."""
+        await asyncio.shield(asyncio.get_running_loop().create_task(self._store_and_apply(table, outcome)))
+
+    async def _store_and_apply(self, table: Table, outcome: Outcome) -> None:
         match = table.match
         at = now()
         row = MoveRow(match.ply + 1, outcome.seat, outcome.stored, at)

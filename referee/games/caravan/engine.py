@@ -2,7 +2,11 @@
 
 State is immutable (named tuples); ``check`` says why a move is illegal with a rule id
 from ``spec/caravan*.toml``; ``apply`` assumes the move passed ``check``; ``legal_moves``
-lists the moves a player with a known hand can make.
+lists the moves a player with a known hand can make, ``random_move`` draws one lazily.
+Given a ``consulted`` list, ``check`` and ``apply`` also say which rules decided a legal
+move and its effects, from the very code that states each rule (there is no second,
+hand-written list of "allowed by" rules). ``check_result`` judges a declared result;
+``after_illegal`` is the illegal-move policy (the replay stops).
 
 Caravans are numbered 0-5 (A-F): 0-2 belong to player 0 (player "1" in records),
 3-5 to player 1. Caravan i faces caravan i + 3. Number cards in a caravan are indexed
@@ -14,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from random import Random
 from typing import NamedTuple, Union
 
 from referee.engines.base import ALL_CARDS, Card, Violation
@@ -28,6 +33,10 @@ OPENING_HAND = 8
 
 def is_number(card: Card) -> bool:
     return 1 <= card.rank <= 10
+
+
+#: ``is_number`` of every card, for the hot paths.
+_IS_NUMBER = {card: is_number(card) for card in ALL_CARDS}
 
 
 def owner(caravan: int) -> int:
@@ -177,8 +186,15 @@ def current_suit(caravan: Caravan) -> str | None:
     return last.card.suit
 
 
-def _queen_parity(faces: Iterable[Card]) -> bool:
-    return sum(1 for f in faces if f.rank == QUEEN) % 2 == 1
+def _queen_parity(slots: Iterable[Slot]) -> bool:
+    """An odd number of Queens attached to these number cards?"""
+    odd = False
+    for slot in slots:
+        if slot.faces:
+            for face in slot.faces:
+                if face.rank == QUEEN:
+                    odd = not odd
+    return odd
 
 
 def _run(first: int, second: int) -> int:
@@ -191,7 +207,7 @@ def direction_holotape(caravan: Caravan) -> int:
     if len(caravan) < 2:
         return 0
     d = _run(caravan[0].card.rank, caravan[1].card.rank)
-    return -d if _queen_parity(f for s in caravan for f in s.faces) else d
+    return -d if _queen_parity(caravan) else d
 
 
 def direction_fnv(caravan: Caravan) -> int:
@@ -199,7 +215,7 @@ def direction_fnv(caravan: Caravan) -> int:
     if len(caravan) < 2:
         return 0
     d = _run(caravan[-2].card.rank, caravan[-1].card.rank)
-    return -d if _queen_parity(caravan[-1].faces) else d
+    return -d if _queen_parity(caravan[-1:]) else d
 
 
 def lane_winner(a: int, b: int) -> int | None:
@@ -415,19 +431,8 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     if consulted is not None:
         consulted.append("caravan.hand.possession")
     if kind is Discard:
-        if opening:
-            if not rules.opening_discard:
-                return Violation("caravan.opening.discard", "no card may be discarded during the opening")
-            if consulted is not None:
-                consulted.append("caravan.opening.discard-redraw")
-        if not rules.discard_with_empty_deck:
-            if state.decks[p] == ():
-                return Violation("caravan.discard.empty-deck",
-                                 f"{_who(p)}'s deck is empty; {rules.name} forbids discarding then")
-            if consulted is not None:
-                consulted.append("caravan.discard.empty-deck")
-        return _check_draw(state, move, True, consulted)
-    number = 1 <= card.rank <= 10
+        return _check_discard(state, opening, consulted) or _check_draw(state, move, True, consulted)
+    number = _IS_NUMBER[card]
     if kind is Attach and number:
         return Violation("caravan.number.end",
                          f"{card} is a number card: it goes at the end of a caravan ({card}>{LETTERS[move.caravan]})")
@@ -439,7 +444,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
         return _check_opening(state, move, consulted) or _check_draw(state, move, False, consulted)
     if kind is PlayNumber:
         c = move.caravan
-        if c // 3 != p:
+        if owner(c) != p:
             return Violation("caravan.number.own", f"caravan {LETTERS[c]} is not {_who(p)}'s; number cards go "
                              "only on one's own caravans")
         if consulted is not None:
@@ -451,6 +456,24 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
 
 def _who(p: int) -> str:
     return f"player {player_name(p)}"
+
+
+def _check_discard(state: State, opening: bool, consulted: list[str] | None) -> Violation | None:
+    """May the player to move discard (a card they hold)?"""
+    rules = state.rules
+    if opening:
+        if not rules.opening_discard:
+            return Violation("caravan.opening.discard", "no card may be discarded during the opening")
+        if consulted is not None:
+            consulted.append("caravan.opening.discard-redraw")
+    if not rules.discard_with_empty_deck:
+        p = state.to_move
+        if state.decks[p] == ():
+            return Violation("caravan.discard.empty-deck",
+                             f"{_who(p)}'s deck is empty; {rules.name} forbids discarding then")
+        if consulted is not None:
+            consulted.append("caravan.discard.empty-deck")
+    return None
 
 
 def _check_opening(state: State, move: Move, consulted: list[str] | None) -> Violation | None:
@@ -559,7 +582,7 @@ def _check_disband(state: State, move: Disband, opening: bool, consulted: list[s
     c = move.caravan
     if opening:
         return Violation("caravan.opening.disband", "no caravan may be disbanded during the opening")
-    if c // 3 != p:
+    if owner(c) != p:
         return Violation("caravan.disband.own", f"caravan {LETTERS[c]} is not {_who(p)}'s")
     if consulted is not None:
         consulted.append("caravan.disband.own")
@@ -630,7 +653,7 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
         hand = hand.without(card)
         if kind is PlayNumber:
             c = move.caravan
-            caravans = caravans[:c] + (caravans[c] + (Slot(card),),) + caravans[c + 1:]
+            caravans = caravans[:c] + (caravans[c] + (_new(Slot, (card, ())),),) + caravans[c + 1:]
             values = values[:c] + (values[c] + card.rank,) + values[c + 1:]
             if placed[p] < OPENING_PLACEMENTS:
                 placed = (placed[0] + 1, placed[1]) if p == 0 else (placed[0], placed[1] + 1)
@@ -675,7 +698,7 @@ def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...], move: Attach
             consulted.append("caravan.jack.remove")
         rest = caravan[:i] + caravan[i + 1 :]
         return _put(caravans, c, rest), _put(values, c, values[c] - card_value(slot))
-    target = Slot(slot.card, slot.faces + (move.card,))
+    target = _new(Slot, (slot.card, slot.faces + (move.card,)))
     caravans = _put(caravans, c, caravan[:i] + (target,) + caravan[i + 1 :])
     if rank == KING:
         if consulted is not None:
@@ -688,21 +711,26 @@ def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...], move: Attach
         return caravans, values
     # Joker: on an Ace, every other number card of the Ace's suit goes; on 2-10, every
     # other number card of that value, any suit, both sides. The Joker's own card stays.
-    if slot.card.rank == 1:
-        if consulted is not None:
-            consulted.append("caravan.joker.ace")
-        doomed: Callable[[Card], bool] = lambda card: card.suit == slot.card.suit
-    else:
-        if consulted is not None:
-            consulted.append("caravan.joker.number")
-        doomed = lambda card: card.rank == slot.card.rank
+    target_card = slot.card
+    ace = target_card.rank == 1
+    if consulted is not None:
+        consulted.append("caravan.joker.ace" if ace else "caravan.joker.number")
     out = list(caravans)
+    new_values = list(values)
     for ci, cv in enumerate(caravans):
-        kept = tuple(s for si, s in enumerate(cv) if (ci == c and si == i) or not doomed(s.card))
-        if len(kept) != len(cv):
+        if ace:
+            suit = target_card.suit
+            hit = [si for si, s in enumerate(cv) if s.card.suit == suit]
+        else:
+            rank = target_card.rank
+            hit = [si for si, s in enumerate(cv) if s.card.rank == rank]
+        if ci == c:
+            hit.remove(i)  # the Joker's own card stays
+        if hit:
+            kept = tuple(s for si, s in enumerate(cv) if si not in hit)
             out[ci] = kept
-    new_values = tuple(v if out[k] is caravans[k] else caravan_value(out[k]) for k, v in enumerate(values))
-    return tuple(out), new_values
+            new_values[ci] = caravan_value(kept)
+    return tuple(out), tuple(new_values)
 
 
 def _settle(state: State, mover: int, consulted: list[str] | None = None) -> State:
@@ -742,8 +770,9 @@ def _has_move(state: State) -> bool:
     """Has the player to move a legal move? Every candidate is judged by ``check``; the
     cheap ones (a discard, a disband) are tried before the full list."""
     p = state.to_move
-    known = state.hands[p].known
-    if known and check(state, _DISCARDS[known[0]]) is None:
+    # A card held may be discarded: ``check`` of that discard, whose other parts (the game
+    # goes on, the card is held, no draw is written) hold here.
+    if state.hands[p].known and _check_discard(state, state.placed[p] < OPENING_PLACEMENTS, None) is None:
         return True
     for c in own_caravans(p):
         if state.caravans[c] and check(state, _DISBANDS[c]) is None:
@@ -839,3 +868,61 @@ def legal_moves(state: State) -> Iterator[Move]:
 def standard_deck() -> list[Card]:
     """One 54-card set: 52 cards and two jokers."""
     return list(ALL_CARDS) + [ALL_CARDS[-1]]
+
+
+def random_move(state: State, rng: Random, tries: int = 12) -> Move | None:
+    """A legal move drawn uniformly from ``legal_moves(state)`` (None when there is none),
+    found lazily: a candidate (one of the moves ``legal_moves`` considers) is drawn at random
+    and judged by ``check``, again until one is legal; each draw is uniform over the
+    candidates, so the first legal one is uniform over the legal moves. (Candidates are
+    counted per card held, so a card held twice is drawn at its first place only.) After
+    ``tries`` draws without a legal move the legal moves are listed and one is chosen."""
+    if state.end is not None:
+        return None
+    p = state.to_move
+    hand = state.hands[p].known
+    caravans = state.caravans
+    slots = 0 if state.placed[p] < OPENING_PLACEMENTS else sum(map(len, caravans))
+    numbers = sum(map(_IS_NUMBER.__getitem__, hand))
+    n = len(hand)
+    placing = 3 * numbers + (n - numbers) * slots
+    total = placing + n + 3
+    random = rng.random
+    index = hand.index
+    for _ in range(tries):
+        i = int(random() * total)
+        if i < placing:
+            move = _placement(p, hand, slots, caravans, i)
+        elif i < placing + n:
+            move = _DISCARDS[hand[i - placing]]
+            if index(move.card) != i - placing:
+                continue  # a second copy of a card: drawn at its first place only
+        else:
+            move = _DISBANDS[3 * p + i - placing - n]
+        if move is not None and check(state, move) is None:
+            return move
+    legal = list(legal_moves(state))
+    return rng.choice(legal) if legal else None
+
+
+def _placement(p: int, hand: tuple[Card, ...], slots: int, caravans: tuple[Caravan, ...],
+               i: int) -> Move | None:
+    """The ``i``-th of the placements ``legal_moves`` considers: each distinct card's, a
+    number card on each own caravan, a face card (after the opening) on every number card
+    (``slots`` of them); None for a second copy of a card. After them come a discard of each
+    card and a disband of each own caravan."""
+    for k, card in enumerate(hand):
+        if _IS_NUMBER[card]:
+            if i < 3:
+                return PlayNumber(card, 3 * p + i) if hand.index(card) == k else None
+            i -= 3
+        elif i < slots:
+            if hand.index(card) != k:
+                return None  # a second copy of a card: drawn at its first place only
+            for c, caravan in enumerate(caravans):
+                if i < len(caravan):
+                    return Attach(card, c, i)
+                i -= len(caravan)
+        else:
+            i -= slots
+    raise IndexError(i)

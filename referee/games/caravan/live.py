@@ -153,7 +153,7 @@ class CaravanMatch:
 
     def bot_move(self, seat: int, style: str, seed: int) -> Outcome:
         rng = random.Random(seed)
-        move = selfplay.choose(rng, self.state, list(cv.legal_moves(self.state)), style)
+        move = selfplay.choose(rng, self.state, style)
         return self._accepted(seat, move)
 
     def timeout_move(self, seat: int) -> Outcome:

@@ -27,18 +27,19 @@ class CaravanGame:
         return write_caravan(self.tags, self.moves)
 
 
+#: The cards of one set, and of two (set tags on the second).
+_ONE_SET = tuple(DeckCard(c) for c in cv.standard_deck())
+_TWO_SETS = _ONE_SET + tuple(DeckCard(c, "2") for c in cv.standard_deck())
+_TEXT = {card: str(card) for card in _TWO_SETS}
+
+
 def random_deck(rng: random.Random, rules: cv.RuleSet) -> list[DeckCard]:
     """A legal deck: one to two 54-card sets (set tags on the second), size within the rule
-    set's bounds, in a random order."""
-    sets = rng.choice((1, 1, 1, 2))
-    pool = [DeckCard(c) for c in cv.standard_deck()]
-    if sets == 2:
-        pool += [DeckCard(c, "2") for c in cv.standard_deck()]
+    set's bounds, in a random order (a random sample is in random order already)."""
+    pool = _TWO_SETS if rng.choice((1, 1, 1, 2)) == 2 else _ONE_SET
     high = min(len(pool), rules.deck_max or len(pool))
     size = rng.randint(rules.deck_min, high)
-    deck = rng.sample(pool, size)
-    rng.shuffle(deck)
-    return deck
+    return rng.sample(pool, size)
 
 
 def _greedy_score(state: cv.State, me: int) -> float:
@@ -56,12 +57,17 @@ def _greedy_score(state: cv.State, me: int) -> float:
     return score
 
 
-def choose(rng: random.Random, state: cv.State, moves: list[cv.Move], style: str) -> cv.Move:
+def choose(rng: random.Random, state: cv.State, style: str) -> cv.Move:
+    """The player's move: a uniformly random legal one (drawn lazily, without listing them
+    all), or for the greedy player, nine times in ten, one of the best-scoring ones."""
     if style == "greedy" and rng.random() < 0.9:
         me = state.to_move
-        best = max(_greedy_score(cv.apply(state, m), me) for m in moves)
-        moves = [m for m in moves if _greedy_score(cv.apply(state, m), me) == best]
-    return rng.choice(moves)
+        scored = [(_greedy_score(cv.apply(state, m), me), m) for m in cv.legal_moves(state)]
+        best = max(score for score, _ in scored)
+        return rng.choice([m for score, m in scored if score == best])
+    move = cv.random_move(state, rng)
+    assert move is not None  # a game that is not over always has a legal move (caravan.end.no-move)
+    return move
 
 
 def play_caravan(rng: random.Random, rules: cv.RuleSet, styles: tuple[str, str] = ("random", "random"),
@@ -71,24 +77,30 @@ def play_caravan(rng: random.Random, rules: cv.RuleSet, styles: tuple[str, str] 
     first = rng.randint(0, 1) if first is None else first
     state = cv.new_game(rules, ([d.card for d in decks[0]], [d.card for d in decks[1]]), first)
     moves: list[cv.Move] = []
-    while not state.over:
-        if len(moves) >= MAX_PLIES:
-            return None
-        legal = list(cv.legal_moves(state))
-        move = choose(rng, state, legal, styles[state.to_move])
-        after = cv.apply(state, move)
+    apply, random_move = cv.apply, cv.random_move
+    greedy = tuple(style == "greedy" for style in styles)
+    for _ in range(MAX_PLIES):
+        if state.end is not None:
+            break
+        if greedy[state.to_move]:
+            move = choose(rng, state, "greedy")
+        else:
+            move = random_move(state, rng)  # type: ignore[assignment]  # never None before the end
+        after = apply(state, move)
         if draws:
             move = move._replace(draw=_drawn(state, after))
         moves.append(move)
         state = after
+    if state.end is None:
+        return None
     tags = {
         "Game": "Caravan",
         "Rules": rules.name,
         "Player1": f"{styles[0]}-1",
         "Player2": f"{styles[1]}-2",
         "First": str(first + 1),
-        "Deck1": " ".join(map(str, decks[0])),
-        "Deck2": " ".join(map(str, decks[1])),
+        "Deck1": " ".join(map(_TEXT.__getitem__, decks[0])),
+        "Deck2": " ".join(map(_TEXT.__getitem__, decks[1])),
         "Result": "1-0" if state.winner == 0 else "0-1",
     }
     return CaravanGame(tags, moves, state)

@@ -353,6 +353,21 @@ def page_data(frames: Sequence[Frame]) -> dict:
             "start": SVG_TEXT["start"], "titles": FRAME_TEXT, "frames": items}
 
 
+def head(title: str, style: str, csp: str, lang: str = "en") -> str:
+    """A self-contained page's opening, up to ``<body``: phone-sized, light and dark, and
+    allowed nothing from outside (``csp``)."""
+    return f"""<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>{escape(title)}</title>
+<style>{style}</style>
+</head>"""
+
+
 def replay_page(frames: Sequence[Frame], title: str, subtitle: str = "") -> str:
     """The page for ``frames`` (one record's replay)."""
     if not frames:
@@ -362,16 +377,7 @@ def replay_page(frames: Sequence[Frame], title: str, subtitle: str = "") -> str:
                          "FELT": FELT, "FONT": FONT})
     library = LIBRARY % {"colors": colors}
     t = {k: escape(v) for k, v in TEXT.items()}
-    return f"""<!DOCTYPE html>
-<html lang="{t['lang']}">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>{escape(title)}</title>
-<style>{STYLE}</style>
-</head>
+    return head(title, STYLE, CSP, t["lang"]) + f"""
 <body data-frame="0">
 <header><h1>{escape(title)}</h1><p>{escape(subtitle)}</p></header>
 <main>

@@ -13,6 +13,7 @@ not named are empty); hands as card lists, ``"?"`` for a hand whose contents are
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -622,6 +623,40 @@ def test_results(rules: str) -> None:
 
 
 # ------------------------------------------------------------- random self-play properties
+
+
+@pytest.mark.parametrize("rules", BOTH)
+def test_random_move_is_a_uniform_draw_from_the_legal_moves(rules: str) -> None:
+    rng = random.Random(5)
+    spread = 0
+    for state, moves in _random_states(cv.ruleset(rules), seed=31, games=6, every=7):
+        if not moves:
+            assert cv.random_move(state, rng) is None
+            continue
+        draws = 40 * len(moves)
+        counts: dict[cv.Move, int] = {}
+        for _ in range(draws):
+            m = cv.random_move(state, rng)
+            assert m in moves, (state, m)
+            counts[m] = counts.get(m, 0) + 1
+        # every legal move is drawn, none far more often than its share (40 draws each)
+        assert set(counts) == set(moves)
+        assert max(counts.values()) < 100, counts
+        spread = max(spread, len(moves))
+    assert spread > 10
+
+
+def test_random_move_draws_a_card_held_twice_once() -> None:
+    # two sets: the same card twice in hand; its moves are still drawn as often as the others
+    state = position(HOLO, "A: 5H; B: 6S; C: 7C; D: 8D; E: 9D; F: 4H", "3C 3C KS", "?")
+    moves = set(cv.legal_moves(state))
+    rng = random.Random(2)
+    counts: dict[cv.Move, int] = {}
+    for _ in range(60 * len(moves)):
+        m = cv.random_move(state, rng)
+        counts[m] = counts.get(m, 0) + 1
+    assert set(counts) == moves
+    assert max(counts.values()) < 2 * min(counts.values()), counts
 
 
 @pytest.mark.parametrize("rules", BOTH)

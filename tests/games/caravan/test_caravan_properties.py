@@ -140,7 +140,7 @@ def test_a_mutation_that_stays_legal_is_legal_for_the_engine() -> None:
     games = _games("holotape", 20, 5)
     checked = 0
     for game in games:
-        for _ in range(10):
+        for _ in range(40):
             mutated, _ = _mutate(game.text(), rng)
             (report,) = validate_text(mutated)
             if not report.valid:

@@ -90,3 +90,20 @@ def test_writer_is_canonical() -> None:
     record = read('[Result "*"]\n[Game "Caravan"]\n[Custom "x"]\n\n1. 10d>d +t♣ jk>a1 *\n')
     text = write_caravan({n: t.value for n, t in record.tags.items()}, [e.move for e in record.moves])
     assert text == '[Game "Caravan"]\n[Result "*"]\n[Custom "x"]\n\n1. 10D>D +10C JK>A1 *\n'
+
+
+def test_a_run_of_tags_is_read_at_each_tag_s_place() -> None:
+    # tags lexed as runs: two on a line, an indented one; one with a comment inside (the rule)
+    text = ('[Game "Caravan"] [Rules "fnv"]\n  [Player1   "Ann"]\n[Player2 {x} "Bo"]\t[First "2"]\n'
+            '[Result "*"]\n\n1. 9S>D *\n')
+    record = read(text)
+    assert not record.errors
+    places = {name: (tag.value, tag.line, tag.column) for name, tag in record.tags.items()}
+    assert places == {"Game": ("Caravan", 1, 8), "Rules": ("fnv", 1, 26), "Player1": ("Ann", 2, 15),
+                      "Player2": ("Bo", 3, 15), "First": ("2", 3, 28), "Result": ("*", 4, 10)}
+
+
+def test_a_malformed_tag_after_a_run_is_found_at_its_column() -> None:
+    record = read('[Game "Caravan"]\n[Rules "fnv"] [First 2]\n\n1. 9S>D *\n')
+    (error,) = record.errors
+    assert (error.rule, error.line, error.column) == ("notation.syntax", 2, 22)

@@ -295,6 +295,64 @@ def test_forced_win_strategies_replay_and_deepen() -> None:
     assert seen["yes"] and seen["no"], seen
 
 
+def _plain_win(state: cv.State, turns: int, mover: int) -> bool:
+    """The reference: the mover to move wins within ``turns`` own moves, by the definition
+    alone (every move, every reply, no table, no ordering, no deepening)."""
+    if turns <= 0:
+        return False
+    for move in cv.legal_moves(state):
+        after = cv.apply(state, move)
+        if after.over:
+            if after.winner == mover:
+                return True
+            continue
+        if _plain_holds(after, turns - 1, mover):
+            return True
+    return False
+
+
+def _plain_holds(state: cv.State, turns: int, mover: int) -> bool:
+    if state.to_move == mover:  # an fnv opening discard: the mover moves again
+        return _plain_win(state, turns, mover)
+    if turns <= 0:
+        return False
+    for reply in cv.legal_moves(state):
+        after = cv.apply(state, reply)
+        if after.over:
+            if after.winner != mover:
+                return False
+            continue
+        if not _plain_holds(after, turns, mover):
+            return False
+    return True
+
+
+def _cross_check(states: list[cv.State], depths: tuple[int, ...]) -> dict[str, int]:
+    seen = {"yes": 0, "no": 0}
+    for state in states:
+        for depth in depths:
+            result = forced_win(state, depth)
+            expected = _plain_win(state, depth, state.to_move)
+            assert (result.move is not None) == expected, position_text(state, f"depth {depth}: plain says {expected}")
+            if result.move is not None:
+                ok, why = verify_strategy(state, depth, result.strategy)  # type: ignore[arg-type]
+                assert ok, position_text(state, why)
+            seen["yes" if expected else "no"] += 1
+    return seen
+
+
+def test_forced_win_agrees_with_the_plain_search() -> None:
+    """The table, the ordering, the killers and the deepening change no answer."""
+    seen = _cross_check(list(selfplay_positions(40, seed=11, endgame=True)), (1, 2))
+    assert seen["yes"] and seen["no"], seen
+
+
+@pytest.mark.slow
+def test_forced_win_agrees_with_the_plain_search_deeper() -> None:
+    seen = _cross_check(list(selfplay_positions(60, seed=12, endgame=True)), (1, 2, 3))
+    assert seen["yes"] and seen["no"], seen
+
+
 def test_forced_win_needs_perfect_information() -> None:
     position = load_position(str(PUZZLES / "caravan-direction.cvn"), 1)
     from referee.jobs.solve import QuestionError

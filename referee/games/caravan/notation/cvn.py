@@ -69,9 +69,16 @@ _ANNOTATION = pieces.capturing("cvn", "_ANNOTATION", ())
 _LETTER_INDEX = {**{c: i for i, c in enumerate("abcdef")}, **{c: i for i, c in enumerate("ABCDEF")}}
 
 
+def _part(pattern: re.Pattern[str], text: str, group: str) -> str:
+    """A named part of a piece the item already matched (so the piece matches again)."""
+    m = pattern.fullmatch(text)
+    assert m is not None, (pattern.pattern, text)
+    return m[group]
+
+
 def _decode(m: re.Match) -> tuple[cv.Move, tuple[str, ...]]:
     """A move item's engine move and its annotation glyphs."""
-    draw = parse_card(_DRAW.fullmatch(m["DRAW"])["CARD"]) if m["DRAW"] else None  # type: ignore[index]
+    draw = parse_card(_part(_DRAW, m["DRAW"], "CARD")) if m["DRAW"] else None
     notes = tuple(a.group(0) for a in _ANNOTATION.finditer(m["NOTES"]))
     if m["PLACE"]:
         place = _PLACE.fullmatch(m["PLACE"])
@@ -82,8 +89,8 @@ def _decode(m: re.Match) -> tuple[cv.Move, tuple[str, ...]]:
             return cv.Attach(card, caravan, int(place["INDEX"]) - 1, draw), notes
         return cv.PlayNumber(card, caravan, draw), notes
     if m["DISCARD"]:
-        return cv.Discard(parse_card(_DISCARD.fullmatch(m["DISCARD"])["CARD"]), draw), notes  # type: ignore[index]
-    return cv.Disband(_LETTER_INDEX[_DISBAND.fullmatch(m["DISBAND"])["LETTER"]], draw), notes  # type: ignore[index]
+        return cv.Discard(parse_card(_part(_DISCARD, m["DISCARD"], "CARD")), draw), notes
+    return cv.Disband(_LETTER_INDEX[_part(_DISBAND, m["DISBAND"], "LETTER")], draw), notes
 
 
 def parse_move(text: str) -> cv.Move:
@@ -151,7 +158,7 @@ def _read_run(record: CaravanRecord, run: Token, offset: int, warned: bool) -> b
                                                    line, column0 + pos - line_start, ply=len(moves) + 1))
                     warned = True  # one warning per record is enough
             continue
-        key = m.group().rstrip()
+        key = m.group()  # with its trailing blanks: a few variants of each move, no strip
         decoded = decoded_get(key)
         if decoded is None:
             decoded = _decode(m)
@@ -309,8 +316,19 @@ def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
 
 def move_text(move: cv.Move) -> str:
     """Canonical text of a move, with its draw (``KS>D2 +9D``)."""
-    text = _move_text(move)
-    return f"{text} +{move.draw}" if move.draw is not None else text
+    text = _TEXTS.get(move)
+    if text is None:
+        text = _move_text(move)
+        if move.draw is not None:
+            text = f"{text} +{move.draw}"
+        if len(_TEXTS) < _TEXTS_MAX:
+            _TEXTS[move] = text
+    return text
+
+
+#: Texts of moves written before (a bounded memo: games repeat the same few thousand moves).
+_TEXTS: dict[cv.Move, str] = {}
+_TEXTS_MAX = 100_000
 
 
 def _move_text(move: cv.Move) -> str:

@@ -12,7 +12,7 @@ depth-first with a transposition table, the mover's moves that end the game trie
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from referee.engines.base import Card
@@ -147,48 +147,86 @@ class WinResult:
 
 class WinSearch:
     """Can the side to move at ``root`` force a win within a number of its own turns?
-    A memoised AND-OR search through the engine's legal moves (the forced-win question, and
-    annotate --analyse's before/after comparison)."""
+    An AND-OR search through the engine's legal moves (the forced-win question, and
+    annotate --analyse's before/after comparison).
+
+    What makes it fast, none of it changing an answer:
+
+    - a transposition table per position (the cards, decks and who is to move; not the turns
+      left): the fewest own turns known to win, with the move, and the most known not to
+      (a win within n turns is one within n + 1; no win within n is none within n - 1);
+    - with one own turn left only a move that ends the game in the mover's favour counts, so
+      the moves are tried as they come and the first such move stops the search;
+    - move ordering: the mover's moves by a quick static score, the opponent's replies
+      with the one that last refuted a try at the same depth first (a "killer" reply), then
+      by the score from the opponent's side (the last ply before a leaf: as they come);
+    - ``forced_win`` deepens one turn at a time, so the shallow searches fill the table and
+      the killers before the deep one."""
 
     def __init__(self, root: cv.State, deadline: Deadline | None) -> None:
         self.mover = root.to_move
         self.deadline = deadline
         self.nodes = 0
-        self.memo: dict[tuple, cv.Move | None] = {}
+        #: Position -> (the fewest own turns known to win, the first move of that win).
+        self.won: dict[tuple, tuple[int, cv.Move]] = {}
+        #: Position -> the most own turns known not to be enough.
+        self.lost: dict[tuple, int] = {}
+        #: Own turns left -> the opponent's reply that refuted the last try.
+        self.killers: dict[int, cv.Move] = {}
 
-    def key(self, state: cv.State, turns: int) -> tuple:
+    @staticmethod
+    def key(state: cv.State) -> tuple:
         return (state.caravans, tuple(sorted(state.hands[0].known)), tuple(sorted(state.hands[1].known)),
-                state.decks, state.to_move, state.placed, turns)
+                state.decks, state.to_move, state.placed)
+
+    def _apply(self, state: cv.State, move: cv.Move) -> cv.State:
+        if self.deadline is not None:
+            self.deadline.check(64)
+        self.nodes += 1
+        return cv.apply(state, move)
 
     def children(self, state: cv.State) -> list[tuple[cv.Move, cv.State]]:
-        out = []
-        for m in cv.legal_moves(state):
-            if self.deadline is not None:
-                self.deadline.check(64)
-            self.nodes += 1
-            out.append((m, cv.apply(state, m)))
-        return out
+        return [(m, self._apply(state, m)) for m in cv.legal_moves(state)]
 
     def win(self, state: cv.State, turns: int) -> cv.Move | None:
         """The mover (to move in ``state``) wins within ``turns`` own moves: a first move."""
-        key = self.key(state, turns)
-        if key in self.memo:
-            return self.memo[key]
-        kids = self.children(state)
-        # Moves that end the game in the mover's favour first, then by a quick score.
-        kids.sort(key=lambda mc: -_score(mc[1], self.mover))
-        found = None
-        for move, after in kids:
-            if after.over:
-                if after.winner == self.mover:
-                    found = move
-                    break
-                continue
-            if self.holds(after, turns - 1):
-                found = move
-                break
-        self.memo[key] = found
+        if turns <= 0:
+            return None
+        key = self.key(state)
+        won = self.won.get(key)
+        if won is not None and won[0] <= turns:
+            return won[1]
+        if self.lost.get(key, 0) >= turns:
+            return None
+        found = self._win(state, turns)
+        if found is None:
+            self.lost[key] = turns
+        elif won is None or turns < won[0]:
+            self.won[key] = (turns, found)
         return found
+
+    def _win(self, state: cv.State, turns: int) -> cv.Move | None:
+        mover = self.mover
+        if turns == 1:  # only a move that wins at once
+            lanes = _deciding_lanes(state)
+            for move in cv.legal_moves(state):
+                if lanes is not None and not _may_decide(move, lanes):
+                    continue
+                after = self._apply(state, move)
+                if after.end is not None and after.winner == mover:
+                    return move
+            return None
+        kids = []
+        for move, after in self.children(state):
+            if after.end is None:
+                kids.append((move, after))
+            elif after.winner == mover:
+                return move
+        kids.sort(key=lambda mc: -_score(mc[1], mover))
+        for move, after in kids:
+            if self.holds(after, turns - 1):
+                return move
+        return None
 
     def holds(self, state: cv.State, turns: int) -> bool:
         """After a mover's move (``turns`` own moves left): the mover still wins whatever
@@ -202,19 +240,35 @@ class WinSearch:
     def refute(self, state: cv.State, turns: int) -> tuple[cv.Move, str] | None:
         """An opponent reply (opponent to move) after which the mover cannot win within
         ``turns`` own moves, or None when every reply loses."""
-        kids = self.children(state)
-        kids.sort(key=lambda mc: _score(mc[1], self.mover))
-        for move, after in kids:
-            if after.over:
-                if after.winner != self.mover:
-                    return move, "the opponent wins at once"
-                continue
-            if after.to_move != self.mover:  # the opponent moves again (fnv opening discard)
-                if self.refute(after, turns) is not None:
-                    return move, "the opponent keeps the move"
-                continue
-            if self.win(after, turns) is None:
-                return move, f"no win within {turns} more turn{'s' if turns != 1 else ''}"
+        killer = self.killers.get(turns)
+        if killer is not None and cv.check(state, killer) is None:
+            why = self._refutes(self._apply(state, killer), turns)
+            if why is not None:
+                return killer, why
+        else:
+            killer = None
+        if turns == 1:
+            replies: Iterable[tuple[cv.Move, cv.State | None]] = (
+                (m, None) for m in cv.legal_moves(state) if m != killer)
+        else:
+            kids = [(m, self._apply(state, m)) for m in cv.legal_moves(state) if m != killer]
+            kids.sort(key=lambda mc: _score(mc[1], self.mover))
+            replies = kids
+        for move, after in replies:
+            why = self._refutes(after if after is not None else self._apply(state, move), turns)
+            if why is not None:
+                self.killers[turns] = move
+                return move, why
+        return None
+
+    def _refutes(self, after: cv.State, turns: int) -> str | None:
+        """Why the opponent's reply that led to ``after`` refutes (None: it does not)."""
+        if after.end is not None:
+            return "the opponent wins at once" if after.winner != self.mover else None
+        if after.to_move != self.mover:  # the opponent moves again (fnv opening discard)
+            return "the opponent keeps the move" if self.refute(after, turns) is not None else None
+        if self.win(after, turns) is None:
+            return f"no win within {turns} more turn{'s' if turns != 1 else ''}"
         return None
 
     def strategy(self, state: cv.State, turns: int) -> dict:
@@ -242,7 +296,11 @@ def forced_win(state: cv.State, turns: int, deadline: Deadline | None = None,
     """Can the side to move win within ``turns`` of its own moves whatever the opponent
     does? Every hand and deck must be known (``cv.Hand.fully_known`` and decks not None)."""
     search = WinSearch(state, deadline)
-    move = search.win(state, turns)
+    move = None
+    for depth in range(1, turns + 1):  # deepening: the shallow searches order the deep one
+        move = search.win(state, depth)
+        if move is not None:
+            break
     if move is not None:
         strategy = search.strategy(state, turns) if want_strategy else None
         return WinResult(move, [], search.nodes, strategy)
@@ -263,6 +321,45 @@ def forced_win(state: cv.State, turns: int, deadline: Deadline | None = None,
         assert found is not None
         refutation.append((m, found[0], found[1]))
     return WinResult(None, refutation, search.nodes)
+
+
+def _deciding_lanes(state: cv.State) -> frozenset[int] | None:
+    """A sound bound for "can the mover (to move) win at once": the lanes one of whose
+    caravans a move must change to win (a Joker may change any), or None when the bound
+    says nothing.
+
+    A move wins at once only by deciding the last lanes with two of the three for the
+    mover: running out never wins for the mover (the opponent is not out, or the game
+    would be over already), and the opponent left without a move is possible only when the
+    opponent may not discard (then the bound gives up). A number card, a King, a Jack or a
+    disband changes one caravan's value, a Queen or a discard none; so with two lanes
+    open only a Joker can win, and with one open a move on that lane, when the mover holds
+    one of the two decided lanes already."""
+    opponent = 1 - state.to_move
+    hand = state.hands[opponent].known
+    if not hand or cv.check(state._replace(to_move=opponent), cv.Discard(hand[0])) is not None:
+        return None
+    open_lanes = []
+    mine = 0
+    for lane, winner in enumerate(cv.lane_winners(state)):
+        if winner is None:
+            open_lanes.append(lane)
+        elif winner == state.to_move:
+            mine += 1
+    if not open_lanes:
+        return None
+    if len(open_lanes) == 1 and mine >= 1:
+        return frozenset(open_lanes)
+    return frozenset()
+
+
+def _may_decide(move: cv.Move, lanes: frozenset[int]) -> bool:
+    """Might ``move`` win at once, by ``_deciding_lanes``'s bound?"""
+    if isinstance(move, cv.Discard):
+        return False
+    if isinstance(move, cv.Attach) and move.card.rank == 0:
+        return True
+    return move.caravan % 3 in lanes
 
 
 def _score(state: cv.State, me: int) -> float:
