@@ -117,8 +117,9 @@ class CaravanMatch:
     def submit(self, seat: int, text: str) -> Outcome:
         move = self._parse(text)
         state = self.state
-        if seat != state.to_move:
-            return Outcome(False, seat, rule="caravan.turn.structure",
+        turn = cv.check_mover(state, seat)
+        if turn is not None:
+            return Outcome(False, seat, rule=turn.rule,
                            message=f"it is {self.seats[state.to_move]}'s turn, not {self.seats[seat]}'s")
         violation = cv.check(state, move)
         if violation is not None:
@@ -127,15 +128,14 @@ class CaravanMatch:
 
     def _accepted(self, seat: int, move: cv.Move) -> Outcome:
         before = self.state
-        after = cv.apply(before, move)
+        set_off: list[str] = []
+        after = cv.apply(before, move, set_off)
         drawn = None
         deck = before.decks[seat]
         if deck and after.decks[seat] != deck:
             drawn = str(deck[0])
         text = cvn.move_text(move)
-        events = cv.end_rules(after)
-        if not after.over and cv.lane_winners(after) != cv.lane_winners(before):
-            events.append("caravan.lane.decided")
+        events = list(dict.fromkeys(set_off))  # what the move set off, as the engine says
         return Outcome(True, seat, text, text, drawn, events, after=(move, after))
 
     def commit(self, outcome: Outcome) -> None:
