@@ -43,7 +43,7 @@ class Explanation:
         out = []
         for rule_id in ids:
             rule = catalog.get(rule_id or "")
-            entry = {"id": rule_id, "role": "allowed" if verdict.legal else "broken"}
+            entry: dict[str, object] = {"id": rule_id, "role": "allowed" if verdict.legal else "broken"}
             if rule is not None:
                 entry.update(title=rule.title, kind=rule.kind, rulesets=list(rule.rulesets),
                              options=list(rule.options), text=rule.text, source=rule.source,
@@ -160,8 +160,8 @@ def explanation_text(ex: Explanation, color: bool = False) -> str:
         lines.append(paint(f"Disputed: legal under {', '.join(legal)}; illegal under {', '.join(illegal)}.",
                            "yellow", "bold"))
     else:
-        verdict = "legal" if ex.note.own.legal else "illegal"
-        lines.append(f"Not disputed: {verdict} under every rule set compared.")
+        word = "legal" if ex.note.own.legal else "illegal"
+        lines.append(f"Not disputed: {word} under every rule set compared.")
     for why in ex.note.apart.values():
         lines.append(f"Not judging this move: {why}.")
     for why in ex.annotated.not_compared:

@@ -43,10 +43,11 @@ class Segment:
     start: Any
     #: The moves to play, as read (each a MoveEntry: the engine's move and its place).
     entries: Sequence[MoveEntry]
-    #: Who made a move, as the record names players ("1"/"2", "Aki").
-    mover: Callable[[Any, MoveEntry], str]
+    #: Who made a move, as the record names players ("1"/"2", "Aki"); given the game's
+    #: state and one of ``entries`` (the game's own MoveEntry subclass).
+    mover: Callable[[Any, Any], str]
     #: Rewords a violation for the record's reader (a move naming an unknown player).
-    reword: Callable[[Any, MoveEntry, Violation], Violation] | None = None
+    reword: Callable[[Any, Any, Violation], Violation] | None = None
     #: Index of the segment's first move among all the record's moves.
     offset: int = 0
     #: The moves played, once replayed (kept only by observers that keep positions).

@@ -217,7 +217,7 @@ def expand_inputs(paths: Iterable[str]) -> Iterator[str]:
     endings = record_extensions()
     for path in paths:
         if path != "-" and Path(path).is_dir():
-            found = []
+            found: list[str] = []
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 found.extend(str(Path(root) / f) for f in files

@@ -45,6 +45,7 @@ def _forced(before: cv.State, after: cv.State | None, d: int, budget: Budget) ->
     "unknown"."""
     p = before.to_move
     search = WinSearch(before, budget.query())
+    first: int | str | None
     try:
         first = next((n for n in range(1, d + 1) if search.win(before, n) is not None), None)
     except Timeout:
@@ -54,6 +55,7 @@ def _forced(before: cv.State, after: cv.State | None, d: int, budget: Budget) ->
     if after.over:
         return first, 0 if after.winner == p else None
     search = WinSearch(before, budget.query())
+    kept: int | str | None
     try:
         kept = next((n for n in range(1, d) if search.holds(after, n)), None)
     except Timeout:

@@ -31,8 +31,8 @@ def start_state(record: CaravanRecord, report: GameReport, setting: cv.RuleSet |
         rules = setting
     else:
         name = (rules_tag.value.strip().lower() if rules_tag else cv.DEFAULT_RULES)
-        if name not in cv.RULESETS:
-            _tag_error(report, rules_tag, f"unknown Caravan rule set {rules_tag.value!r}; "  # type: ignore[arg-type]
+        if rules_tag is not None and name not in cv.RULESETS:  # (the default is always known)
+            _tag_error(report, rules_tag, f"unknown Caravan rule set {rules_tag.value!r}; "
                        f"choose one of {', '.join(cv.RULESETS)}", "notation.tag.rules")
             return None
         rules = cv.ruleset(name)
@@ -68,8 +68,8 @@ def start_state(record: CaravanRecord, report: GameReport, setting: cv.RuleSet |
 def _player_tag(record: CaravanRecord, report: GameReport, name: str, default: str) -> int | None:
     tag = record.tags.get(name)
     value = tag.value.strip() if tag else default
-    if value not in ("1", "2"):
-        _tag_error(report, tag, f"{name} must be 1 or 2, not {value!r}")  # type: ignore[arg-type]
+    if tag is not None and value not in ("1", "2"):  # (the default is 1 or 2)
+        _tag_error(report, tag, f"{name} must be 1 or 2, not {value!r}")
         return None
     return int(value) - 1
 
@@ -92,8 +92,8 @@ def _position(record: CaravanRecord, report: GameReport, rules: cv.RuleSet) -> c
     to_move = _player_tag(record, report, "ToMove", "1")
     phase_tag = record.tags.get("Phase")
     phase = phase_tag.value.strip().lower() if phase_tag else "main"
-    if phase not in ("main", "opening"):
-        _tag_error(report, phase_tag, f'Phase must be "main" or "opening", not {phase_tag.value!r}')  # type: ignore[union-attr]
+    if phase_tag is not None and phase not in ("main", "opening"):  # (the default is "main")
+        _tag_error(report, phase_tag, f'Phase must be "main" or "opening", not {phase_tag.value!r}')
     if caravans is not None:
         table = record.tags["Table"]
         for v in cv.check_position(rules, caravans):

@@ -152,9 +152,11 @@ def text(frame: Frame, color: bool = False) -> str:
     lines.extend(bottom[1:])
     lines.append(bottom[0])
     if state.over:
-        why = {"lanes": "all three lanes are decided", "out": f"player {2 - state.winner} ran out of cards",
-               "no-move": f"player {2 - state.winner} had no legal move"}.get(state.end or "", state.end)
-        lines.append(paint(f"Game over: player {state.winner + 1} won ({why}).", "bold"))
+        w = state.winner
+        assert w is not None, "the engine ends a game with its winner"
+        why = {"lanes": "all three lanes are decided", "out": f"player {2 - w} ran out of cards",
+               "no-move": f"player {2 - w} had no legal move"}.get(state.end or "", state.end)
+        lines.append(paint(f"Game over: player {w + 1} won ({why}).", "bold"))
     else:
         lines.append(f"Player {state.to_move + 1} to move.")
     lines.extend(comment_lines(frame, paint))
@@ -263,7 +265,8 @@ def draw(d: dict) -> str:
         body.append(svg_text(WIDTH - 20, y, d["marks"], 14, BAD if d["bad"] else "#ffd479", "end"))
     y += 16
     body.append(svg_text(20, y + 14, d["sides"][1], 14, INK, weight="bold"))
-    body.extend(_hand_row(20, y + 22, *d["hands"][1], "hand2"))
+    known, unknown = d["hands"][1]
+    body.extend(_hand_row(20, y + 22, known, unknown, "hand2"))
     y += 90
 
     def caravans(p: int, yy: float, downward: bool) -> None:
@@ -299,7 +302,8 @@ def draw(d: dict) -> str:
     caravans(0, y, False)
     y += stack + 56
     body.append(svg_text(20, y, d["sides"][0], 14, INK, weight="bold"))
-    body.extend(_hand_row(20, y + 8, *d["hands"][0], "hand1"))
+    known, unknown = d["hands"][0]
+    body.extend(_hand_row(20, y + 8, known, unknown, "hand1"))
     y += 76
     if d["over"]:
         body.append(svg_text(20, y, d["over"], 16, GOOD, weight="bold"))

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.exchange_inference import infer_exchange
+from referee.games.daifugo.exchange_inference import Outcome, infer_exchange
 from referee.games.daifugo.log_referee import LogReferee, _LogGameReplay, log_rules
 from referee.games.daifugo.notation import uecda_log as ul
 from referee.games.daifugo.notation.dfn import options_text, write_daifugo
@@ -84,7 +84,7 @@ class _Recorder(_LogGameReplay):
         super().__init__(game)
         self.tried: list[tuple[df.State, object]] = []
 
-    def replay(self, start: df.State):  # type: ignore[override]
+    def replay(self, start: df.State) -> Outcome:
         outcome = super().replay(start)
         self.tried.append((start, outcome))
         return outcome
@@ -184,7 +184,7 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
             done = finish()
             if done is not None:
                 yield done
-            names = game.header.names  # type: ignore[union-attr]
+            names = game.header.names  # type: ignore[union-attr]  # a game with titles has a header
             tags = {"Game": "Daifugo", "Rules": rules.name}
             options = options_text(rules)
             if options:
@@ -319,6 +319,7 @@ def write_log(timeline, record: int) -> str:
     if start.rules.name != "uecda":
         raise Unwritable(LOG_TEXT["rules"].format(record=record, rules=start.rules.name))
     names = start.names
+    assert names is not None, "a DFN replay names its players"
     stopped = next((f for f in timeline.report.errors), None)
     rounds = [r for r in chunk_record.rounds]
     lines = _header(start.rules, names, len(timeline.segments), record)

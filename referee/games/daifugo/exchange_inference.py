@@ -72,12 +72,14 @@ def infer_exchange(replay: "_LogGameReplay", start: df.State) -> Outcome:
         # server rejected (a client may submit a card it gave away).
         return first
     if not all(options):
-        state, _, warnings, _, positions = first
+        reached, _, warnings, _, positions = first
+        ply = failure.ply
+        assert ply is not None, "_exchange_could_fix picks only findings with a ply"
         v = df.unexplained_exchange(after_server, duties, failure.message.removeprefix("rejected, counted as a pass: "))
         error = Finding(v.rule, v.message, failure.line, failure.column, ply=failure.ply, round=failure.round,
                         player=failure.player, move=failure.move)
-        earlier = [w for w in warnings if w.ply is not None and w.ply < failure.ply]  # type: ignore[operator]
-        return Outcome(state, [error], earlier, failure.ply - 1, positions)  # type: ignore[operator]
+        earlier = [w for w in warnings if w.ply is not None and w.ply < ply]
+        return Outcome(reached, [error], earlier, ply - 1, positions)
     best, best_score = first, _score(first)
     for gifts in _product(options):
         if gifts == first_guess:

@@ -13,8 +13,11 @@ GAME = Game(
     notation="DFN",
     extensions=(".dfn",),
     rule_sets=tuple(engine.PRESETS),
-    settings=Settings(*(lazy(f"referee.games.daifugo.settings:{f}")
-                        for f in ("parse", "label", "declared", "comparisons", "position_key")),
+    settings=Settings(parse=lazy("referee.games.daifugo.settings:parse"),
+                      label=lazy("referee.games.daifugo.settings:label"),
+                      declared=lazy("referee.games.daifugo.settings:declared"),
+                      comparisons=lazy("referee.games.daifugo.settings:comparisons"),
+                      position_key=lazy("referee.games.daifugo.settings:position_key"),
                       option=lambda rules, name: rules.option(name)),
     engine=engine,
     read=lazy("referee.games.daifugo.notation.dfn:read_daifugo"),

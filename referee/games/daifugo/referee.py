@@ -41,8 +41,8 @@ from referee.notation.records import Finding, Tag
 def _rules(record: DaifugoRecord, report: GameReport) -> df.RuleSet | None:
     tag = record.tags.get("Rules")
     preset = tag.value.strip().lower() if tag else df.DEFAULT_PRESET
-    if preset not in df.PRESETS:
-        _tag_error(report, tag, f"unknown Daifugo rules {tag.value!r}; choose one of "  # type: ignore[union-attr]
+    if tag is not None and preset not in df.PRESETS:  # (the default is always known)
+        _tag_error(report, tag, f"unknown Daifugo rules {tag.value!r}; choose one of "
                    f"{', '.join(df.PRESETS)}", "notation.tag.rules")
         return None
     report.rules = preset
@@ -174,7 +174,7 @@ class DfnPlan:
         if order is None and fixed is None and self.record.order is not None:
             order, order_tag = self.record.order, self.record.tags["Order"]
         if order is not None and len(order) != n:
-            _tag_error(report, order_tag, f"Order must list all {n} players, each once", round=number)  # type: ignore[arg-type]
+            _tag_error(report, order_tag, f"Order must list all {n} players, each once", round=number)  # type: ignore[arg-type]  # an order read comes from its tag
             return None
         if fixed is not None:
             seats = fixed
@@ -272,7 +272,7 @@ class DfnPlan:
             return None
         seats = rnd.order if rnd.order is not None else tuple(range(n))
         try:
-            return df.snapshot(rules, hands, seats, to_move, table=table, passed=passed, out=out,  # type: ignore[arg-type]
+            return df.snapshot(rules, hands, seats, to_move, table=table, passed=passed, out=out,  # type: ignore[arg-type]  # to_move None is an error above, returned before
                                revolution=flags.get("Revolution", False), lock=lock,
                                back=flags.get("Back", False), previous=previous, round_no=number,
                                names=self.names)

@@ -15,6 +15,9 @@ class Options:
     options every game declares (``Game.question_options``; None when not given), read as
     attributes by each game's ``ask``."""
 
+    #: Set by ``ask`` when the call starts (a game's ``ask`` reads it with getattr).
+    deadline: Deadline
+
     def __init__(self, method: str = "auto", timeout: float | None = 10.0, **given: Any) -> None:
         known = option_names()
         unknown = sorted(set(given) - set(known))

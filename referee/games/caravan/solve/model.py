@@ -165,6 +165,7 @@ class ReachModel:
         s = self.script
         K = self.K
         fnv = self.fnv_limits
+        face_cap = self.rules.max_faces_per_card
         # Slots and their state at t = 0.
         for c in self.modelled:
             row = []
@@ -268,8 +269,8 @@ class ReachModel:
             for (c, j), b in faces.items():
                 sl = self.slots[c][j]
                 s.add(implies(b, sl.A[t]))
-                if fnv:
-                    s.track("rule.face-limit", implies(b, lt(sl.NF[t], num(self.rules.max_faces_per_card))))
+                if face_cap is not None:  # (fnv)
+                    s.track("rule.face-limit", implies(b, lt(sl.NF[t], num(face_cap))))
                 if self.rules.queen_last_only and self._face_kinds(c) == "all":
                     later = [o.A[t] for o in self.slots[c] if o.j > j]
                     s.track("rule.queen-last", implies(and_(b, queen), not_(or_(*later))))
@@ -292,7 +293,7 @@ class ReachModel:
                         s.add(implies(placed, and_(eq(sl.R, rank), eq(sl.S, suit))))
                     hit = FALSE
                     if joker_move != FALSE:
-                        match = ite(eq(jr, num(1)), eq(sl.S, js), eq(sl.R, jr))  # type: ignore[arg-type]
+                        match = ite(eq(jr, num(1)), eq(sl.S, js), eq(sl.R, jr))  # type: ignore[arg-type]  # a Joker move comes with its target ints
                         hit = and_(joker_move, not_(face), match)
                     removed = or_(and_(disb, TRUE if c == self.x else FALSE), and_(face, jack), hit)
                     self._next(sl.A, f"a_{t + 1}_{c}_{sl.j}", "Bool",
@@ -327,7 +328,7 @@ class ReachModel:
         s.track("goal.low", ge(vx, num(21)))
         s.track("goal.high", le(vx, num(26)))
         if self.goal.kind == "lane":
-            vy = self._value(self.goal.facing, K)  # type: ignore[arg-type]
+            vy = self._value(self.goal.facing, K)  # type: ignore[arg-type]  # a lane goal names its facing caravan
             s.track("goal.beat", or_(lt(vy, num(21)), gt(vy, num(26)), gt(vx, vy)))
 
     def _next(self, row: list[str], name: str, sort: str, term: str) -> None:
@@ -491,17 +492,17 @@ class ReachModel:
                 line.append(cv.Disband(self.x))
                 continue
             if true(sel["disc"]):
-                line.append(cv.Discard(card))  # type: ignore[arg-type]
+                line.append(cv.Discard(card))  # type: ignore[arg-type]  # a step that moves picks a card
                 continue
             moved = False
             for c, b in sel["nums"].items():
                 if true(b):
-                    line.append(cv.PlayNumber(card, c))  # type: ignore[arg-type]
+                    line.append(cv.PlayNumber(card, c))  # type: ignore[arg-type]  # a step that moves picks a card
                     moved = True
             for (c, j), b in sel["faces"].items():
                 if true(b):
                     index = sum(1 for o in self.slots[c] if o.j < j and true(o.A[t]))
-                    line.append(cv.Attach(card, c, index))  # type: ignore[arg-type]
+                    line.append(cv.Attach(card, c, index))  # type: ignore[arg-type]  # a step that moves picks a card
                     moved = True
             if not moved:
                 raise AssertionError(f"step {t}: the model chose no move")

@@ -57,7 +57,7 @@ class Goal:
         if self.kind == "reach":
             return in_x
         # the lane is the mover's as the engine decides lanes (caravan.lane.decided)
-        return cv.lane_winner(x, v[self.facing]) == 0  # type: ignore[index]
+        return cv.lane_winner(x, v[self.facing]) == 0  # type: ignore[index]  # a lane goal names its facing caravan
 
     def describe(self) -> str:
         if self.kind == "reach":
@@ -95,7 +95,7 @@ def prepare(state: cv.State, goal: Goal, within: int, cards: str) -> Puzzle:
     hands[1 - p] = cv.Hand((), None)
     decks[1 - p] = None
     decks[p] = deck
-    start = state._replace(hands=tuple(hands), decks=tuple(decks), to_move=p)
+    start = state._replace(hands=(hands[0], hands[1]), decks=(decks[0], decks[1]), to_move=p)
     joker = any(c.is_joker for c in usable_cards(start, p, within))
     return Puzzle(start, goal, within, cards, joker)
 

@@ -48,8 +48,9 @@ def position_text(state: cv.State, note: str = "") -> str:
             tags[f"Hand{p + 1}"] = "?"
         else:
             tags[f"Hand{p + 1}"] = " ".join([str(c) for c in hand.known] + ["?"] * hand.unknown)
-        if state.decks[p] is not None:
-            tags[f"Deck{p + 1}"] = " ".join(map(str, state.decks[p]))  # type: ignore[arg-type]
+        deck = state.decks[p]
+        if deck is not None:
+            tags[f"Deck{p + 1}"] = " ".join(map(str, deck))
     tags["ToMove"] = str(state.to_move + 1)
     tags["Phase"] = "opening" if state.in_opening() else "main"
     tags["Result"] = "*"
@@ -80,7 +81,8 @@ def parse_lane(text: str) -> tuple[int, int]:
 
 def _check_position(state: cv.State) -> None:
     if state.over:
-        raise QuestionError(f"the game is already over (player {state.winner + 1} won); there is nothing to solve")
+        won = "" if state.winner is None else f" (player {state.winner + 1} won)"
+        raise QuestionError(f"the game is already over{won}; there is nothing to solve")
 
 
 def _goal_for(state: cv.State, question: str, caravan: str | None, lane: str | None) -> Goal:
@@ -149,7 +151,7 @@ def line_question(state: cv.State, question: str, *, caravan: str | None = None,
             result = model.solve(deadline)
             stats.solver_calls += result.solver_calls
             if result.answer == "yes":
-                _yes(answer, puzzle, result.line)  # type: ignore[arg-type]
+                _yes(answer, puzzle, result.line)  # type: ignore[arg-type]  # a yes answer carries its line
             else:
                 answer.answer = "no"
                 answer.reason = reason_words(puzzle, result.core)
@@ -181,7 +183,8 @@ SCOPE = ("the moves that bear on the question; lines that only prepare another c
          "Joker target, or that change another lane, are not followed (docs/solve.md)")
 
 
-def _no_from_search(answer: Answer, puzzle: Puzzle, found: LineResult) -> None:
+def _no_from_search(answer: Answer, puzzle: Puzzle, found: LineResult) -> str:
+    """Answers no from the search alone; returns the reason it gives."""
     answer.answer = "no"
     answer.extra["scope"] = SCOPE
     k = puzzle.within
@@ -190,6 +193,7 @@ def _no_from_search(answer: Answer, puzzle: Puzzle, found: LineResult) -> None:
                      f"{'s' if k != 1 else ''} was followed "
                      f"({examined} positions, {found.cut} cut off because the cards left could not add enough); "
                      f"none brings about {puzzle.goal.describe()}")
+    return answer.reason
 
 
 def _no_with_proof(answer: Answer, puzzle: Puzzle, found: LineResult, deadline: Deadline) -> None:
@@ -198,19 +202,19 @@ def _no_with_proof(answer: Answer, puzzle: Puzzle, found: LineResult, deadline: 
         model = ReachModel(puzzle, deadline)
         result = model.solve(deadline)
     except Timeout:
-        _no_from_search(answer, puzzle, found)
-        answer.reason += " (the z3 proof did not finish in the time left)"
+        reason = _no_from_search(answer, puzzle, found)
+        answer.reason = reason + " (the z3 proof did not finish in the time left)"
         return
     answer.stats.solver_calls += result.solver_calls
     if result.answer == "yes":
         # The two statements of the rules disagree: trust only what the engine replays.
-        ok, why = replay(puzzle, result.line)  # type: ignore[arg-type]
+        ok, why = replay(puzzle, result.line)  # type: ignore[arg-type]  # a yes answer carries its line
         answer.extra["disagreement"] = (f"the search found no line but z3 found "
                                         f"{' '.join(map(move_text, result.line or []))} "
                                         f"({'it replays' if ok else 'it does not replay: ' + why})")
         if ok:
             answer.method = "z3"
-            _yes(answer, puzzle, result.line)  # type: ignore[arg-type]
+            _yes(answer, puzzle, result.line)  # type: ignore[arg-type]  # a yes answer carries its line
             return
         _no_from_search(answer, puzzle, found)
         return
@@ -277,14 +281,14 @@ def forced_win_question(state: cv.State, *, depth: int | None = None,
         result = search_forced_win(state, n, deadline)
         answer.stats.nodes = result.nodes
         if result.move is not None:
-            ok, why = verify_strategy(state, n, result.strategy, deadline.check)  # type: ignore[arg-type]
+            ok, why = verify_strategy(state, n, result.strategy, deadline.check)  # type: ignore[arg-type]  # a winning move comes with its strategy
             if not ok:
                 raise AssertionError(f"the winning strategy does not replay: {why}")
             answer.answer = "yes"
             answer.witness = [move_text(result.move)]
-            answer.extra["strategy"] = _strategy_json(result.strategy)  # type: ignore[arg-type]
+            answer.extra["strategy"] = _strategy_json(result.strategy)  # type: ignore[arg-type]  # a winning move comes with its strategy
             answer.extra["confirmed"] = True
-            replies = result.strategy[result.move]  # type: ignore[index]
+            replies = result.strategy[result.move]  # type: ignore[index]  # a winning move comes with its strategy
             answer.reason = (f"{move_text(result.move)} wins at once" if not replies else
                              f"after {move_text(result.move)} every one of the opponent's {len(replies)} "
                              f"replies has a winning answer")

@@ -201,8 +201,8 @@ def _settle_start(state: State) -> State:
     # A round whose players (all but one) hold nothing is over at once (snapshots).
     if len(players_in(state)) <= 1:
         return _end_round(state, state.events)
-    if not state.is_in(state.to_move):  # type: ignore[arg-type]
-        nxt = _next_player(state, state.to_move)  # type: ignore[arg-type]
+    if not state.is_in(state.to_move):  # type: ignore[arg-type]  # a dealt round has a player to move
+        nxt = _next_player(state, state.to_move)  # type: ignore[arg-type]  # a dealt round has a player to move
         state = state._replace(to_move=nxt, last_player=nxt)
     return state
 

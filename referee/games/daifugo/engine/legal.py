@@ -56,7 +56,7 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
     if state.over:
         raise ValueError("the round is over: there is no move to make")
     if state.phase == "exchange":
-        return _draw(rng, list(_gift_candidates(state)), lambda g: check(state, g) is None)  # type: ignore[return-value]
+        return _draw(rng, list(_gift_candidates(state)), lambda g: check(state, g) is None)  # type: ignore[return-value]  # an exchange still owed has a legal gift
     p = state.to_move
     assert p is not None
     may_pass = state.table is not None or state.rules.leader_may_pass

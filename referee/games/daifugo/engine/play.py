@@ -127,7 +127,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
 
 def _check_turn(state: State, p: int) -> Violation:
     """Why ``p``, who is not to move, may not move (daifugo.turn.order and its cases)."""
-    mover = state.name(state.to_move)  # type: ignore[arg-type]
+    mover = state.name(state.to_move)  # type: ignore[arg-type]  # during play someone is to move
     if not 0 <= p < len(state.hands):
         return _v("daifugo.turn.order", f"there is no player {p + 1}; it is {mover}'s turn")
     if p in state.passed:
@@ -359,7 +359,7 @@ def _check_give(state: State, move: Give, consulted: list[str] | None = None) ->
     simultaneous = rules.exchange_style == "simultaneous" and state.dealt is not None
     if simultaneous:
         why.append("daifugo.exchange.simultaneous")
-    source = state.dealt[g] if simultaneous else state.hands[g]  # type: ignore[index]
+    source = state.dealt[g] if simultaneous else state.hands[g]  # type: ignore[index]  # simultaneous implies dealt is set
     missing = _holds(source, move.cards)
     if missing is not None:
         if simultaneous and _holds(state.hands[g], move.cards) is None:

@@ -181,12 +181,12 @@ def _turn_order(seats: tuple[int, ...], after: int, direction: int) -> tuple[int
     return seats[::-1]
 
 
-def in_turn_order(fields: Sequence[object], after: int) -> list[int]:
+def in_turn_order(fields: Sequence[Any], after: int) -> list[int]:
     """The players still in (``State.is_in``) in turn order after ``after`` (current
     direction; ``after`` itself last, when still in), from a state's ``fields``."""
-    hands: tuple[tuple[object, ...], ...] = fields[HANDS]  # type: ignore[assignment]
-    dropped: tuple[int, ...] = fields[DROPPED]  # type: ignore[assignment]
-    order = _turn_order(fields[SEATS], after, fields[DIRECTION])  # type: ignore[arg-type]
+    hands: tuple[tuple[object, ...], ...] = fields[HANDS]
+    dropped: tuple[int, ...] = fields[DROPPED]
+    order = _turn_order(fields[SEATS], after, fields[DIRECTION])
     if dropped:
         return [q for q in order if hands[q] and q not in dropped]
     return [q for q in order if hands[q]]
@@ -212,10 +212,10 @@ def _leader_after(state: State, player: int) -> int | None:
     return leader_after(state, player)
 
 
-def leader_after(fields: Sequence[object], player: int) -> int | None:
+def leader_after(fields: Sequence[Any], player: int) -> int | None:
     """``_leader_after`` from a state's ``fields``."""
-    hands: tuple[tuple[object, ...], ...] = fields[HANDS]  # type: ignore[assignment]
-    if hands[player] and player not in fields[DROPPED]:  # type: ignore[operator]
+    hands: tuple[tuple[object, ...], ...] = fields[HANDS]
+    if hands[player] and player not in fields[DROPPED]:
         return player
     ins = in_turn_order(fields, player)
     return ins[0] if ins else None

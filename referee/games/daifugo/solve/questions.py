@@ -97,11 +97,11 @@ def out_question(state: df.State, names: Sequence[str] | None, *, player: str | 
         answer.stats.nodes = len(partition.pieces)
         model = SplitModel(partition) if method != "search" else None
         if method == "z3":
-            found = model.fewest(deadline)  # type: ignore[union-attr]
+            found = model.fewest(deadline)  # type: ignore[union-attr]  # method z3 builds the model
             n = len(found.pieces)
             chosen = found
             if rules.forbidden_finish:
-                clean = model.fewest(deadline, clean=True)  # type: ignore[union-attr]
+                clean = model.fewest(deadline, clean=True)  # type: ignore[union-attr]  # method z3 builds the model
                 if clean.answer == "yes" and len(clean.pieces) == n:
                     chosen = clean
                 elif clean.answer == "yes":
@@ -109,14 +109,14 @@ def out_question(state: df.State, names: Sequence[str] | None, *, player: str | 
                 else:
                     answer.extra["fewest_normal_finish"] = None
             plays = _ordered([piece.play for piece in chosen.pieces], state)
-            proof = model.at_most(n - 1, deadline) if n > 1 else None  # type: ignore[union-attr]
+            proof = model.at_most(n - 1, deadline) if n > 1 else None  # type: ignore[union-attr]  # method z3 builds the model
         else:
             n = partition.fewest()
             answer.stats.nodes += partition.nodes
             split = partition.best(clean=False)
             clean = partition.best(clean=True) if rules.forbidden_finish else split
             chosen = clean if clean is not None and len(clean.plays) == n else split
-            plays = chosen.plays  # type: ignore[union-attr]
+            plays = chosen.plays  # type: ignore[union-attr]  # a player in the round always has a split
             proof = model.at_most(n - 1, deadline) if model is not None and n > 1 else None
             if clean is not None and len(clean.plays) > n:
                 answer.extra["fewest_normal_finish"] = len(clean.plays)
@@ -175,7 +175,8 @@ def _ordered(plays: list[df.Play], state: df.State) -> list[df.Play]:
     rules = state.rules
     for i, last in enumerate(plays):
         others = plays[:i] + plays[i + 1:]
-        flips = sum(1 for x in others if revolts(rules, df.combination(rules, x.cards, x.joker_as)))  # type: ignore[arg-type]
+        combos = [df.combination(rules, x.cards, x.joker_as) for x in others]  # the split's plays: each one combination
+        flips = sum(1 for c in combos if c is not None and revolts(rules, c))
         if not forbidden(rules, last.cards, state.revolution != bool(flips % 2)):
             return others + [last]
     return plays
@@ -214,7 +215,7 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
             raise QuestionError("nothing is on the table: give the play to judge with --play")
         p = _player(state, who, player, state.last_player)
         after = state
-        shown = f"{state.table} ({who[state.last_player]}'s, on the table)"  # type: ignore[index]
+        shown = f"{state.table} ({who[state.last_player]}'s, on the table)"  # type: ignore[index]  # a table has its player
     head = (f"unbeatable: is {shown} unbeatable by the cards {who[p]} cannot see? "
             f"({state.rules.name}, {_order_words(after)})")
     answer = Answer("unbeatable", "unknown", method="search")
@@ -247,10 +248,10 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
                 found.append((q, m))
     answer.stats.nodes = len(found)
     # Confirm every beater with the engine's check, from a probe holding the right cards.
-    for q, m in found:
+    for owner, m in found:  # owner None: one of the unseen hands
         hands = list(after.hands)
-        holder = others[0] if q is None else q
-        hands[holder] = tuple(c for x in others for c in after.hands[x]) if q is None else after.hands[q]
+        holder = owner if owner is not None else others[0]
+        hands[holder] = tuple(c for x in others for c in after.hands[x]) if owner is None else after.hands[owner]
         probe = after._replace(hands=tuple(hands), to_move=holder, passed=frozenset())
         v = df.check(probe, m._replace(player=holder))
         if v is not None:
@@ -260,7 +261,7 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
         answer.answer = "yes"
         answer.witness = [shown]
         answer.extra["confirmed"] = True
-        answer.reason = _unbeaten_reason(after, table, seen_cards, cards)  # type: ignore[arg-type]
+        answer.reason = _unbeaten_reason(after, table, seen_cards, cards)
         answer.text = [head, "yes: nothing beats it", f"reason: {answer.reason}"]
     else:
         answer.answer = "no"
@@ -337,7 +338,7 @@ def forced_out_question(state: df.State, names: Sequence[str] | None, *, player:
                                f"a main line: {line}"]
             else:
                 answer.witness = []
-                answer.reason = f"whatever {who[state.to_move]} and the others do next, {who[p]} gets out first"  # type: ignore[index]
+                answer.reason = f"whatever {who[state.to_move]} and the others do next, {who[p]} gets out first"  # type: ignore[index]  # during play someone is to move
                 answer.text = [head, "yes", f"reason: {answer.reason}"]
             answer.text.append("the whole strategy was replayed through the engine: confirmed")
         else:
@@ -362,7 +363,7 @@ def _tree_json(tree: dict, names: tuple[str, ...]) -> list:
 
 
 def _main_line(tree: dict, names: tuple[str, ...], limit: int = 24) -> str:
-    out = []
+    out: list[str] = []
     while tree and len(out) < limit:
         move, tree = next(iter(tree.items()))
         out.append(move_text(move, names))

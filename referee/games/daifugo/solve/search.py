@@ -166,12 +166,12 @@ class Partition:
                 n = self.least(self.full & ~last.mask, self.jokers - last.jokers, parity) + 1
                 if n < best[0]:
                     best = (n, last, parity)
-        n, last, parity = best
-        if last is None or n >= INF:
+        n, final, parity = best
+        if final is None or n >= INF:
             return None
-        rest = self._rebuild(self.full & ~last.mask, self.jokers - last.jokers, parity)
-        plays = [p.play for p in rest] + [last.play]
-        is_clean = not forbidden(self.rules, last.play.cards, start_rev != bool(parity))
+        rest = self._rebuild(self.full & ~final.mask, self.jokers - final.jokers, parity)
+        plays = [p.play for p in rest] + [final.play]
+        is_clean = not forbidden(self.rules, final.play.cards, start_rev != bool(parity))
         return Split(plays, is_clean)
 
 
@@ -193,10 +193,10 @@ def replay_out(state: df.State, player: int, plays: Sequence[df.Play]) -> tuple[
             if guard > 64:
                 return False, "the others' passes never hand the lead back", s
             q = s.to_move
-            v = df.check(s, df.Pass(q))  # type: ignore[arg-type]
+            v = df.check(s, df.Pass(q))  # type: ignore[arg-type]  # a round not over has a player to move
             if v is not None:
-                return False, f"after play {n}, {s.name(q)} cannot pass: {v.message}", s  # type: ignore[arg-type]
-            s = df.apply(s, df.Pass(q))  # type: ignore[arg-type]
+                return False, f"after play {n}, {s.name(q)} cannot pass: {v.message}", s  # type: ignore[arg-type]  # a round not over has a player to move
+            s = df.apply(s, df.Pass(q))  # type: ignore[arg-type]  # a round not over has a player to move
         if not s.over and s.to_move == player and s.table is not None:
             v = df.check(s, df.Pass(player))
             if v is not None:
@@ -410,7 +410,7 @@ def verify_out_strategy(state: df.State, player: int, strategy: dict,
             return walk(df.apply(s, move), sub, f"{path} {move}")
         legal = set(df.legal_moves(s))
         if set(tree) != legal:
-            return False, f"{path}: {len(legal - set(tree))} moves of {s.name(s.to_move)} are not answered"  # type: ignore[arg-type]
+            return False, f"{path}: {len(legal - set(tree))} moves of {s.name(s.to_move)} are not answered"  # type: ignore[arg-type]  # a round not over has a player to move
         for move, sub in tree.items():
             ok, why = walk(df.apply(s, move), sub, f"{path} {move}")
             if not ok:
