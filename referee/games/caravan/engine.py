@@ -144,7 +144,7 @@ class Attach(NamedTuple):
 
     card: Card
     caravan: int
-    index: int
+    index: int  # type: ignore[assignment]  # the field deliberately shadows tuple.index; nothing calls that method on a move
     draw: Card | None = None
 
 
@@ -420,29 +420,28 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     if state.end is not None:
         return Violation("caravan.end.game-over", "the game is already over")
     opening = state.placed[p] < OPENING_PLACEMENTS
-    kind = type(move)
     if consulted is not None:
         consulted.append("caravan.opening.deal" if opening else "caravan.turn.structure")
-    if kind is Disband:
+    if isinstance(move, Disband):
         return _check_disband(state, move, opening, consulted) or _check_draw(state, move, False, consulted)
     card = move.card
     if not state.hands[p].holds(card):
         return Violation("caravan.hand.possession", f"{_who(p)} does not hold {card}")
     if consulted is not None:
         consulted.append("caravan.hand.possession")
-    if kind is Discard:
+    if isinstance(move, Discard):
         return _check_discard(state, opening, consulted) or _check_draw(state, move, True, consulted)
     number = _IS_NUMBER[card]
-    if kind is Attach and number:
+    if isinstance(move, Attach) and number:
         return Violation("caravan.number.end",
                          f"{card} is a number card: it goes at the end of a caravan ({card}>{LETTERS[move.caravan]})")
-    if kind is PlayNumber and not number:
+    if isinstance(move, PlayNumber) and not number:
         return Violation("caravan.face.target",
                          f"{card} is a face card: it must be attached to a number card, e.g. "
                          f"{card}>{LETTERS[move.caravan]}1")
     if opening:
         return _check_opening(state, move, consulted) or _check_draw(state, move, False, consulted)
-    if kind is PlayNumber:
+    if isinstance(move, PlayNumber):
         c = move.caravan
         if owner(c) != p:
             return Violation("caravan.number.own", f"caravan {LETTERS[c]} is not {_who(p)}'s; number cards go "
@@ -641,9 +640,8 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
     deck = state.decks[p]
     placed = state.placed
     next_player = 1 - p
-    kind = type(move)
     draws = True
-    if kind is Disband:
+    if isinstance(move, Disband):
         c = move.caravan
         caravans = caravans[:c] + ((),) + caravans[c + 1:]
         values = values[:c] + (0,) + values[c + 1:]
@@ -651,14 +649,14 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
     else:
         card = move.card
         hand = hand.without(card)
-        if kind is PlayNumber:
+        if isinstance(move, PlayNumber):
             c = move.caravan
             caravans = caravans[:c] + (caravans[c] + (_new(Slot, (card, ())),),) + caravans[c + 1:]
             values = values[:c] + (values[c] + card.rank,) + values[c + 1:]
             if placed[p] < OPENING_PLACEMENTS:
                 placed = (placed[0] + 1, placed[1]) if p == 0 else (placed[0], placed[1] + 1)
                 draws = False
-        elif kind is Attach:
+        elif isinstance(move, Attach):
             caravans, values = _attach(caravans, values, move, state.rules, consulted)
         elif placed[p] < OPENING_PLACEMENTS:
             next_player = p  # a discard in the opening (fnv): a replacement, then the same player
@@ -846,7 +844,7 @@ def legal_moves(state: State) -> Iterator[Move]:
     for card in hand:
         if is_number(card):
             for c in own_caravans(p):
-                m = PlayNumber(card, c)
+                m: Move = PlayNumber(card, c)
                 if check(state, m) is None:
                     yield m
         elif not state.in_opening():
