@@ -186,8 +186,8 @@ def syntax_finding(err: UnexpectedInput, text: str, line_offset: int,
     line = getattr(err, "line", None)
     column = getattr(err, "column", None)
     if isinstance(err, UnexpectedCharacters):
-        # type: ignore below: Lark declares pos_in_stream None on its base class, but
-        # UnexpectedCharacters always sets it to the lexer's int position.
+        # Lark declares pos_in_stream None on its base class, but UnexpectedCharacters
+        # always sets it to the lexer's int position.
         pos: int = err.pos_in_stream  # type: ignore[assignment]  # an int here, see above
         if pos < len(text) and text[pos] == "{" and "}" not in text[pos:]:
             lines = source_lines(text)
