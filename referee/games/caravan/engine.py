@@ -233,7 +233,7 @@ def lane_winner(a: int, b: int) -> int | None:
 
 def lane_winners(state: State) -> tuple[int | None, int | None, int | None]:
     values = state.values
-    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]
+    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]  # LANES holds three lanes
 
 
 # --------------------------------------------------------------------------- rule sets
@@ -401,7 +401,7 @@ def position(rules: RuleSet, caravans: tuple[Caravan, ...], hands: tuple[Hand, H
     else:
         placed = (OPENING_PLACEMENTS, OPENING_PLACEMENTS)
     values = tuple(caravan_value(c) for c in caravans)
-    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]
+    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]  # placed: one count per player
     return _settle(state, 1 - to_move)  # the position is judged as after its last move
 
 
@@ -819,8 +819,8 @@ def check_result(state: State, declared: str, abandoned: bool = False) -> tuple[
 
 def describe_end(state: State) -> str:
     """How a finished game was won, as a sentence."""
-    winner = f"player {state.winner + 1}"  # type: ignore[operator]
-    loser = f"player {2 - state.winner}"  # type: ignore[operator]
+    winner = f"player {state.winner + 1}"  # type: ignore[operator]  # asked only of an ended game: it has a winner
+    loser = f"player {2 - state.winner}"  # type: ignore[operator]  # as above
     if state.end == "lanes":
         values = [caravan_value(c) for c in state.caravans]
         lanes = ", ".join(f"{LETTERS[a]}/{LETTERS[b]} {values[a]}-{values[b]}" for a, b in LANES)

@@ -53,7 +53,7 @@ class _LogGameReplay:
 
     def __init__(self, game: ul.LogGame):
         self.game = game
-        self.names = game.header.names  # type: ignore[union-attr]
+        self.names = game.header.names  # type: ignore[union-attr]  # a read game always has its header
 
     def mover(self, state: df.State, entry: ul.LogEntry) -> str:
         p = entry.player

@@ -271,7 +271,7 @@ class ContestTable:
     def _play_game(self, n: int, previous: tuple[int, ...] | None, last: bool) -> tuple[int, ...]:
         deal = self.match.deal(previous[0] if previous else None)
         fresh = deal.fresh or previous is None
-        classes = [0] * N if fresh else [previous.index(p) for p in range(N)]  # type: ignore[union-attr]
+        classes = [0] * N if fresh else [previous.index(p) for p in range(N)]  # type: ignore[union-attr]  # not fresh: previous is set
         mibun = "22222" if fresh else "".join(map(str, classes))
         shown = None if fresh else previous
         state = df.new_round(self.rules, deal.hands, deal.seats, None if fresh else previous, n,

@@ -393,7 +393,7 @@ class _Reader:
         if game is None:
             self.error(f"a {key} line outside a game's end", lineno, 1, source=text)
             return
-        if game.seen and game.seen[-1] != game.header.kinds()[-1]:  # type: ignore[union-attr]
+        if game.seen and game.seen[-1] != game.header.kinds()[-1]:  # type: ignore[union-attr]  # _open gives every game the header
             self.error(f"a {key} line inside game {game.index}, which has not ended", lineno, 1, source=text)
             return
         self.trailer_seen = key
