@@ -12,11 +12,11 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
@@ -239,7 +239,7 @@ def _write_file(path: Path | str, text: str) -> None:
         out.write(text)
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     typer.echo(f"pitboss: {message}", err=True)
     raise typer.Exit(2)
 
@@ -253,7 +253,7 @@ def _where(report, finding) -> str:
     return ":".join(parts)
 
 
-_STYLES = {"error": {"fg": "red", "bold": True}, "warning": {"fg": "yellow", "bold": True},
+_STYLES: dict[str, dict[str, Any]] = {"error": {"fg": "red", "bold": True}, "warning": {"fg": "yellow", "bold": True},
            "valid": {"fg": "green"}, "INVALID": {"fg": "red", "bold": True}}
 
 
@@ -358,7 +358,8 @@ def validate(
             _fail("--jobs and --dask: choose one (on a cluster the workers are the jobs)")
         from referee.jobs.cluster import validate_on_dask
 
-        stream = ((item, None) for item in validate_on_dask(dask, inputs, settings=settings))
+        stream: Iterator[tuple[Any, float | None]] = (
+            (item, None) for item in validate_on_dask(dask, inputs, settings=settings))
     else:
         stream = validate_paths(inputs, jobs, settings=settings)
     summary = Summary()
@@ -565,6 +566,7 @@ def annotate(
     try:
         with _output(output) as out:
             for path in files:
+                records: Iterator[Any]
                 if analyse:
                     from referee.jobs.analyse import Limits, analyse_file
 
@@ -572,7 +574,7 @@ def annotate(
                 else:
                     records = annotate_file(path, wanted, explain_all)
                 for item in records:
-                    a = item.annotated if analyse else item
+                    a: Any = getattr(item, "annotated", item)  # an analysed record carries its annotation
                     report = a.timeline.report
                     counts["valid" if report.valid else "invalid"] += 1
                     counts["disputed"] += sum(1 for n in a.notes if n.disputed)

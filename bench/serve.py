@@ -226,7 +226,8 @@ def memory_run(make_db, tables: int, rounds: int, seconds: float) -> None:
     """Resident memory of the server as finished tables pile up (it must stay flat)."""
     db = make_db()
     proc, port = start_server(db)
-    print(f"\nmemory with finished tables piling up ({tables} tables in play):")
+    print(f"\nmemory with finished tables piling up ({tables} tables in play; SQLite's page cache, at most "
+          f"2 MiB a connection, fills as the database grows):")
     print(f"{'finished':>9} {'RSS MiB':>8}")
     total = 0
     try:
@@ -245,7 +246,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="load time per level")
     parser.add_argument("--backends", nargs="+", default=["sqlite", "postgresql"])
     parser.add_argument("--postgres", help="a postgresql:// URL to use (default: start a throw-away server)")
-    parser.add_argument("--memory-rounds", type=int, default=4)
+    parser.add_argument("--memory-rounds", type=int, default=6,
+                        help="load periods of the memory run (10 tables in play, finished ones replaced)")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="pitboss-bench-serve-")
     print(f"pitboss serve benchmark · {os.cpu_count()} CPUs · python {sys.version.split()[0]} · "
@@ -254,7 +256,7 @@ def main() -> None:
     if "sqlite" in args.backends:
         bench_backend("SQLite", lambda: os.path.join(work, f"bench-{next(counter)}.db"), args.levels, args.seconds, work)
         if args.memory_rounds:
-            memory_run(lambda: os.path.join(work, f"bench-{next(counter)}.db"), 100, args.memory_rounds, args.seconds)
+            memory_run(lambda: os.path.join(work, f"bench-{next(counter)}.db"), 10, args.memory_rounds, args.seconds)
     if "postgresql" in args.backends:
         local = None
         url = args.postgres
@@ -277,6 +279,8 @@ def main() -> None:
                 return url.rsplit("/", 1)[0] + "/" + name
 
             bench_backend("PostgreSQL", make_pg, args.levels, args.seconds, pg_folder)
+            if args.memory_rounds:
+                memory_run(make_pg, 10, args.memory_rounds, args.seconds)
         finally:
             if local is not None:
                 local.stop()

@@ -91,6 +91,15 @@ def test_help_reads_well(path: str) -> None:
     assert usage.startswith("Usage: pitboss"), usage
 
 
+def test_examples_in_help_and_docs_use_the_short_options_as_they_are() -> None:
+    from referee.jobs import registry
+
+    texts = [e for g in registry.games() for e in g.examples]
+    texts += [(ROOT / f).read_text(encoding="utf-8") for f in ("README.md", "docs/solve.md", "docs/api.md")]
+    for text in texts:
+        assert not re.search(r"pitboss solve [^\n]*-q (reach|fewest|forced-win|out|unbeatable|forced-out)", text), text[:200]
+
+
 def test_color_auto_always_never(tmp_path: Path) -> None:
     args = ["validate", str(ILLEGAL)]
     assert "\x1b[" in runner.invoke(app, [*args, "--color", "always"]).output

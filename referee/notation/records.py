@@ -217,6 +217,7 @@ def split_records(lines: Iterable[str], first_line: int = 1,
     in_movetext = False
     has_tags = False
     after_tag = False
+    ended = False  # the record's movetext has ended with a result token
     depth = 0
     lineno = first_line - 1
 
@@ -244,7 +245,7 @@ def split_records(lines: Iterable[str], first_line: int = 1,
             continues = in_movetext and name.lower() in sections.get(game or "", ())
             stray = has_tags and game is None and not after_tag
             if (in_movetext and not continues) or (new_game and (game is not None or stray)):
-                if any(b.strip() for b in buf):
+                if any(b.strip(_BLANK) for b in buf):
                     yield chunk()
                 buf, size, findings, start, game, in_movetext, has_tags = [], 0, [], lineno, None, False, False
                 depth = 0
@@ -253,16 +254,26 @@ def split_records(lines: Iterable[str], first_line: int = 1,
             if continues:
                 in_movetext = False
             has_tags = after_tag = True
+            ended = False
         else:
             after_tag = False
-            if not buf and not line.strip():
+            if not buf and not line.strip(_BLANK):
                 start = lineno + 1
                 continue
+            was_open = depth
             depth = _scan_movetext(line, depth)
+            if ended and not was_open and (depth or _has_movetext(line)):
+                # text after the record's result token: not the record's (it may be junk
+                # between records); it is a piece of its own, reported as such
+                if any(b.strip(_BLANK) for b in buf):
+                    yield chunk()
+                buf, size, findings, start, game, has_tags = [], 0, [], lineno, None, False
             if depth == 0 and not in_movetext and _has_movetext(line):
                 in_movetext = True
             elif depth:
                 in_movetext = True
+            if depth == 0:
+                ended = bool(_RESULT_END.search(_movetext_only(line))) or (ended and not _has_movetext(line))
         size += len(line)
         if size > record_limit:
             if not any(f.rule == "notation.limit" for f in findings):
@@ -271,7 +282,7 @@ def split_records(lines: Iterable[str], first_line: int = 1,
                                         lineno, 1))
             continue  # not kept: the record is reported by its findings, not read
         buf.append(line)
-    if any(b.strip() for b in buf):
+    if any(b.strip(_BLANK) for b in buf):
         yield chunk()
 
 
@@ -288,8 +299,18 @@ def _scan_movetext(line: str, depth: int) -> int:
     return depth
 
 
+#: What the grammars skip as white space (grammar/common.lark's WS): a line of only these
+#: is blank; anything else (VT, U+0085, ...) is text the grammar reports.
+_BLANK = " \t\f\r\n\ufeff"
+_RESULT_END = re.compile(r"(?:^|\s)(?:1-0|0-1|\*)$")
+
+
+def _movetext_only(line: str) -> str:
+    return re.sub(r"\{[^}]*\}|;.*", "", line).strip(_BLANK)
+
+
 def _has_movetext(line: str) -> bool:
-    stripped = re.sub(r"\{[^}]*\}|;.*", "", line).strip()
+    stripped = re.sub(r"\{[^}]*\}|;.*", "", line).strip(_BLANK)
     return bool(stripped)
 
 

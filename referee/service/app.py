@@ -49,7 +49,7 @@ class Limits:
             self.buckets[key] = (tokens, t)
             return False
         self.buckets[key] = (tokens - 1, t)
-        if len(self.buckets) > 100_000:  # forget the idle ones
+        if len(self.buckets) > 10_000:  # forget the idle ones
             self.buckets = {k: v for k, v in self.buckets.items() if t - v[1] < 60}
         return True
 
@@ -353,8 +353,8 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
         Route("/v1/annotate", job_annotate, methods=["POST"]),
         Route("/v1/solve", job_solve, methods=["POST"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan,
-                     exception_handlers={HubError: hub_error, 404: not_found, 405: not_allowed, 500: crashed})
+    handlers: dict[Any, Any] = {HubError: hub_error, 404: not_found, 405: not_allowed, 500: crashed}
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
 
 
 def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 400.0,

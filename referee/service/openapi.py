@@ -13,7 +13,7 @@ def _error(description: str) -> dict[str, Any]:
 
 
 _TABLE_ID = {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
-_AUTH = [{"seat": []}]
+_AUTH: list[dict[str, list[str]]] = [{"seat": []}]
 _JSON_OBJECT = {"application/json": {"schema": {"type": "object"}}}
 _TEXT = {"text/plain": {"schema": {"type": "string"}}}
 

@@ -86,6 +86,20 @@ class _Unit:
         self.future = future
 
 
+def _settle(future: Future, error: BaseException | None) -> None:
+    """Tell the waiting request how its write went (unless it stopped waiting: a request
+    cancelled mid-commit must not stop the writer)."""
+    if future.done():
+        return
+    try:
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+    except Exception:  # cancelled between the check and the call
+        pass
+
+
 class Store:
     """The database: ``open_store(url)`` picks the backend."""
 
@@ -182,7 +196,16 @@ class Store:
                         stop = True
                         break
                     units.append(nxt)
-                self._commit(conn, units)
+                try:
+                    self._commit(conn, units)
+                except Exception as err:  # the connection broke: fail these writes, connect again
+                    for unit in units:
+                        _settle(unit.future, err)
+                    try:
+                        conn.close()
+                    except Exception:
+                        pass
+                    conn = self._connect()
                 if stop:
                     return
         finally:
@@ -211,15 +234,12 @@ class Store:
             except Exception:
                 pass
             for unit in units:
-                unit.future.set_exception(err)
+                _settle(unit.future, err)
             return
         self.commits += 1
         self.batched += len(units)
         for unit, result in zip(units, results):
-            if result is None:
-                unit.future.set_result(None)
-            else:
-                unit.future.set_exception(result)
+            _settle(unit.future, result)
 
     def submit(self, statements: Sequence[tuple[str, tuple]]) -> Future:
         fut: Future = Future()
@@ -240,8 +260,8 @@ class Store:
                   json.dumps(row.tokens), row.clock, row.status))]
 
     @staticmethod
-    def insert_move(table_id: str, move: MoveRow, status: str | None = None) -> list[tuple[str, tuple]]:
-        out = [("INSERT INTO live_moves (table_id, ply, seat, stored, at) VALUES (?, ?, ?, ?, ?)",
+    def insert_move(table_id: str, move: MoveRow, status: str | None = None) -> list[tuple[str, tuple[Any, ...]]]:
+        out: list[tuple[str, tuple[Any, ...]]] = [("INSERT INTO live_moves (table_id, ply, seat, stored, at) VALUES (?, ?, ?, ?, ?)",
                 (table_id, move.ply, move.seat, move.stored, move.at))]
         if status is not None:
             out.append(("UPDATE live_tables SET status = ? WHERE id = ?", (status, table_id)))

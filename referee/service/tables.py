@@ -34,7 +34,7 @@ from referee.service.store import Conflict, MoveRow, Store, TableRow, now
 MAX_SEATS = 16
 MAX_NAME = 40
 #: Finished tables kept in memory (the rest are read back from the database on demand).
-FINISHED_CACHE = 64
+FINISHED_CACHE = 16
 
 
 class HubError(Exception):
@@ -136,7 +136,8 @@ class TableHub:
         if extra:
             raise bad(f"unknown field{'s' if len(extra) > 1 else ''}: {', '.join(extra)}", extra)
         game = body.get("game")
-        if not isinstance(game, str) or registry.find(game) is None or not registry.find(game).has("live"):
+        kind = registry.find(game) if isinstance(game, str) else None
+        if kind is None or not kind.has("live"):
             raise bad(f"game must be one of {', '.join(registry.names())}", {"game": game})
         seats = body.get("seats")
         if (not isinstance(seats, list) or not seats or len(seats) > MAX_SEATS
@@ -287,7 +288,11 @@ class TableHub:
 
     async def _commit(self, table: Table, outcome: Outcome) -> None:
         """Store the move, then (only then) make it the table's and tell the observers.
-        Called with the table's lock held."""
+        Called with the table's lock held. The store-then-apply runs as its own task: a
+        request cancelled while it waits cannot leave a committed move unapplied."""
+        await asyncio.shield(asyncio.get_running_loop().create_task(self._store_and_apply(table, outcome)))
+
+    async def _store_and_apply(self, table: Table, outcome: Outcome) -> None:
         match = table.match
         at = now()
         row = MoveRow(match.ply + 1, outcome.seat, outcome.stored, at)

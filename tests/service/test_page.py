@@ -74,11 +74,11 @@ def test_watch_and_play_with_the_mouse_on_a_phone(db_url, server_factory):
         assert all(m.startswith(card) for m in hot)
         moves = 0
         while not page.eval("document.getElementById('result').textContent"):
-            before = page.eval("document.getElementById('status').textContent")
             _until(page, "document.querySelectorAll('#legal button').length > 0 || "
                          "document.getElementById('result').textContent", 30)
             if page.eval("document.getElementById('result').textContent"):
                 break
+            before = page.eval("document.getElementById('status').textContent")  # the ply these moves are for
             _click(page, "#legal button")
             _until(page, f"document.getElementById('status').textContent !== {before!r}", 30)
             moves += 1

@@ -32,10 +32,11 @@ ALL = [f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8
 
 
 def cards_named(doc) -> set[str]:
-    """Every card a message names, outside its public history of moves."""
+    """Every card a message names, outside the public record: the history of moves and
+    the description of the play on the table (a sequence ``10D-QD`` names its ends)."""
     def strip(x):
         if isinstance(x, dict):
-            return {k: strip(v) for k, v in x.items() if k not in ("moves", "move")}
+            return {k: strip(v) for k, v in x.items() if k not in ("moves", "move", "combination")}
         if isinstance(x, list):
             return [strip(v) for v in x]
         return x
@@ -44,7 +45,8 @@ def cards_named(doc) -> set[str]:
 
 
 class LiveMachine(RuleBasedStateMachine):
-    db = ""
+    #: A fresh, empty database for each run of the machine (its URL).
+    fresh = staticmethod(lambda: "")
 
     def __init__(self):
         super().__init__()
@@ -52,7 +54,8 @@ class LiveMachine(RuleBasedStateMachine):
 
         from referee.service.app import create_app
 
-        self._make = lambda: TestClient(create_app(self.db, rate=1e6, burst=1e6))
+        db = self.fresh()
+        self._make = lambda: TestClient(create_app(db, rate=1e6, burst=1e6))
         self.client = self._make().__enter__()
         self.tables: dict[str, dict] = {}
         self.sockets: dict[tuple[str, str | None], dict] = {}
@@ -227,23 +230,44 @@ class LiveMachine(RuleBasedStateMachine):
                 t["validated"] = True
 
 
-def _run(db: str, examples: int, steps: int) -> None:
-    machine = type("Machine", (LiveMachine,), {"db": db})
+def _run(fresh, examples: int, steps: int) -> None:
+    machine = type("Machine", (LiveMachine,), {"fresh": staticmethod(fresh)})
     machine.TestCase.settings = settings(max_examples=examples, stateful_step_count=steps, deadline=None,
                                          suppress_health_check=list(HealthCheck))
     machine.TestCase("runTest").runTest()
 
 
+def _sqlite(folder):
+    counter = iter(range(10**9))
+    return lambda: str(folder / f"state-{next(counter)}.db")
+
+
+def _postgres(server_url: str):
+    """The same database, emptied for each run (creating one per run would be slow)."""
+    from conftest import fresh_postgres
+
+    url = fresh_postgres(server_url)
+
+    def fresh() -> str:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            exists = conn.execute("SELECT to_regclass('live_moves') IS NOT NULL").fetchone()[0]
+            if exists:
+                conn.execute("TRUNCATE live_tables, live_moves")
+        return url
+
+    return fresh
+
+
 def test_live_service_state_machine_sqlite(tmp_path):
-    _run(str(tmp_path / "state.db"), 8, 30)
+    _run(_sqlite(tmp_path), 8, 30)
 
 
 def test_live_service_state_machine_postgresql(postgres_server):
-    from conftest import fresh_postgres
-
-    _run(fresh_postgres(postgres_server), 3, 20)
+    _run(_postgres(postgres_server), 3, 20)
 
 
 @pytest.mark.slow
 def test_live_service_state_machine_long(tmp_path):
-    _run(str(tmp_path / "state.db"), 100, 60)
+    _run(_sqlite(tmp_path), 100, 60)

@@ -620,6 +620,14 @@ def _check_draw(state: State, move: Move, draws: bool, consulted: list[str] | No
     return None
 
 
+def check_mover(state: State, player: int) -> Violation | None:
+    """May ``player`` move now? A move names no player: at a live table the seat that
+    sends it must be the player to move (caravan.turn.structure)."""
+    if player == state.to_move:
+        return None
+    return Violation("caravan.turn.structure", f"it is player {state.to_move + 1}'s turn, not player {player + 1}'s")
+
+
 def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
     """Caravan's illegal-move policy: an illegal move ends the replay (None), whatever the
     rule it broke; nothing is applied in its place."""

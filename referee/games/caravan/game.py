@@ -34,7 +34,7 @@ GAME = Game(
     analysis=("with the mover's hand and deck known, a forced win within --depth own turns and each of "
               "the mover's caravans' fewest moves into 21-26 within --within; ? marks a sale made impossible."),
     examples=("pitboss validate games.cvn", "pitboss annotate game.cvn",
-              "pitboss solve puzzle.cvn -q reach --caravan A --within 3",
+              "pitboss solve puzzle.cvn -Q reach --caravan A --within 3",
               "pitboss selfplay caravan --games 100 --rules fnv > random.cvn"),
     questions=QUESTIONS,
     question_options=OPTIONS,

@@ -117,8 +117,9 @@ class CaravanMatch:
     def submit(self, seat: int, text: str) -> Outcome:
         move = self._parse(text)
         state = self.state
-        if seat != state.to_move:
-            return Outcome(False, seat, rule="caravan.turn.structure",
+        turn = cv.check_mover(state, seat)
+        if turn is not None:
+            return Outcome(False, seat, rule=turn.rule,
                            message=f"it is {self.seats[state.to_move]}'s turn, not {self.seats[seat]}'s")
         violation = cv.check(state, move)
         if violation is not None:
@@ -127,15 +128,14 @@ class CaravanMatch:
 
     def _accepted(self, seat: int, move: cv.Move) -> Outcome:
         before = self.state
-        after = cv.apply(before, move)
+        set_off: list[str] = []
+        after = cv.apply(before, move, set_off)
         drawn = None
         deck = before.decks[seat]
         if deck and after.decks[seat] != deck:
             drawn = str(deck[0])
         text = cvn.move_text(move)
-        events = cv.end_rules(after)
-        if not after.over and cv.lane_winners(after) != cv.lane_winners(before):
-            events.append("caravan.lane.decided")
+        events = list(dict.fromkeys(set_off))  # what the move set off, as the engine says
         return Outcome(True, seat, text, text, drawn, events, after=(move, after))
 
     def commit(self, outcome: Outcome) -> None:
@@ -179,6 +179,8 @@ class CaravanMatch:
         if not self.over:
             return None
         w = self._winner()
+        if w is None:  # over means decided: by the lanes, a player out of cards, or a forfeit
+            raise AssertionError("a finished Caravan table has a winner")
         return {"score": "1-0" if w == 0 else "0-1", "winner": self.seats[w],
                 "end": "forfeit" if self.forfeited is not None else self.state.end,
                 "lanes": self._lanes()}
@@ -237,7 +239,8 @@ class CaravanMatch:
     def frame(self, seat: int | None) -> Frame:
         state = self.state
         if not self.over:
-            hands = tuple(h if p == seat else cv.Hand((), h.size) for p, h in enumerate(state.hands))
+            mine, theirs = state.hands
+            hands = (mine if seat == 0 else cv.Hand((), mine.size), theirs if seat == 1 else cv.Hand((), theirs.size))
             state = state._replace(hands=hands, decks=(None, None))
         last = self.public[-1] if self.public else None
         return Frame("caravan", state, self.rules.name, len(self.moves), None, last,

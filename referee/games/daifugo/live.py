@@ -36,10 +36,9 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
         raise LiveError(str(err), 422) from None
     seats = list(body["seats"])
     n = len(seats)
-    if not rules.min_players <= n <= rules.max_players:
-        allowed = (f"exactly {rules.min_players}" if rules.min_players == rules.max_players
-                   else f"{rules.min_players} to {rules.max_players}")
-        raise LiveError(f"{rules.name} is played by {allowed} players, not {n}", 422, "daifugo.deal.players")
+    count = df.check_players(rules, n)
+    if count is not None:
+        raise LiveError(count.message, 422, count.rule)
     for name in seats:
         if not dfn._NAME_RE.fullmatch(name) or name == "pass":
             raise LiveError(f"{name!r} cannot be a player name (names may not hold spaces nor any of "
@@ -182,10 +181,6 @@ class DaifugoMatch:
             return Outcome(False, seat, rule=None, status=403,
                            message=f"the move names {self.seats[who]}, but this token is {self.seats[seat]}'s")
         state = self.state
-        if state.phase == "exchange" and not replaying and self._fixed_gift() is not None:
-            # The server is still making the gifts the rules fix; nobody else may give yet.
-            return Outcome(False, seat, rule="daifugo.exchange.order",
-                           message="the server first makes the gifts the rules fix")
         violation = df.check(state, move)
         if violation is None:
             return self._accepted(seat, move, df.apply(state, move))
@@ -291,7 +286,7 @@ class DaifugoMatch:
     def view(self, seat: int | None) -> dict[str, Any]:
         state = self.state
         trick = None
-        if state.table is not None:
+        if state.table is not None and state.last_player is not None:
             trick = {"combination": str(state.table), "by": self.seats[state.last_player],
                      "cards": (dfn.cards_text(self.last_play.cards, self.last_play.joker_as).split()
                                if self.last_play is not None else None)}
