@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import signal
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -27,7 +27,7 @@ from referee.jobs.validate import (
     validate_file,
     validate_lines,
 )
-from referee.notation.records import Chunk, open_text
+from referee.notation.records import Chunk, RecordFile, open_text
 
 if TYPE_CHECKING:  # the pool's modules cost 40 ms to import: only when a pool starts
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -106,7 +106,7 @@ class _Unit:
 
 
 def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int,
-           settings: dict[str, Any] | None) -> Iterator[_Unit]:
+           settings: dict[str, Any] | None) -> Generator[_Unit, None, None]:
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
@@ -149,10 +149,9 @@ def _size(path: str) -> int | None:
         return None
 
 
-def _fraction(handle: TextIO, size: int | None) -> float | None:
-    fraction = getattr(handle, "fraction", None)
-    if fraction is not None:
-        return fraction()
+def _fraction(handle: RecordFile | TextIO, size: int | None) -> float | None:
+    if isinstance(handle, RecordFile):
+        return handle.fraction()
     try:
         return handle.buffer.tell() / size if size else None
     except (AttributeError, OSError, ValueError):

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import lark
 from lark import Lark, Transformer
@@ -51,9 +52,9 @@ def load(name: str, start: tuple[str, ...] = ("start",), transformer: type[Trans
     unreadable or unwritable (then the parser is simply built each time).
     """
     path = data_dir("grammar") / f"{name}.lark"
-    built = {"parser": "lalr", "strict": True, "start": list(start), "maybe_placeholders": False}
+    built: dict[str, Any] = {"parser": "lalr", "strict": True, "start": list(start), "maybe_placeholders": False}
     # What is given again when a saved parser is loaded (Lark does not save these).
-    given = {"propagate_positions": True, "transformer": transformer() if transformer else None}
+    given: dict[str, Any] = {"propagate_positions": True, "transformer": transformer() if transformer else None}
     target = _cache_file(name, start)
     if target is not None:
         try:
@@ -185,12 +186,14 @@ def syntax_finding(err: UnexpectedInput, text: str, line_offset: int,
     line = getattr(err, "line", None)
     column = getattr(err, "column", None)
     if isinstance(err, UnexpectedCharacters):
-        pos = err.pos_in_stream
+        # Lark declares pos_in_stream None on its base class, but UnexpectedCharacters
+        # always sets it to the lexer's int position.
+        pos: int = err.pos_in_stream  # type: ignore[assignment]  # an int here, see above
         if pos < len(text) and text[pos] == "{" and "}" not in text[pos:]:
             lines = source_lines(text)
             source = lines[line - 1] if isinstance(line, int) and 0 < line <= len(lines) else ""
             return Finding("notation.comment.unclosed", "this { comment is never closed: it runs to the end of the "
-                           "record (the next record starts at the next [Game tag)", line + line_offset, column,
+                           "record (the next record starts at the next [Game tag)", err.line + line_offset, column,
                            source=source)
         what = f"unexpected {visible(repr(text[pos]))}" if pos < len(text) else "unexpected text"
         expected = describe_expected(err.allowed or set(), names)

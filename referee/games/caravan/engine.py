@@ -144,7 +144,7 @@ class Attach(NamedTuple):
 
     card: Card
     caravan: int
-    index: int
+    index: int  # type: ignore[assignment]  # the field deliberately shadows tuple.index; nothing calls that method on a move
     draw: Card | None = None
 
 
@@ -233,7 +233,7 @@ def lane_winner(a: int, b: int) -> int | None:
 
 def lane_winners(state: State) -> tuple[int | None, int | None, int | None]:
     values = state.values
-    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]
+    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]  # LANES holds three lanes
 
 
 # --------------------------------------------------------------------------- rule sets
@@ -401,7 +401,7 @@ def position(rules: RuleSet, caravans: tuple[Caravan, ...], hands: tuple[Hand, H
     else:
         placed = (OPENING_PLACEMENTS, OPENING_PLACEMENTS)
     values = tuple(caravan_value(c) for c in caravans)
-    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]
+    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]  # placed: one count per player
     return _settle(state, 1 - to_move)  # the position is judged as after its last move
 
 
@@ -420,29 +420,28 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     if state.end is not None:
         return Violation("caravan.end.game-over", "the game is already over")
     opening = state.placed[p] < OPENING_PLACEMENTS
-    kind = type(move)
     if consulted is not None:
         consulted.append("caravan.opening.deal" if opening else "caravan.turn.structure")
-    if kind is Disband:
+    if isinstance(move, Disband):
         return _check_disband(state, move, opening, consulted) or _check_draw(state, move, False, consulted)
     card = move.card
     if not state.hands[p].holds(card):
         return Violation("caravan.hand.possession", f"{_who(p)} does not hold {card}")
     if consulted is not None:
         consulted.append("caravan.hand.possession")
-    if kind is Discard:
+    if isinstance(move, Discard):
         return _check_discard(state, opening, consulted) or _check_draw(state, move, True, consulted)
     number = _IS_NUMBER[card]
-    if kind is Attach and number:
+    if isinstance(move, Attach) and number:
         return Violation("caravan.number.end",
                          f"{card} is a number card: it goes at the end of a caravan ({card}>{LETTERS[move.caravan]})")
-    if kind is PlayNumber and not number:
+    if isinstance(move, PlayNumber) and not number:
         return Violation("caravan.face.target",
                          f"{card} is a face card: it must be attached to a number card, e.g. "
                          f"{card}>{LETTERS[move.caravan]}1")
     if opening:
         return _check_opening(state, move, consulted) or _check_draw(state, move, False, consulted)
-    if kind is PlayNumber:
+    if isinstance(move, PlayNumber):
         c = move.caravan
         if owner(c) != p:
             return Violation("caravan.number.own", f"caravan {LETTERS[c]} is not {_who(p)}'s; number cards go "
@@ -649,9 +648,8 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
     deck = state.decks[p]
     placed = state.placed
     next_player = 1 - p
-    kind = type(move)
     draws = True
-    if kind is Disband:
+    if isinstance(move, Disband):
         c = move.caravan
         caravans = caravans[:c] + ((),) + caravans[c + 1:]
         values = values[:c] + (0,) + values[c + 1:]
@@ -659,14 +657,14 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
     else:
         card = move.card
         hand = hand.without(card)
-        if kind is PlayNumber:
+        if isinstance(move, PlayNumber):
             c = move.caravan
             caravans = caravans[:c] + (caravans[c] + (_new(Slot, (card, ())),),) + caravans[c + 1:]
             values = values[:c] + (values[c] + card.rank,) + values[c + 1:]
             if placed[p] < OPENING_PLACEMENTS:
                 placed = (placed[0] + 1, placed[1]) if p == 0 else (placed[0], placed[1] + 1)
                 draws = False
-        elif kind is Attach:
+        elif isinstance(move, Attach):
             caravans, values = _attach(caravans, values, move, state.rules, consulted)
         elif placed[p] < OPENING_PLACEMENTS:
             next_player = p  # a discard in the opening (fnv): a replacement, then the same player
@@ -829,8 +827,8 @@ def check_result(state: State, declared: str, abandoned: bool = False) -> tuple[
 
 def describe_end(state: State) -> str:
     """How a finished game was won, as a sentence."""
-    winner = f"player {state.winner + 1}"  # type: ignore[operator]
-    loser = f"player {2 - state.winner}"  # type: ignore[operator]
+    winner = f"player {state.winner + 1}"  # type: ignore[operator]  # asked only of an ended game: it has a winner
+    loser = f"player {2 - state.winner}"  # type: ignore[operator]  # as above
     if state.end == "lanes":
         values = [caravan_value(c) for c in state.caravans]
         lanes = ", ".join(f"{LETTERS[a]}/{LETTERS[b]} {values[a]}-{values[b]}" for a, b in LANES)
@@ -854,7 +852,7 @@ def legal_moves(state: State) -> Iterator[Move]:
     for card in hand:
         if is_number(card):
             for c in own_caravans(p):
-                m = PlayNumber(card, c)
+                m: Move = PlayNumber(card, c)
                 if check(state, m) is None:
                     yield m
         elif not state.in_opening():

@@ -123,7 +123,7 @@ def caravan_games(count: int, seed: int, rules: str = cv.DEFAULT_RULES, player: 
     while made < count:
         styles = {"random": ("random", "random"), "greedy": ("greedy", "greedy")}.get(
             player, (rng.choice(("random", "greedy")), rng.choice(("random", "greedy"))))
-        game = play_caravan(rng, rule_set, styles, draws)  # type: ignore[arg-type]
+        game = play_caravan(rng, rule_set, styles, draws)
         if game is not None:
             made += 1
             yield game

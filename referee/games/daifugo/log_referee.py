@@ -53,7 +53,7 @@ class _LogGameReplay:
 
     def __init__(self, game: ul.LogGame):
         self.game = game
-        self.names = game.header.names  # type: ignore[union-attr]
+        self.names = game.header.names  # type: ignore[union-attr]  # a read game always has its header
 
     def mover(self, state: df.State, entry: ul.LogEntry) -> str:
         p = entry.player
@@ -65,7 +65,10 @@ class _LogGameReplay:
         game = self.game
         report = GameReport(game.file, game.index, "daifugo", CONTEST_PRESET)
         positions = Positions()
-        final = play(df, Segment(game.index, start, game.entries, self.mover), report, positions)
+        # A LogEntry is no MoveEntry subclass but has all that replay reads of one (move,
+        # line, column, text).
+        final = play(df, Segment(game.index, start, game.entries, self.mover),  # type: ignore[arg-type]  # see above
+                     report, positions)
         return Outcome(final, report.errors, report.warnings, report.plies, positions)
 
 

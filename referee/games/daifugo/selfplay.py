@@ -92,7 +92,7 @@ def play_round(rng: random.Random, rules: df.RuleSet, names: Sequence[str], numb
         tags[f"Hand.{name}"] = hand_text(hands[p])
     if fixed is None:
         tags["Order"] = " ".join(names[p] for p in seat_t)
-    tags["Finish"] = " ".join(names[p] for p in df.finishing_order(state))  # type: ignore[union-attr]
+    tags["Finish"] = " ".join(names[p] for p in df.finishing_order(state))  # type: ignore[union-attr]  # the round is over here
     return tags, moves, state
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from lark import Token, Transformer
+from lark import Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
 from referee.engines.base import Card
@@ -139,8 +139,10 @@ def _read_run(record: CaravanRecord, run: Token, offset: int, warned: bool) -> b
     moves = record.moves
     append = moves.append
     decoded_get = _DECODED.get
-    line = run.line + offset
-    line_start, column0 = 0, run.column
+    line, column0 = run.line, run.column
+    assert line is not None and column0 is not None  # a lexed token always has its place
+    line += offset
+    line_start = 0
     newline = text.find("\n")
     for m in _ITEM.finditer(text):
         pos = m.start()
@@ -173,7 +175,9 @@ class _Build(Transformer):
 
     def tag(self, children: list[Token]) -> Tag:
         name, value = children
-        return Tag(str(name), unescape(str(value)[1:-1]), value.line, value.column + 1, name.column)
+        line, column, name_column = value.line, value.column, name.column
+        assert line is not None and column is not None and name_column is not None  # lexed tokens have places
+        return Tag(str(name), unescape(str(value)[1:-1]), line, column + 1, name_column)
 
     def movetext(self, children: list[Token]) -> list[Token]:
         return children
@@ -193,6 +197,7 @@ def _split_tags(run: Token) -> list[Tag]:
     text = str(run)
     out = []
     line, line_start, column0 = run.line, 0, run.column
+    assert line is not None and column0 is not None  # a lexed token always has its place
     newline = text.find("\n")
     for m in _TAG.finditer(text):
         pos = m.start("TAG_VALUE")
@@ -246,7 +251,7 @@ def _read_decks(record: CaravanRecord) -> None:
         if tag is None:
             continue
         cards = parse_card_list(record, tag, allow_sets=True)
-        record.decks[p] = cards  # type: ignore[assignment]
+        record.decks[p] = cards
 
 
 #: Deck words read before (``9H``, ``9H/2``), a bounded memo: decks repeat the same few.
@@ -301,10 +306,12 @@ def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
         return None
     caravans: list[cv.Caravan] = [()] * 6
     for node in tree.children:
+        assert isinstance(node, Tree)  # the grammar's start holds only caravan nodes
         letter, *slots = node.children
         c = "ABCDEF".index(str(letter).upper())
         built = []
         for slot in slots:
+            assert isinstance(slot, Tree)  # after its letter, a caravan holds only slot nodes
             number, *faces = (parse_card(str(t)) for t in slot.children)
             built.append(cv.Slot(number, tuple(faces)))
         caravans[c] = tuple(built)

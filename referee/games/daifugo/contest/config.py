@@ -96,7 +96,7 @@ def read_config(text: str, base: ContestConfig | None = None) -> ContestConfig:
             changes["rand_type"] = value
         elif key.startswith("PLAYER") and key.endswith("_NAME") and key[6:-5] in ("1", "2", "3", "4", "5"):
             names[int(key[6:-5]) - 1] = value[:9]
-    return replace(config, flags=flags, default_names=tuple(names), **changes)  # type: ignore[arg-type]
+    return replace(config, flags=flags, default_names=tuple(names), **changes)  # type: ignore[arg-type]  # each change has its field's type
 
 
 def with_options(config: ContestConfig, options: str) -> ContestConfig:

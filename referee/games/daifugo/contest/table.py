@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
@@ -139,7 +140,7 @@ class ContestTable:
         self.games_done = 0
         self.totals = [0] * N
         self.finished = False
-        self._log = None
+        self._log: TextIO | None = None
 
     # ------------------------------------------------------------- reports and I/O
 
@@ -168,7 +169,7 @@ class ContestTable:
     def table(self, seat: Seat, cells: list[int]) -> None:
         self.send(seat, P.encode_table(cells, seat.protocol))
 
-    def int(self, seat: Seat, value: int) -> None:
+    def send_int(self, seat: Seat, value: int) -> None:
         self.send(seat, P.encode_int(value, seat.protocol))
 
     def read(self, seat: Seat, what: str) -> list[int] | None:
@@ -198,7 +199,7 @@ class ContestTable:
         if not live:
             return
         try:
-            ready, _, _ = select.select([s.sock for s in live], [], [], 0)
+            ready, _, _ = select.select([s.sock for s in live if s.sock is not None], [], [], 0)  # a live seat has one
         except (OSError, ValueError):
             return
         for seat in live:
@@ -270,7 +271,7 @@ class ContestTable:
     def _play_game(self, n: int, previous: tuple[int, ...] | None, last: bool) -> tuple[int, ...]:
         deal = self.match.deal(previous[0] if previous else None)
         fresh = deal.fresh or previous is None
-        classes = [0] * N if fresh else [previous.index(p) for p in range(N)]  # type: ignore[union-attr]
+        classes = [0] * N if fresh else [previous.index(p) for p in range(N)]  # type: ignore[union-attr]  # not fresh: previous is set
         mibun = "22222" if fresh else "".join(map(str, classes))
         shown = None if fresh else previous
         state = df.new_round(self.rules, deal.hands, deal.seats, None if fresh else previous, n,
@@ -281,9 +282,9 @@ class ContestTable:
         # The server's own transfers, before the deal tables (daihu.c 723-732).
         while state.phase == "exchange" and any(d.server for d in state.pending):
             duty = next(d for d in state.pending if d.server)
-            gift = df.strongest_cards(state.hands[duty.giver], duty.count)
-            state = df.apply(state, df.Give(duty.giver, duty.receiver, gift))
-            changes.append((duty.giver, duty.receiver, gift))
+            server_gift = df.strongest_cards(state.hands[duty.giver], duty.count)
+            state = df.apply(state, df.Give(duty.giver, duty.receiver, server_gift))
+            changes.append((duty.giver, duty.receiver, server_gift))
         exchange = state.phase == "exchange"
         owed = {d.giver: d.count for d in state.pending}
         for p in order:  # the deal tables, in class order
@@ -353,7 +354,7 @@ class ContestTable:
                 after = df.apply(state, df.Pass(mover))
             accepted = v is None and isinstance(move, df.Play)
             if cells_in is not None:
-                self.int(seat, P.ACCEPTED if accepted or (v is None and state.table is None) else P.REJECTED)
+                self.send_int(seat, P.ACCEPTED if accepted or (v is None and state.table is None) else P.REJECTED)
             if accepted:
                 stage = list(rows)
             # The stage tables: this submission's effects, before any trick clear.
@@ -372,7 +373,7 @@ class ContestTable:
                 stage = [0] * (5 * P.COLUMNS)
             end = P.GAME_ON if not after.over else (P.MATCH_OVER if last else P.GAME_OVER)
             for p in range(N):
-                self.int(self.seats[p], end)
+                self.send_int(self.seats[p], end)
             self.observer.moved(self, n, code, after, accepted)
             state = after
             self.state = state

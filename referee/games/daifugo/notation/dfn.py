@@ -199,15 +199,19 @@ class _Build(Transformer):
 
     def tag(self, children: list[Token]) -> Tag:
         name, value = children
-        return Tag(str(name), unescape(str(value)[1:-1]), value.line, value.column + 1, name.column)
+        line, column, name_column = value.line, value.column, name.column
+        assert line is not None and column is not None and name_column is not None  # lexed tokens have places
+        return Tag(str(name), unescape(str(value)[1:-1]), line, column + 1, name_column)
 
     def start(self, children: list) -> list:
         out = []
         for item in children:
             if isinstance(item, Token) and item.type == "TAG":
                 m = _TAG_RE.match(item)
-                item = Tag(m[1], unescape(m[2]), item.line, item.column + m.start(2),  # type: ignore[index,union-attr]
-                           item.column + m.start(1))  # type: ignore[union-attr]
+                line, column = item.line, item.column
+                # the lexer's TAG is this pattern, and a lexed token has its place
+                assert m is not None and line is not None and column is not None
+                item = Tag(m[1], unescape(m[2]), line, column + m.start(2), column + m.start(1))
             out.append(item)
         return out
 
@@ -329,7 +333,9 @@ def split_moves(run: Token, offset: int, names: Sequence[str], index_of: dict[st
         if len(_MOVES) > 64:
             _MOVES.clear()
         cache = _MOVES[names] = {}
-    for m, line, column in located(_ITEM_RE, str(run), run.line + offset, run.column):
+    line0, column0 = run.line, run.column
+    assert line0 is not None and column0 is not None  # a lexed token always has its place
+    for m, line, column in located(_ITEM_RE, str(run), line0 + offset, column0):
         item = m["item"]
         if item is None:
             continue
@@ -545,6 +551,8 @@ def move_text(move: df.Move, names: Sequence[str], label: str | None = None) -> 
     who = name(move.player, written[0] if written else "?")
     if isinstance(move, df.Pass):
         return f"{who}: pass"
+    if isinstance(move, df.Unreadable):
+        raise ValueError(f"{who}: an unreadable contest submission ({move.text!r}) has no DFN text")
     return f"{who}: {cards_text(move.cards, move.joker_as)}"
 
 

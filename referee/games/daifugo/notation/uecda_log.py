@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from lark import Tree
 from lark.exceptions import UnexpectedInput
@@ -200,7 +201,7 @@ def decode_submission(body: str) -> tuple[tuple[Card, ...], tuple[df.Stand, ...]
     when a code is a real card at column x, which the server's table cannot hold."""
     if body in _DECODED:
         return _DECODED[body]
-    codes = [body[i:i + 2] for i in range(0, len(body), 2)]
+    codes = [(body[i], body[i + 1]) for i in range(0, len(body), 2)]  # (suit, rank): the grammar writes pairs
     cards: list[Card] = []
     stands: list[df.Stand] = []
     decoded: tuple[tuple[Card, ...], tuple[df.Stand, ...]] | None
@@ -298,6 +299,15 @@ def entry_code(move: df.Move) -> str:
 # ------------------------------------------------------------------ reading
 
 
+class _Lexed(Protocol):
+    """A terminal of a log line as the lexer makes it: always at its place (Lark types a
+    token's place Optional, for tokens made by hand)."""
+
+    type: str
+    column: int
+    end_column: int
+
+
 class _Reader:
     def __init__(self, file: str):
         self.file = file
@@ -336,27 +346,28 @@ class _Reader:
                 finding.round = self.game.index
                 self.game.errors.append(finding)
             return None
-        node: Tree = tree.children[0]  # type: ignore[assignment]
+        node: Tree = tree.children[0]  # type: ignore[assignment]  # start holds one line rule
+        tokens: list[_Lexed] = node.children  # type: ignore[assignment]  # a line's rule holds only terminals
         kind = str(node.data)
         if kind == "header":
-            self._header(node, lineno, text)
+            self._header(tokens, lineno, text)
             return None
         if self.trailer_seen:
             self.error(f"a game line after the log's {self.trailer_seen} line: the games come before it", lineno, 1,
                        source=text)
             return None
-        tag = node.children[0]
+        tag = tokens[0]
         number = int(str(tag)[1:-1])
         done = None
         if self.game is None or number != self.game.number:
             done = self._close()
             self._open(number, lineno, tag.column)
         assert self.game is not None
-        self._line(kind, node, lineno, text)
+        self._line(kind, tokens, lineno, text)
         return done
 
-    def _header(self, node: Tree, lineno: int, text: str) -> None:
-        key, *values = node.children[1:]
+    def _header(self, tokens: list[_Lexed], lineno: int, text: str) -> None:
+        key, *values = tokens[1:]
         if self.game is not None or self.last_number is not None:
             if self.header.later and str(key) in TRAILER_KEYS:
                 self._trailer(str(key), values, lineno, text)
@@ -384,7 +395,7 @@ class _Reader:
         if game is None:
             self.error(f"a {key} line outside a game's end", lineno, 1, source=text)
             return
-        if game.seen and game.seen[-1] != game.header.kinds()[-1]:  # type: ignore[union-attr]
+        if game.seen and game.seen[-1] != game.header.kinds()[-1]:  # type: ignore[union-attr]  # _open gives every game the header
             self.error(f"a {key} line inside game {game.index}, which has not ended", lineno, 1, source=text)
             return
         self.trailer_seen = key
@@ -416,7 +427,7 @@ class _Reader:
         self.last_number = number
         self.game = game
 
-    def _line(self, kind: str, node: Tree, lineno: int, text: str) -> None:
+    def _line(self, kind: str, tokens: list[_Lexed], lineno: int, text: str) -> None:
         game = self.game
         assert game is not None
         kinds = self.header.kinds()
@@ -429,7 +440,7 @@ class _Reader:
             self.error(f"a {LINE_KEYS[kind]} line out of place: {what}", lineno, 1, source=text)
             return
         game.seen.append(kind)
-        values = node.children[1:]
+        values = tokens[1:]
         if kind == "cards":
             self._cards(values, lineno, text)
         elif kind == "play":
