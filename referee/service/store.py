@@ -17,6 +17,7 @@ import queue
 import sqlite3
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -100,8 +101,9 @@ def _settle(future: Future, error: BaseException | None) -> None:
         pass
 
 
-class Store:
-    """The database: ``open_store(url)`` picks the backend."""
+class Store(ABC):
+    """The database: ``open_store(url)`` picks the backend (each subclass says how to
+    connect and what a conflicting write looks like)."""
 
     kind = "sqlite"
     #: How many waiting writes one transaction takes at most.
@@ -115,14 +117,16 @@ class Store:
 
     # ------------------------------------------------------------------ backend hooks
 
-    def _connect(self):  # pragma: no cover - each backend
-        raise NotImplementedError
+    @abstractmethod
+    def _connect(self) -> Any:
+        """A new connection to the backend's database."""
 
     def _sql(self, statement: str) -> str:
         return statement
 
-    def _is_conflict(self, err: Exception) -> bool:  # pragma: no cover - each backend
-        raise NotImplementedError
+    @abstractmethod
+    def _is_conflict(self, err: Exception) -> bool:
+        """Is this error another writer's row for the same (table, ply)?"""
 
     def _begin(self, conn) -> None:
         pass
