@@ -25,6 +25,7 @@ from referee.notation.records import (
     MoveEntry,
     Record,
     Tag,
+    located,
     salvage_tags,
     tag_line,
     unescape,
@@ -194,20 +195,9 @@ class _Build(Transformer):
 
 def _split_tags(run: Token) -> list[Tag]:
     """The tags of a TAGS token, each at the place of its value (inside the quotes)."""
-    text = str(run)
-    out = []
-    line, line_start, column0 = run.line, 0, run.column
-    assert line is not None and column0 is not None  # a lexed token always has its place
-    newline = text.find("\n")
-    for m in _TAG.finditer(text):
-        pos = m.start("TAG_VALUE")
-        while newline != -1 and newline < pos:
-            line += 1
-            line_start = newline + 1
-            column0 = 1
-            newline = text.find("\n", line_start)
-        out.append(Tag(m["TAG_NAME"], unescape(m["TAG_VALUE"][1:-1]), line, column0 + pos - line_start + 1))
-    return out
+    assert run.line is not None and run.column is not None  # a lexed token always has its place
+    return [Tag(m["TAG_NAME"], unescape(m["TAG_VALUE"][1:-1]), line, column + m.start("TAG_VALUE") - m.start() + 1)
+            for m, line, column in located(_TAG, str(run), run.line, run.column)]
 
 
 def _parser():
