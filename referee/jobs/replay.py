@@ -142,6 +142,8 @@ Plan = Generator[Segment, Any, None]
 def play(engine: Any, segment: Segment, report: GameReport, observer: Observer | None = None) -> Any | None:
     """Play a segment's moves from its start: findings into ``report``, each move to the
     observer. The position after the last move, or None when an illegal move ended it."""
+    # Without an observer (validate) a legal move builds no Step: that is the hot path.
+    watching = observer is not None
     observer = observer or _IGNORE
     observer.segment_started(segment)
     check, apply, after_illegal = engine.check, engine.apply, engine.after_illegal
@@ -152,8 +154,9 @@ def play(engine: Any, segment: Segment, report: GameReport, observer: Observer |
         violation = check(state, move)
         if violation is None:
             after = apply(state, move)
-            observer.moved(Step(segment.offset + ply - 1, ply, segment.round, entry,
-                                segment.mover(state, entry), state, after))
+            if watching:
+                observer.moved(Step(segment.offset + ply - 1, ply, segment.round, entry,
+                                    segment.mover(state, entry), state, after))
             state = after
             continue
         if segment.reword is not None:
