@@ -34,6 +34,7 @@ from referee.games.daifugo.engine.combos import (
     Combo,
     _invalid_message,
     _merge,
+    known_readings,
     readings,
     revolution_rule,
 )
@@ -202,10 +203,23 @@ def _resolve(state: State, move: Play) -> Resolution:
     return result
 
 
-def _resolve_uncached(state: State, move: Play, consulted: list[str] | None = None) -> Resolution:
+def judged(state: State, move: Play, found: Sequence[Combo]) -> Resolution:
+    """``_resolve`` of a play whose readings ``found`` are known (the search for a legal
+    move reads its candidates once); remembered for ``apply`` as ``_resolve`` does."""
+    global _last_resolved
+    result = _resolve_uncached(state, move, None, found)
+    _last_resolved = (state, move, result)
+    return result
+
+
+def _resolve_uncached(state: State, move: Play, consulted: list[str] | None = None,
+                      found: Sequence[Combo] | None = None) -> Resolution:
     """``_resolve``; ``consulted`` as for ``check`` (the ids of the rules that decided a legal
-    play; left as it was for an illegal one)."""
-    found = readings(state.rules, move.cards, move.joker_as)
+    play; left as it was for an illegal one); ``found``: the play's readings, when known."""
+    if found is None:
+        cards, stated = move.cards, move.joker_as
+        found = (known_readings(state.rules, cards, stated) if type(cards) is tuple and type(stated) is tuple
+                 else readings(state.rules, cards, stated))
     if not found:
         return None, _Fault("daifugo.combo.invalid",
                             lambda: _invalid_message(state.rules, move.cards, move.joker_as))
