@@ -457,6 +457,9 @@ def after_illegal(state: State, move: Move, violation: Violation) -> State | Non
 
 
 def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    if len(cards) == 1:
+        i = hand.index(cards[0])
+        return hand[:i] + hand[i + 1:]
     rest = list(hand)
     for c in cards:
         rest.remove(c)
@@ -520,10 +523,11 @@ def _apply_play(state: State, move: Play) -> State:
                 cut = True
         elif _waived(state, combo) and not _stronger(state, combo, table):
             events.append("daifugo.option.consecutive-revolution")
-    lock = _lock_after(state, combo)
-    if lock != state.lock:
-        f[LOCK] = lock
-        events.append("daifugo.lock.lone-joker" if lone else "daifugo.option.suit-lock")
+    if lone or rules.suit_lock or state.lock is not None:  # else there is no lock to start or end
+        lock = _lock_after(state, combo)
+        if lock != state.lock:
+            f[LOCK] = lock
+            events.append("daifugo.lock.lone-joker" if lone else "daifugo.option.suit-lock")
     # Going out.
     if not hand:
         if forbidden_finish(rules, cards, state.reversed):
@@ -583,8 +587,11 @@ def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool)
         unpassed = [q for q in ins if q not in passed] if passed else ins
     else:  # a pass: nobody went out, so the round goes on; those still in and not passed
         hands, dropped = f[HANDS], f[DROPPED]
-        unpassed = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION])
-                    if hands[q] and q not in passed and q not in dropped]
+        if dropped:
+            unpassed = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION])
+                        if hands[q] and q not in passed and q not in dropped]
+        else:
+            unpassed = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION]) if hands[q] and q not in passed]
     rule = f[RULES].trick_end
     if rule == "all-but-one":
         done, why = len(unpassed) <= 1, "daifugo.option.trick-end"
