@@ -48,7 +48,7 @@ def main() -> None:
                 "--depths", "1,2" if quick else "1,2,3,4"])
     if args.season:
         print()
-        season.main(["--games", "1000", "--files", "10"] if quick else [])
+        season.main(["--games", "1000", "--per-log", "100"] if quick else [])
     print(f"\nall benchmarks: {time.perf_counter() - start:.0f} s")
 
 
