@@ -144,7 +144,7 @@ def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> Card | None:
     for c in cards:
         if c not in hand:
             return c
-    if len(set(cards)) != len(cards):
+    if len(cards) > 1 and len(set(cards)) != len(cards):
         for c in set(cards):
             if cards.count(c) > hand.count(c):
                 return c
@@ -410,12 +410,13 @@ def _check_give(state: State, move: Give, consulted: list[str] | None = None) ->
 def apply(state: State, move: Move) -> State:
     """The state after a legal move (run ``check`` first). ``events`` of the result names
     the behaviours it set off."""
-    if isinstance(move, Pass):
-        return _apply_pass(state, move.player)
-    if isinstance(move, Give):
-        return _apply_give(state, move)
-    if isinstance(move, Play):
-        return _apply_play(state, move)
+    kind = type(move)  # the move types are final
+    if kind is Pass:
+        return _apply_pass(state, move.player)  # type: ignore[union-attr]  # a Pass
+    if kind is Play:
+        return _apply_play(state, move)  # type: ignore[arg-type]  # a Play
+    if kind is Give:
+        return _apply_give(state, move)  # type: ignore[arg-type]  # a Give
     raise ValueError(f"{move!r} is not a legal move: run check() first")
 
 
@@ -563,11 +564,11 @@ def _apply_play(state: State, move: Play) -> State:
 
 
 def _apply_pass(state: State, p: int) -> State:
-    events: list[str] = [] if state.table is not None else ["daifugo.pass.empty-stage"]
     f = list(state)
-    f[PASSED] = state.passed | {p}
-    stall = f[STALL] = state.stall + 1
-    limit = state.rules.stall_limit
+    events: list[str] = [] if f[TABLE] is not None else ["daifugo.pass.empty-stage"]
+    f[PASSED] = f[PASSED] | {p}
+    stall = f[STALL] = f[STALL] + 1
+    limit = f[RULES].stall_limit
     if limit is not None and stall >= limit:
         f[STALLED] = True
         return end_round(f, (*events, "daifugo.end.stall"))
@@ -579,7 +580,11 @@ def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool)
     fields ``f`` (``played``: the move was a play, so someone may have gone out)."""
     passed = f[PASSED]
     if played:
-        ins = in_turn_order(f, actor)
+        hands, dropped = f[HANDS], f[DROPPED]  # in_turn_order(f, actor), inlined: once a move
+        if dropped:
+            ins = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION]) if hands[q] and q not in dropped]
+        else:
+            ins = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION]) if hands[q]]
         if len(ins) <= 1:
             return end_round(f, events)
         if cut:
@@ -597,7 +602,7 @@ def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool)
         done, why = len(unpassed) <= 1, "daifugo.option.trick-end"
     elif rule == "others" and f[TABLE] is not None:
         last = f[LAST_PLAYER]
-        done, why = all(q == last for q in unpassed), "daifugo.trick.end"
+        done, why = not unpassed or unpassed == [last], "daifugo.trick.end"  # (each player once)
     else:
         done = not unpassed
         why = "daifugo.trick.end" if rule == "others" else "daifugo.trick.clear"
