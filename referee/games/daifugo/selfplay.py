@@ -92,12 +92,13 @@ def play_round(rng: random.Random, rules: df.RuleSet, names: Sequence[str], numb
     hands = deal(rng, rules, n, list(order))
     state = df.new_round(rules, hands, seat_t, previous, number, names)
     moves: list[df.Move] = []
-    while not state.over:
+    append, random_move, apply = moves.append, df.random_move, df.apply
+    while state.phase != "over":
         if len(moves) >= MAX_PLIES:
             return None
-        move = choose(rng, state)
-        moves.append(move)
-        state = df.apply(state, move)
+        move = random_move(state, rng, PASS_RATE)  # choose(), inlined: once a move
+        append(move)
+        state = apply(state, move)
     tags = {"Round": str(number)}
     for p, name in enumerate(names):
         tags[f"Hand.{name}"] = hand_text(hands[p])
@@ -238,7 +239,7 @@ def _contest_log(rng: random.Random, config, rules: df.RuleSet, random_seed: int
             state = df.apply(state, gift)
             changes.append((gift.giver, gift.receiver, gift.cards))
         entries: list[str] = []
-        while not state.over:
+        while state.phase != "over":
             if len(entries) >= MAX_PLIES:  # pragma: no cover - see MAX_PLIES
                 raise AssertionError(f"game {n} of seed {random_seed} ran past {MAX_PLIES} submissions")
             move = df.random_move(state, rng, PASS_RATE)

@@ -70,7 +70,7 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
     table = state.table
     may_pass = table is not None or state.rules.leader_may_pass
     if may_pass and rng.random() < pass_rate:
-        return Pass(p)
+        return _PASSES[p] if p < len(_PASSES) else Pass(p)
     memo = _memo(state.rules, p, state.hands[p])
     if table is None:
         pool = memo.shape(None)
@@ -88,7 +88,11 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
         return play
     if not may_pass:  # pragma: no cover - a leader always holds a single
         raise AssertionError("a leader with no legal play")
-    return Pass(p)
+    return _PASSES[p] if p < len(_PASSES) else Pass(p)
+
+
+#: One pass per player id (a move is a value; the same one serves every pass).
+_PASSES = tuple(Pass(p) for p in range(8))
 
 
 def _beating(state: State, table: Combo, pool: list[tuple[Play, list[Combo] | None]]) -> tuple[int, int]:
