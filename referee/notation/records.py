@@ -293,8 +293,6 @@ def split_records(lines: Iterable[str], first_line: int = 1,
 
 def _scan_movetext(line: str, depth: int) -> int:
     """Brace-comment depth at the end of ``line`` (``;`` comments end the line)."""
-    if "{" not in line if not depth else "}" not in line:
-        return depth  # no brace that could open (or close) a comment
     for ch in line:
         if depth:
             if ch == "}":
