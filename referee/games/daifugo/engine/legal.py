@@ -72,6 +72,7 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
     if may_pass and rng.random() < pass_rate:
         return _PASSES[p] if p < len(_PASSES) else Pass(p)
     memo = _memo(state.rules, p, state.hands[p])
+    extras: Sequence[tuple[Play, list[Combo] | None]]
     if table is None:
         pool = memo.shape(None)
         a, b, extras = 0, len(pool), ()

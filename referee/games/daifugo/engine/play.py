@@ -564,7 +564,7 @@ def _apply_play(state: State, move: Play) -> State:
 
 
 def _apply_pass(state: State, p: int) -> State:
-    f = list(state)
+    f: list[Any] = list(state)
     events: list[str] = [] if f[TABLE] is not None else ["daifugo.pass.empty-stage"]
     f[PASSED] = f[PASSED] | {p}
     stall = f[STALL] = f[STALL] + 1
