@@ -337,16 +337,18 @@ def _group_candidates(rules: RuleSet, p: int, reals: list[Card], jokers: int, si
                     for sub in combinations(same, r):
                         yield _new(Play, (p, sub, ()))
                     continue
+                stands = _STANDS[s]
                 for sub in combinations(same, r):
                     if g == 5:
                         if r == 4 and k == 1:
-                            yield Play(p, sub + (JOKER,), (Stand("", s),))
+                            yield _new(Play, (p, sub + (JOKER,), (stands[""],)))
                         continue
-                    free = [x for x in SUITS if all(c.suit != x for c in sub)]
+                    used = {c.suit for c in sub}
+                    free = [x for x in SUITS if x not in used]
                     choices = combinations(free, k) if rules.suit_lock else [tuple(free[:k])]
                     for js in choices:
                         if len(js) == k:
-                            yield Play(p, sub + (JOKER,) * k, tuple(Stand(x, s) for x in js))
+                            yield _new(Play, (p, sub + (JOKER,) * k, tuple([stands[x] for x in js])))
 
 
 def _sequence_candidates(rules: RuleSet, p: int, reals: list[Card], jokers: int, size: int | None) -> Iterator[Play]:
@@ -361,8 +363,11 @@ def _sequence_candidates(rules: RuleSet, p: int, reals: list[Card], jokers: int,
         # The spans (length, lowest strength) the suit's cards and the jokers can fill: from
         # each lowest strength, grow the span until it lacks more cards than there are jokers.
         spans = []
-        # Without a joker a span starts at a card held; with one it may start anywhere.
-        for lo in (range(lo_min, hi_max + 1) if jokers else sorted(held)):
+        # Without a joker a span starts at a card held; with them it starts at most as many
+        # strengths below the weakest card held as there are jokers, and at the strongest held
+        # at the latest (a span holds at least one real card and lacks no more than the jokers).
+        starts = range(max(lo_min, min(held) - jokers), min(hi_max, max(held)) + 1) if jokers else sorted(held)
+        for lo in starts:
             missing = 0
             for hi in range(lo, hi_max + 1):
                 if hi not in held:
@@ -376,8 +381,18 @@ def _sequence_candidates(rules: RuleSet, p: int, reals: list[Card], jokers: int,
             span = range(lo, lo + n)
             missing_at = [x for x in span if x not in held]
             present = [x for x in span if x in held]
+            if not missing_at and not jokers:  # real cards only
+                yield _new(Play, (p, tuple([held[x] for x in span]), ()))
+                continue
+            stands = _SUIT_STANDS[suit]
             for e in range(0, min(jokers - len(missing_at), len(present) - 1) + 1):
                 for swap in combinations(present, e):
-                    jpos = sorted(missing_at + list(swap))
-                    cards = tuple(held[x] for x in span if x not in jpos) + (JOKER,) * len(jpos)
-                    yield Play(p, cards, tuple(Stand(suit, x) for x in jpos))
+                    jpos = sorted(missing_at + list(swap)) if swap else missing_at
+                    cards = tuple([held[x] for x in span if x not in jpos]) + (JOKER,) * len(jpos)
+                    yield _new(Play, (p, cards, tuple([stands[x] for x in jpos])))
+
+
+#: Every joker reading, by strength then suit ("" the uecda joker row), and by suit then
+#: strength: candidates share them instead of making their own.
+_STANDS = {s: {x: Stand(x, s) for x in (*SUITS, "")} for s in range(BELOW_3, ABOVE_2 + 1)}
+_SUIT_STANDS = {x: {s: _STANDS[s][x] for s in range(BELOW_3, ABOVE_2 + 1)} for x in (*SUITS, "")}
