@@ -160,6 +160,13 @@ def lanes_needed(values: tuple[int, ...], mover: int) -> int:
     return open_ + max(0, 2 - mine - open_)
 
 
+def low_lanes(values: tuple[int, ...]) -> int:
+    """The lanes whose two caravans are both below 21 (open ones): only a move that raises
+    a value there can decide them, and a Joker never raises one (it only takes cards away)."""
+    low = cv.TARGET_LOW
+    return sum(1 for a, b in cv.LANES if values[a] < low and values[b] < low)
+
+
 def discard_reserve(state: cv.State, player: int) -> int:
     """How many discards in a row ``player`` can surely make, still holding a legal discard
     after the last one and never running out of cards on the way (-1: not even one now).
@@ -201,12 +208,18 @@ def out_of_reach(state: cv.State, mover: int, turns: int, discards: int) -> bool
     move (``discard_reserve``); a mover who runs out loses. So the mover can win only by the
     lanes, and every move but a Joker changes one caravan's value (a number card, a King, a
     Jack, a disband) or none (a Queen, a discard), hence one lane's state at most: at least
-    ``lanes_needed`` moves. With a Joker in reach the bound says nothing."""
-    if lanes_needed(state.values, mover) <= turns:
+    ``lanes_needed`` moves. A Joker may change every lane at once, but it only takes value
+    away: each lane with both caravans below 21 still needs a move of its own that raises
+    a value there, and anything else left to change at least one more move."""
+    need = lanes_needed(state.values, mover)
+    if need <= turns:
         return False
     if discard_reserve(state, 1 - mover) < discards:
         return False
-    return not _joker_within(state, mover, turns)
+    if not _joker_within(state, mover, turns):
+        return True
+    low = low_lanes(state.values)
+    return low + (1 if need > low else 0) > turns
 
 
 class WinSearch:
@@ -311,9 +324,10 @@ class WinSearch:
         """The mover's moves (mover to move) that may end the game in the mover's favour at
         once: all legal moves, unless the opponent keeps a legal discard whatever the mover
         does (``discard_reserve``): then only the lanes can end it, and the moves that may
-        are a Joker's, and (when one lane is left to change) those that change a value in
-        that lane: a number card or a disband on the mover's caravan there, a King or a
-        Jack on one of its two caravans. Each is judged by the engine's ``check``."""
+        are a Joker's (unless a lane is below 21 on both sides: a Joker only takes value
+        away), and (when one lane is left to change) those that change a value in that
+        lane: a number card or a disband on the mover's caravan there, a King or a Jack on
+        one of its two caravans. Each is judged by the engine's ``check``."""
         mover = self.mover
         if discard_reserve(state, 1 - mover) < 0:
             return cv.legal_moves(state)
@@ -329,9 +343,12 @@ class WinSearch:
         caravans = state.caravans
         check = cv.check
         own = None if lane is None else lane[mover]
+        jokers = low_lanes(values) == 0  # a Joker leaves a lane below 21 on both sides open
         for card in sorted(set(state.hands[mover].known)):
             rank = card.rank
             if rank == 0:
+                if not jokers:
+                    continue
                 targets: Iterable[int] = range(6)
             elif lane is None:
                 continue
