@@ -34,8 +34,11 @@ from referee.games.caravan.solve.questions import (
 )
 from referee.games.caravan.solve.search import (
     WinSearch,
+    _in_reach,
     discard_reserve,
     lanes_needed,
+    out_of_reach,
+    slow_lanes,
     forced_win,
     shortest_line,
     verify_strategy,
@@ -568,8 +571,9 @@ def test_discard_reserve_is_what_the_engine_allows(rng: random.Random) -> None:
 
 def test_a_move_other_than_a_joker_changes_one_value_at_most() -> None:
     """What ``lanes_needed`` counts on: only a Joker changes two caravans' values at once,
-    and a Joker never raises one (``low_lanes``)."""
-    seen = jokers = 0
+    and a Joker never raises one (``low_lanes``); only a number card raises a value (by its
+    rank, on its caravan) or a King (by the value of the card it goes on: ``slow_lanes``)."""
+    seen = jokers = kings = 0
     rng = random.Random(21)
     small = [s for s in (small_position(rng, max_hand=5) for _ in range(300)) if s is not None]
     for state in list(selfplay_positions(60, seed=21)) + list(selfplay_positions(40, seed=22, endgame=True)) + small:
@@ -581,10 +585,19 @@ def test_a_move_other_than_a_joker_changes_one_value_at_most() -> None:
                 jokers += 1
                 continue
             assert changed <= 1, position_text(state, f"{move} changes {changed} values")
+            for c, (a, b) in enumerate(zip(state.values, after.values)):  # what ``slow_lanes`` counts on
+                if b > a:
+                    if isinstance(move, cv.PlayNumber):
+                        assert move.caravan == c and b - a == move.card.rank, position_text(state, str(move))
+                    else:
+                        assert isinstance(move, cv.Attach) and move.card.rank == cv.KING and move.caravan == c, \
+                            position_text(state, f"{move} raises caravan {cv.LETTERS[c]}")
+                        assert b - a == cv.card_value(state.caravans[c][move.index]), position_text(state, str(move))
+                        kings += 1
             if isinstance(move, cv.Discard) or (isinstance(move, cv.Attach) and move.card.rank == cv.QUEEN):
                 assert changed == 0, position_text(state, f"{move} changes a value")
             seen += 1
-    assert seen > 1000 and jokers > 100, (seen, jokers)
+    assert seen > 1000 and jokers > 100 and kings > 100, (seen, jokers, kings)
 
 
 def _win_at_once(state: cv.State, moves) -> set:
@@ -641,6 +654,29 @@ def test_forced_win_agrees_with_the_plain_search_on_random_positions(rng: random
     state = small_position(rng, max_hand=2 if depth == 3 else 3, max_deck=3, max_cards=2 if depth == 3 else 3)
     assume(state is not None)
     _agrees_with_plain(state, depth)  # type: ignore[arg-type]
+
+
+def test_the_bound_only_cuts_lost_positions() -> None:
+    """Wherever ``out_of_reach`` says the mover cannot win within t turns, the plain search
+    agrees: on a seeded sample of small positions, t = 1 and 2, until the bound has cut
+    positions of every kind (a Joker in reach or not, a lane that needs two moves or not)."""
+    rng = random.Random(17)
+    cuts = {"joker": 0, "no joker": 0, "slow": 0}
+    for n in range(6000):
+        state = small_position(rng, max_hand=4, max_deck=3)
+        if state is None:
+            continue
+        p = state.to_move
+        for t in (1, 2):
+            if not out_of_reach(state, p, t, t - 1):
+                continue
+            assert not _plain_memo(state, t, p, {}), position_text(state, f"the bound cuts depth {t}")
+            cards = _in_reach(state, p, t)
+            cuts["joker" if JOKER in cards else "no joker"] += 1
+            cuts["slow"] += slow_lanes(state, p, cards) > 0
+        if n > 1500 and min(cuts.values()) >= 40:
+            break
+    assert min(cuts.values()) >= 40, cuts
 
 
 def test_forced_win_agrees_with_the_plain_search_on_a_seeded_sample() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
@@ -145,11 +146,12 @@ class WinResult:
     strategy: dict | None = None
 
 
+@lru_cache(maxsize=1 << 16)
 def lanes_needed(values: tuple[int, ...], mover: int) -> int:
     """The fewest lanes whose state (open, or whose it is) must change before every lane is
     decided with two of them the mover's: each open lane, and as many of the opponent's
     lanes as the mover would still be short. A lane's state depends on its two caravans'
-    values only (``engine.lane_winner``)."""
+    values only (``engine.lane_winner``); remembered per values (the search asks often)."""
     mine = open_ = 0
     for a, b in cv.LANES:
         w = cv.lane_winner(values[a], values[b])
@@ -160,6 +162,7 @@ def lanes_needed(values: tuple[int, ...], mover: int) -> int:
     return open_ + max(0, 2 - mine - open_)
 
 
+@lru_cache(maxsize=1 << 16)
 def low_lanes(values: tuple[int, ...]) -> int:
     """The lanes whose two caravans are both below 21 (open ones): only a move that raises
     a value there can decide them, and a Joker never raises one (it only takes cards away)."""
@@ -188,13 +191,37 @@ def discard_reserve(state: cv.State, player: int) -> int:
     return len(deck) - 1
 
 
-def _joker_within(state: cv.State, player: int, moves: int) -> bool:
-    """Can ``player`` hold a Joker at one of its next ``moves`` moves (the hand, and the
-    cards drawn after all but the last)?"""
-    if any(c.rank == 0 for c in state.hands[player].known):
-        return True
+def _in_reach(state: cv.State, player: int, moves: int) -> list[Card]:
+    """The cards ``player`` can hold at one of its next ``moves`` moves: the hand, and the
+    cards drawn after all but the last."""
+    cards = list(state.hands[player].known)
     deck = state.decks[player]
-    return deck is not None and any(c.rank == 0 for c in deck[: max(0, moves - 1)])
+    if deck and moves > 1:
+        cards += deck[: moves - 1]
+    return cards
+
+
+def slow_lanes(state: cv.State, mover: int, cards: list[Card]) -> int:
+    """The lanes below 21 on both sides that no single move can decide with ``cards``: on
+    each side the value plus the most one move adds stays below 21. Only a number card
+    raises a value (by its rank, on the mover's own caravans) or a King (by the value of the
+    card it goes on); everything else leaves the values or lowers them, which leaves such a
+    lane below 21 (the tests hold every legal move to this). So each needs two moves."""
+    values = state.values
+    low = cv.TARGET_LOW
+    top = max((c.rank for c in cards if 1 <= c.rank <= 10), default=0)
+    king = any(c.rank == cv.KING for c in cards)
+    slow = 0
+    for lane in cv.LANES:
+        for x in lane:
+            add = top if cv.owner(x) == mover else 0
+            if king and state.caravans[x]:
+                add = max(add, max(cv.card_value(slot) for slot in state.caravans[x]))
+            if values[x] + add >= low:
+                break
+        else:
+            slow += 1
+    return slow
 
 
 def out_of_reach(state: cv.State, mover: int, turns: int, discards: int) -> bool:
@@ -208,18 +235,22 @@ def out_of_reach(state: cv.State, mover: int, turns: int, discards: int) -> bool
     move (``discard_reserve``); a mover who runs out loses. So the mover can win only by the
     lanes, and every move but a Joker changes one caravan's value (a number card, a King, a
     Jack, a disband) or none (a Queen, a discard), hence one lane's state at most: at least
-    ``lanes_needed`` moves. A Joker may change every lane at once, but it only takes value
-    away: each lane with both caravans below 21 still needs a move of its own that raises
-    a value there, and anything else left to change at least one more move."""
-    need = lanes_needed(state.values, mover)
-    if need <= turns:
-        return False
+    ``lanes_needed`` moves, and one more for each lane that no single move can decide
+    (``slow_lanes``). A Joker may change every lane at once, but it only takes value away:
+    each lane with both caravans below 21 still needs a raising move of its own (two for a
+    slow one), and anything else left to change at least one more move."""
+    values = state.values
+    need = lanes_needed(values, mover)
+    low = low_lanes(values)
+    if need + low <= turns:
+        return False  # the bound below is never more: it would fit
     if discard_reserve(state, 1 - mover) < discards:
         return False
-    if not _joker_within(state, mover, turns):
-        return True
-    low = low_lanes(state.values)
-    return low + (1 if need > low else 0) > turns
+    cards = _in_reach(state, mover, turns)
+    slow = slow_lanes(state, mover, cards) if low else 0
+    if not any(c.rank == 0 for c in cards):
+        return need + slow > turns
+    return low + slow + (1 if need > low else 0) > turns
 
 
 class WinSearch:
@@ -230,9 +261,10 @@ class WinSearch:
     What makes it fast, none of it changing an answer (the tests hold it to a plain search
     by the definition alone, on self-play positions and on random small ones):
 
-    - a sound bound (``out_of_reach``): when even an opponent who only discards stops every
-      line, the position is lost for the mover without a move searched, and at the
-      opponent's turn that discard is the refutation, found before any reply is applied;
+    - a sound bound (``out_of_reach``, from ``lanes_needed``, ``low_lanes``, ``slow_lanes``):
+      when even an opponent who only discards stops every line, the position is lost for
+      the mover without a move searched, and at the opponent's turn that discard is the
+      refutation, found before any reply is applied;
     - a transposition table per position (the cards, the decks' lengths, who is to move;
       not the turns left): the fewest own turns known to win, with the move, and the most
       known not to (a win within n turns is one within n + 1; no win within n is none
@@ -489,8 +521,12 @@ def _score(state: cv.State, me: int) -> float:
     """A quick static score of ``state`` for player ``me`` (move ordering only)."""
     if state.over:
         return 1000.0 if state.winner == me else -1000.0
+    return _values_score(state.values, me)
+
+
+@lru_cache(maxsize=1 << 16)
+def _values_score(values: tuple[int, ...], me: int) -> float:
     score = 0.0
-    values = state.values
     for a, b in cv.LANES:
         mine, theirs = (a, b) if me == 0 else (b, a)
         w = cv.lane_winner(values[a], values[b])
