@@ -343,8 +343,10 @@ class ForcedOut:
         return got is not None and got is not False
 
     def refute(self, state: df.State, budget: int) -> tuple[df.Move, str] | None:
-        """At another player's turn: a move after which the player cannot force it."""
-        for move in df.legal_moves(state):
+        """At another player's turn: a move after which the player cannot force it (tried
+        in the search's order, so the table's answers are met again)."""
+        held = len(state.hands[state.to_move])  # type: ignore[index]  # another player is to move
+        for move in sorted(df.legal_moves(state), key=lambda m: _order_theirs(m, held)):
             after = self._apply(state, move)
             if not self.holds(after, budget):
                 done = self.outcome(after)
