@@ -290,8 +290,10 @@ class WinSearch:
         self.lost: dict[tuple, int] = {}
         #: Own turns left -> the opponent's reply that refuted the last try.
         self.killers: dict[int, cv.Move] = {}
-        #: Move -> how often it won (mover) or refuted (opponent).
+        #: Move -> how often it won (the mover's moves).
         self.history: dict[cv.Move, int] = {}
+        #: Reply -> how often it refuted (the opponent's).
+        self.refuters: dict[cv.Move, int] = {}
 
     @staticmethod
     def key(state: cv.State) -> tuple:
@@ -432,11 +434,11 @@ class WinSearch:
         if killer is not None and cv.check(state, killer) is None:
             why = self._refutes(self._apply(state, killer), turns)
             if why is not None:
-                self.history[killer] = self.history.get(killer, 0) + 1
+                self.refuters[killer] = self.refuters.get(killer, 0) + 1
                 return killer, why
         else:
             killer = None
-        history = self.history
+        history = self.refuters
         if turns == 1:
             moves = [m for m in cv.legal_moves(state) if m != killer]
             moves.sort(key=lambda m: -history.get(m, 0))
