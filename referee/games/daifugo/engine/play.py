@@ -40,6 +40,7 @@ from referee.games.daifugo.engine.combos import (
 )
 from referee.games.daifugo.engine.deal import _start_play
 from referee.games.daifugo.engine.results import forbidden_finish
+from referee.games.daifugo.engine.rules import RuleSet
 from referee.games.daifugo.engine.state import (
     BACK,
     DIRECTION,
@@ -207,7 +208,11 @@ def judged(state: State, move: Play, found: Sequence[Combo]) -> Resolution:
     """``_resolve`` of a play whose readings ``found`` are known (the search for a legal
     move reads its candidates once); remembered for ``apply`` as ``_resolve`` does."""
     global _last_resolved
-    result = _resolve_uncached(state, move, None, found)
+    if len(found) == 1:  # _resolve_uncached's one-reading case, without its bookkeeping
+        fault = _fits(state, found[0])
+        result: Resolution = (found[0], None) if fault is None else (None, fault)
+    else:
+        result = _resolve_uncached(state, move, None, found)
     _last_resolved = (state, move, result)
     return result
 
@@ -543,18 +548,18 @@ def _apply_play(state: State, move: Play) -> State:
                 events += ("daifugo.option.miyako-ochi", "daifugo.miyako.first-place")
     # Effects of every play but a lone joker.
     if not lone:
-        revolt = revolution_rule(rules, combo)
+        revolt, six, jack, eight = _effects(rules, combo)
         if revolt is not None:
             f[REVOLUTION] = not state.revolution
             f[TRICK_REVOLTED] = True
             events.append(revolt)
-        if rules.six_reverse and combo.includes(SIX):
+        if six:
             f[DIRECTION] = -state.direction
             events.append("daifugo.option.six-reverse")
-        if rules.eleven_back and combo.includes(JACK):
+        if jack:
             f[BACK] = not state.back
             events.append("daifugo.option.eleven-back")
-        if rules.eight_cut and combo.includes(EIGHT):
+        if eight:
             cut = True
             events.append("daifugo.option.eight-cut")
     f[TABLE] = combo
@@ -563,16 +568,58 @@ def _apply_play(state: State, move: Play) -> State:
     return _after(f, p, events, cut, True)
 
 
+def _effects(rules: RuleSet, combo: Combo) -> tuple[str | None, bool, bool, bool]:
+    """What playing ``combo`` (not a lone joker) sets off under ``rules``: the revolution's
+    rule (or None), six-reverse, eleven-back, eight-cut; remembered (``_EFFECTS``)."""
+    entry = _EFFECTS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_EFFECTS) >= 64:
+            _EFFECTS.clear()
+        entry = _EFFECTS[id(rules)] = (rules, {})
+    memo = entry[1]
+    got = memo.get(combo)
+    if got is None:
+        if len(memo) >= 1 << 14:
+            memo.clear()
+        got = memo[combo] = (revolution_rule(rules, combo),
+                             rules.six_reverse and combo.includes(SIX),
+                             rules.eleven_back and combo.includes(JACK),
+                             rules.eight_cut and combo.includes(EIGHT))
+    return got
+
+
+#: ``_effects`` already found, per rule set (keyed by its identity; the entry holds it).
+#: Bound: 2^14 combinations per rule set (there are fewer: kind, size, strengths, suits,
+#: readings), forgotten all at once when full. Reason: every play asks, and the same
+#: combinations recur in every round.
+_EFFECTS: dict[int, tuple[RuleSet, dict[Combo, tuple[str | None, bool, bool, bool]]]] = {}
+
+
 def _apply_pass(state: State, p: int) -> State:
     f: list[Any] = list(state)
     events: list[str] = [] if f[TABLE] is not None else ["daifugo.pass.empty-stage"]
-    f[PASSED] = f[PASSED] | {p}
+    passed = f[PASSED]
+    f[PASSED] = _WITH.get((passed, p)) or _with(passed, p)
     stall = f[STALL] = f[STALL] + 1
     limit = f[RULES].stall_limit
     if limit is not None and stall >= limit:
         f[STALLED] = True
         return end_round(f, (*events, "daifugo.end.stall"))
     return _after(f, p, events, False, False)
+
+
+def _with(passed: frozenset[int], p: int) -> frozenset[int]:
+    """``passed | {p}``, remembered (``_WITH``)."""
+    if len(_WITH) >= 1 << 12:
+        _WITH.clear()
+    got = _WITH[passed, p] = passed | {p}
+    return got
+
+
+#: The passes of a trick after one more (a pass's new ``passed``). Bound: 2^12 entries
+#: (a table of 8 has 8 x 2^8 of them), cleared when full. Reason: every pass makes one,
+#: and the same few sets recur in every trick.
+_WITH: dict[tuple[frozenset[int], int], frozenset[int]] = {}
 
 
 def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool) -> State:
