@@ -61,17 +61,22 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
     proposed as the engine picks them, a free choice as cards drawn at random from the
     hand; each proposal is judged by ``check`` (every owed gift is drawn from the full list
     should a proposal fail). Raises ValueError when the round is over."""
-    if state.over:
-        raise ValueError("the round is over: there is no move to make")
-    if state.phase == "exchange":
+    phase = state.phase
+    if phase != "play":
+        if phase == "over":
+            raise ValueError("the round is over: there is no move to make")
         return _random_gift(state, rng)
     p = state.to_move
     assert p is not None
     table = state.table
-    may_pass = table is not None or state.rules.leader_may_pass
+    rules = state.rules
+    may_pass = table is not None or rules.leader_may_pass
     if may_pass and rng.random() < pass_rate:
         return _PASSES[p] if p < len(_PASSES) else Pass(p)
-    memo = _memo(state.rules, p, state.hands[p])
+    hand = state.hands[p]
+    memo = _MEMOS.get(p)  # _memo(), its usual case inlined: once a move
+    if memo is None or memo.hand is not hand or memo.rules is not rules:
+        memo = _memo(rules, p, hand)
     extras: Sequence[tuple[Play, list[Combo] | None]]
     if table is None:
         pool = memo.shape(None)
