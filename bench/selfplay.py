@@ -18,13 +18,19 @@ each round, so the load of a shared machine cancels out; printed: moves/s (media
 min/median/max of the per-round ratios. The same seed gives different games in the two
 trees (the players draw differently), so each side's moves are its own count.
 
-Run: python bench/selfplay.py [--caravan 200] [--daifugo 20] [--rounds 3] [--no-baseline]
+``--compiled`` adds a third column for Daifugo: this checkout's committed tree (HEAD) with
+the Daifugo engine's modules compiled by mypyc (the same source, type-checked, as C
+extensions; built once per commit into the bench cache, not into the checkout). It is a
+measurement of what compiling the engine would give, not how Pitboss is installed.
+
+Run: python bench/selfplay.py [--caravan 200] [--daifugo 20] [--rounds 3] [--no-baseline] [--compiled]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -97,6 +103,42 @@ def baseline_tree() -> Path | None:
     return folder
 
 
+#: The engine modules compiled for ``--compiled`` (tndhms.py, the contest server's draws,
+#: and the package's __init__ stay Python).
+COMPILED = ("cards", "rules", "combos", "state", "deal", "play", "legal", "results")
+
+
+def compiled_tree() -> Path | None:
+    """HEAD's files with the Daifugo engine compiled by mypyc, built once per commit (None,
+    said why, when mypyc or a C compiler is missing or the build fails)."""
+    mypyc = shutil.which("mypyc", path=str(Path(sys.executable).parent)) or shutil.which("mypyc")
+    if mypyc is None:
+        print("compiled: mypyc is missing (it comes with mypy: pip install -e '.[test]')")
+        return None
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True).stdout.strip()
+    folder = cache_file(f"compiled-{head}")
+    if (folder / "referee").is_dir():
+        return folder
+    part = folder.with_name(folder.name + ".part")
+    shutil.rmtree(part, ignore_errors=True)
+    part.mkdir()
+    with tempfile.TemporaryFile() as archive:
+        subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD"], stdout=archive, check=True)
+        archive.seek(0)
+        with tarfile.open(fileobj=archive) as tar:
+            tar.extractall(part, filter="data")
+    # mypyc builds through setuptools, which would read the project's own metadata here.
+    (part / "pyproject.toml").rename(part / "pyproject.toml.off")
+    modules = [f"referee/games/daifugo/engine/{m}.py" for m in COMPILED]
+    done = subprocess.run([mypyc, "--ignore-missing-imports", *modules], cwd=part, capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"compiled: mypyc failed: {done.stderr[-400:] or done.stdout[-400:]}")
+        return None
+    part.rename(folder)
+    return folder
+
+
 def generate(root: Path, game: str, count: int, seed: int) -> dict:
     done = subprocess.run([sys.executable, "-c", CHILD, str(root), game, str(count), str(seed)],
                           capture_output=True, text=True, cwd=root)
@@ -112,13 +154,17 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-baseline", action="store_true", help=f"leave out the baseline ({BASELINE})")
+    parser.add_argument("--compiled", action="store_true",
+                        help="add Daifugo with the engine compiled by mypyc (HEAD's tree, built in the bench cache)")
     args = parser.parse_args(argv)
     print(f"== self-play: moves generated per second (CPU time), beside the baseline {BASELINE}")
     print(machine())
     base = None if args.no_baseline else baseline_tree()
+    compiled = compiled_tree() if args.compiled else None
     out = {}
     for name, count, unit in (("caravan", args.caravan, "games"), ("daifugo", args.daifugo, "matches")):
         cpu, wall, base_cpu, ratio = Series("cpu"), Series("wall"), Series("baseline"), Series("ratio")
+        comp_cpu, comp_ratio = Series("compiled"), Series("compiled ratio")
         for n in range(args.rounds):
             seed = args.seed + n
             now = generate(ROOT, name, count, seed)
@@ -131,11 +177,22 @@ def main(argv: list[str] | None = None) -> dict:
                 ratio.add(cpu.values[-1] / base_cpu.values[-1])
                 line += (f"; baseline {then['moves']:,} moves: {base_cpu.values[-1]:,.0f} moves/s CPU; "
                          f"ratio {ratio.values[-1]:.1f}x")
+            if compiled is not None and name == "daifugo":
+                got = generate(compiled, name, count, seed)
+                comp_cpu.add(got["moves"] / got["cpu"])
+                line += f"; compiled {comp_cpu.values[-1]:,.0f} moves/s CPU"
+                if base is not None:
+                    comp_ratio.add(comp_cpu.values[-1] / base_cpu.values[-1])
+                    line += f" ({comp_ratio.values[-1]:.1f}x)"
             print(line)
         print(f"  {name}: {cpu.median:,.0f} moves/s CPU, {wall.median:,.0f} moves/s wall (medians)")
         if base is not None:
             print(f"  {name}: baseline {BASELINE} {base_cpu.median:,.0f} moves/s CPU; "
                   f"now/baseline per round (CPU): {ratio.spread('{:.1f}x')}")
+        if comp_cpu.values:
+            print(f"  {name}: engine compiled by mypyc (HEAD): {comp_cpu.median:,.0f} moves/s CPU"
+                  + (f"; compiled/baseline per round (CPU): {comp_ratio.spread('{:.1f}x')}" if comp_ratio.values else ""))
+            out[f"{name}_compiled"] = comp_cpu.median
         out[name] = cpu.median
         out[f"{name}_ratio"] = ratio.median if base is not None else None
     return out
