@@ -182,12 +182,20 @@ class _Memo:
 
     def _inherit(self, shape: tuple[str, int] | None) -> bool:
         """Take ``shape``'s lists from the nearest ancestor that has them, less the plays
-        that use a card gone since; False when none has them."""
+        that use a card gone since (filtered once, from that ancestor: the hands between
+        are gone and never asked again); False when none has them."""
         parent = self.parent
-        if parent is None or (shape not in parent.shapes and not parent._inherit(shape)):
-            self.parent = None if parent is None or not parent.shapes else parent
+        if parent is None:
             return False
         gone, jokers = self.gone, self.jokers
+        if shape not in parent.shapes:
+            while parent is not None and shape not in parent.shapes:
+                parent = parent.parent
+            if parent is None:
+                return False
+            gone = frozenset(parent.hand).difference(self.hand)
+            held, was = self.hand.count(JOKER), parent.hand.count(JOKER)
+            jokers = held if held < was else None
         for mine, theirs in ((self.shapes, parent.shapes), (self.extras, parent.extras)):
             entries = theirs[shape]
             if jokers is not None:
