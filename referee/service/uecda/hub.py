@@ -1,0 +1,121 @@
+"""The contest tables in the HTTP service: each table of five TCP connections becomes a
+table of the hub (``referee.service.tables.TableHub``) like any other, listed, watched
+live over its WebSocket, its record the contest's log, stored in the same database.
+
+The protocol's table plays in its own thread and must never wait for the service (its
+clients expect the contest server's timing), so what it does goes one way: its
+:class:`Feed` (the table's observer) hands each thing to the event loop
+(``call_soon_threadsafe``) without blocking, and one task per table, :func:`follow`,
+adopts the table into the hub, commits its plies in batches (one database commit for all
+the plies waiting), stores its misbehaviour reports and marks its end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+#: Plies committed together at most (one database commit, then one event each).
+BATCH = 500
+
+
+class Feed:
+    """The observer of one protocol table (called from the table's thread)."""
+
+    def __init__(self, bridge: Bridge, table: Any):
+        self.bridge = bridge
+        self.queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        bridge.loop.call_soon_threadsafe(bridge.spawn, self.queue)
+
+    def _put(self, item: tuple[Any, ...]) -> None:
+        try:
+            self.bridge.loop.call_soon_threadsafe(self.queue.put_nowait, item)
+        except RuntimeError:  # the service has stopped: the table plays on, its log is written
+            pass
+
+    def started(self, table: Any) -> None:
+        self._put(("start", self.bridge.part.live_setup(table)))
+
+    def step(self, table: Any, step: Any) -> None:
+        self._put(("step", step, table.ended if step.last else None))
+
+    def incident(self, table: Any, incident: Any) -> None:
+        self._put(("report", self.bridge.part.report_of(incident), table.seats[incident.player].dropped))
+
+    def finished(self, table: Any) -> None:
+        self._put(("finished",))
+
+
+class Bridge:
+    """The tables of one listener, as tables of ``hub`` (game ``game``, its contest part
+    ``part``)."""
+
+    def __init__(self, hub: Any, game: str, part: Any, loop: asyncio.AbstractEventLoop):
+        self.hub, self.game, self.part, self.loop = hub, game, part, loop
+        self.tasks: set[asyncio.Task[None]] = set()
+        #: The hub's tables being fed, for the stop.
+        self.following: dict[str, Any] = {}
+
+    def feed(self, table: Any) -> Feed:
+        """The observer for a protocol table about to start (called from the listener's thread)."""
+        return Feed(self, table)
+
+    def spawn(self, queue: asyncio.Queue[tuple[Any, ...]]) -> None:
+        task = self.loop.create_task(self.follow(queue))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def follow(self, queue: asyncio.Queue[tuple[Any, ...]]) -> None:
+        table = None
+        match = None
+        try:
+            while True:
+                items = [await queue.get()]
+                while not queue.empty() and len(items) < BATCH:
+                    items.append(queue.get_nowait())
+                plies: list[Any] = []
+                for item in items:
+                    kind = item[0]
+                    if kind == "step":
+                        assert match is not None
+                        plies.append(match.outcome(item[1], item[2]))
+                        continue
+                    if plies:
+                        await self.hub.record(table, plies)
+                        plies = []
+                    if kind == "start":
+                        setup = item[1]
+                        match = self.part.open_live(setup, attached=True)
+                        table = await self.hub.adopt(self.game, setup, list(setup["names"]), match)
+                        self.following[table.id] = table
+                    elif kind == "report":
+                        assert table is not None
+                        report, dropped = item[1], item[2]
+                        setup = table.row.setup
+                        setup["reports"].append(report)
+                        setup["players"][report["player"]]["dropped"] = dropped
+                        await self.hub.annotate(table, {"report": report})
+                    elif kind == "finished":
+                        assert table is not None and match is not None
+                        match.detach()
+                        self.following.pop(table.id, None)
+                        await self.hub.annotate(table, {"finished": match.status()})
+                        return
+                if plies:
+                    await self.hub.record(table, plies)
+        finally:
+            if match is not None:
+                match.detach()
+            if table is not None:
+                self.following.pop(table.id, None)
+
+    async def stop(self) -> None:
+        """The service is stopping: the tables still playing are cut short here (a restart
+        shows them interrupted)."""
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
