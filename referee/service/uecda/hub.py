@@ -5,7 +5,8 @@ live over its WebSocket, its record the contest's log, stored in the same databa
 The protocol's table plays in its own thread and must never wait for the service (its
 clients expect the contest server's timing), so what it does goes one way: its
 :class:`Feed` (the table's observer) hands each thing to the event loop
-(``call_soon_threadsafe``) without blocking, and one task per table, :func:`follow`,
+without blocking (a queue, and one ``call_soon_threadsafe`` for all that gathered), and
+one task per table, :meth:`Bridge.follow`,
 adopts the table into the hub, commits its plies in batches (one database commit for all
 the plies waiting), stores its misbehaviour reports and marks its end.
 """
@@ -13,25 +14,49 @@ the plies waiting), stores its misbehaviour reports and marks its end.
 from __future__ import annotations
 
 import asyncio
+import collections
 from typing import Any
 
 #: Plies committed together at most (one database commit, then one event each).
 BATCH = 500
+#: How long the service lets a table's plies gather before it takes them (seconds): a
+#: spectator sees them this much later, and the table's thread is woken less.
+GATHER = 0.01
 
 
 class Feed:
-    """The observer of one protocol table (called from the table's thread)."""
+    """The observer of one protocol table (called from the table's thread): what it is
+    told waits in a queue; the service is woken once for all that gathered."""
 
     def __init__(self, bridge: Bridge, table: Any):
         self.bridge = bridge
-        self.queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
-        bridge.loop.call_soon_threadsafe(bridge.spawn, self.queue)
+        self.items: collections.deque[tuple[Any, ...]] = collections.deque()
+        self.woken = True  # until the follower starts, which takes whatever is there
+        self.ready = asyncio.Event()
+        bridge.loop.call_soon_threadsafe(bridge.spawn, self)
 
     def _put(self, item: tuple[Any, ...]) -> None:
-        try:
-            self.bridge.loop.call_soon_threadsafe(self.queue.put_nowait, item)
-        except RuntimeError:  # the service has stopped: the table plays on, its log is written
-            pass
+        self.items.append(item)
+        if not self.woken:
+            self.woken = True
+            try:
+                self.bridge.loop.call_soon_threadsafe(self.ready.set)
+            except RuntimeError:  # the service has stopped: the table plays on, its log is written
+                pass
+
+    async def take(self) -> list[tuple[Any, ...]]:
+        """What gathered since the last call (waiting for something to come)."""
+        while True:
+            self.woken = False
+            if self.items:
+                break
+            await self.ready.wait()
+            self.ready.clear()
+            await asyncio.sleep(GATHER)
+        out = []
+        while self.items:
+            out.append(self.items.popleft())
+        return out
 
     def started(self, table: Any) -> None:
         self._put(("start", self.bridge.part.live_setup(table)))
@@ -60,25 +85,26 @@ class Bridge:
         """The observer for a protocol table about to start (called from the listener's thread)."""
         return Feed(self, table)
 
-    def spawn(self, queue: asyncio.Queue[tuple[Any, ...]]) -> None:
-        task = self.loop.create_task(self.follow(queue))
+    def spawn(self, feed: Feed) -> None:
+        task = self.loop.create_task(self.follow(feed))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def follow(self, queue: asyncio.Queue[tuple[Any, ...]]) -> None:
+    async def follow(self, feed: Feed) -> None:
         table = None
         match = None
         try:
             while True:
-                items = [await queue.get()]
-                while not queue.empty() and len(items) < BATCH:
-                    items.append(queue.get_nowait())
+                items = await feed.take()
                 plies: list[Any] = []
                 for item in items:
                     kind = item[0]
                     if kind == "step":
                         assert match is not None
                         plies.append(match.outcome(item[1], item[2]))
+                        if len(plies) >= BATCH:
+                            await self.hub.record(table, plies)
+                            plies = []
                         continue
                     if plies:
                         await self.hub.record(table, plies)
