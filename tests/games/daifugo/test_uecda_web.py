@@ -176,6 +176,11 @@ def test_a_contest_table_is_listed_watched_and_recorded(service, tmp_path: Path)
     assert record == log.read_text(encoding="latin-1")
     assert _verdicts(validate_text(record)) == _verdicts(validate_file(log))
     assert all(valid for valid, _, _ in _verdicts(validate_file(log)))
+    # read back from the database (the plies played again through the same flow), it is the same
+    client.app.state.hub.finished.clear()  # type: ignore[attr-defined]
+    assert client.get(f"/v1/tables/{row['id']}/record").text == record
+    again = client.get(f"/v1/tables/{row['id']}").json()
+    assert again == view
     # the service's validate job takes it too
     answer = client.post("/v1/validate", content=record.encode()).json()
     assert "valid" in json.dumps(answer)
@@ -199,6 +204,22 @@ def _cards(message: dict) -> list[str]:
             found.extend(CARD.findall(value))
     walk(message)
     return found
+
+
+def test_a_later_revision_table_records_its_extra_lines(service, tmp_path: Path) -> None:
+    """The later revision's log (hostname, TIME_START, change_cards, points, TIME_END,
+    TOTAL_POINT) is the record too, also when read back from the database."""
+    client, port = service(uecda_revision="later", uecda_games=2)
+    for t in _start(_clients(port, names=["a", "b", "c", "d", "e"])):
+        t.join(60)
+    (row,) = _until(lambda: [t for t in _listed(client) if t["status"] == "finished"])
+    record = client.get(f"/v1/tables/{row['id']}/record").text
+    (log,) = (tmp_path / "logs").glob("*.log")
+    assert record == log.read_text(encoding="latin-1")
+    assert "%-----%TIME_END% " in record and "%00001%change_cards% " in record
+    client.app.state.hub.finished.clear()  # type: ignore[attr-defined]
+    assert client.get(f"/v1/tables/{row['id']}/record").text == record
+    assert all(r.valid for r in validate_text(record))
 
 
 @pytest.mark.parametrize("mode, kind", [("close", "disconnect"), ("stall", "stall"), ("garbage", "malformed")])
@@ -267,7 +288,7 @@ def test_a_restart_keeps_a_finished_contest_table_and_shows_a_cut_one_interrupte
     server = Serve(tmp_path, "--uecda-games", "3", "--uecda-seed", "7", "--uecda-timeout", "60")
     gate = threading.Event()
     try:
-        done = _clients(server.uecda, names=["a", "b", "c", "d", "e"])
+        done = _clients(server.uecda, names=["a", "b", "c", "d", "e"], misbehave="garbage")
         for t in _start(done):
             t.join(60)
         first = _until(lambda: [t for t in server.get("/v1/tables").json()["tables"] if t["status"] == "finished"])[0]
@@ -290,6 +311,8 @@ def test_a_restart_keeps_a_finished_contest_table_and_shows_a_cut_one_interrupte
             assert tables[first["id"]]["status"] == "finished" and tables[second["id"]]["status"] == "interrupted"
             logs = {json.loads(p.read_text())["table"]: p.with_suffix(".log") for p in (tmp_path / "logs").glob("*.json")}
             assert restarted.get(f"/v1/tables/{first['id']}/record").text == logs[1].read_text(encoding="latin-1")
+            reports = restarted.get(f"/v1/tables/{first['id']}").json()["reports"]
+            assert [(r["player"], r["kind"]) for r in reports] == [(3, "malformed")]  # stored with the table
             view = restarted.get(f"/v1/tables/{second['id']}").json()
             assert view["status"] == "interrupted" and 1 <= view["contest"]["games_done"] < 3
             record = restarted.get(f"/v1/tables/{second['id']}/record").text
