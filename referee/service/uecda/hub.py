@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+from collections.abc import Callable
 from typing import Any
 
 #: Plies committed together at most (one database commit, then one event each).
@@ -33,9 +34,17 @@ class Feed:
         self.items: collections.deque[tuple[Any, ...]] = collections.deque()
         self.woken = True  # until the follower starts, which takes whatever is there
         self.ready = asyncio.Event()
-        bridge.loop.call_soon_threadsafe(bridge.spawn, self)
+        #: Set when nobody follows any more (the service stopped, or failed to take the
+        #: table): the table plays on, its log is written, nothing more is kept here.
+        self.closed = False
+        try:
+            bridge.loop.call_soon_threadsafe(bridge.spawn, self)
+        except RuntimeError:  # the service has stopped
+            self.closed = True
 
     def _put(self, item: tuple[Any, ...]) -> None:
+        if self.closed:
+            return
         self.items.append(item)
         if not self.woken:
             self.woken = True
@@ -75,8 +84,9 @@ class Bridge:
     """The tables of one listener, as tables of ``hub`` (game ``game``, its contest part
     ``part``)."""
 
-    def __init__(self, hub: Any, game: str, part: Any, loop: asyncio.AbstractEventLoop):
-        self.hub, self.game, self.part, self.loop = hub, game, part, loop
+    def __init__(self, hub: Any, game: str, part: Any, loop: asyncio.AbstractEventLoop,
+                 say: Callable[[str], None] = print):
+        self.hub, self.game, self.part, self.loop, self.say = hub, game, part, loop, say
         self.tasks: set[asyncio.Task[None]] = set()
         #: The hub's tables being fed, for the stop.
         self.following: dict[str, Any] = {}
@@ -129,7 +139,12 @@ class Bridge:
                         return
                 if plies:
                     await self.hub.record(table, plies)
+        except Exception as err:  # the service could not take the table (its database failed)
+            self.say(f"contest protocol: table {table.id if table is not None else '(new)'} is no longer "
+                     f"followed by the service: {type(err).__name__}: {err}")
         finally:
+            feed.closed = True
+            feed.items.clear()
             if match is not None:
                 match.detach()
             if table is not None:

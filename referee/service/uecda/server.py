@@ -178,7 +178,7 @@ async def serve(hub: Any, host: str, port: int, settings: Settings | None = None
     settings = settings or settings_from(options)
     bridge = None
     if hub is not None:
-        bridge = Bridge(hub, contest_game().name, settings.part, asyncio.get_running_loop())
+        bridge = Bridge(hub, contest_game().name, settings.part, asyncio.get_running_loop(), announce)
     server = ContestServer(host, port, settings, observer=bridge.feed if bridge is not None else None)
     bound = await asyncio.to_thread(server.start)
     announce(f"contest protocol: listening on {host}:{bound}")

@@ -222,6 +222,23 @@ def test_a_later_revision_table_records_its_extra_lines(service, tmp_path: Path)
     assert all(r.valid for r in validate_text(record))
 
 
+def test_a_table_the_service_cannot_take_plays_on(service, tmp_path: Path, monkeypatch) -> None:
+    """The clients never wait for the service: when it fails to take a table (here its
+    database refuses), the table plays to its end and writes its log all the same."""
+    client, port = service(uecda_games=2)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+
+    async def refuse(*args: Any, **kwargs: Any) -> None:
+        raise OSError("the database is gone")
+    monkeypatch.setattr(hub, "adopt", refuse)
+    clients = _clients(port, names=["a", "b", "c", "d", "e"])
+    for t in _start(clients):
+        t.join(60)
+    assert all(c.stats.ended == "match over" for c in clients)
+    (log,) = _until(lambda: list((tmp_path / "logs").glob("*.json"))) and list((tmp_path / "logs").glob("*.log"))
+    assert all(r.valid for r in validate_file(log)) and _listed(client) == []
+
+
 @pytest.mark.parametrize("mode, kind", [("close", "disconnect"), ("stall", "stall"), ("garbage", "malformed")])
 def test_a_misbehaving_clients_report_is_on_the_table(service, mode: str, kind: str) -> None:
     client, port = service(uecda_timeout=0.5, uecda_games=2)
