@@ -121,8 +121,10 @@ def _listed(client) -> list[dict]:
 
 def test_a_contest_table_is_listed_watched_and_recorded(service, tmp_path: Path) -> None:
     client, port = service()
-    gate = threading.Event()
-    clients = _clients(port, gate)
+    first_game, second_game = threading.Event(), threading.Event()
+    clients = _clients(port, names=NAMES)
+    clients[0] = Gated("127.0.0.1", port, NAMES[0], seed=0, illegal=0.05, gate=first_game, game=1)
+    clients[1] = Gated("127.0.0.1", port, NAMES[1], seed=1, illegal=0.3, gate=second_game, game=2)
     threads = _start(clients)
     try:
         # listed while it plays, with the clients' own names
@@ -134,21 +136,16 @@ def test_a_contest_table_is_listed_watched_and_recorded(service, tmp_path: Path)
         view = client.get(f"/v1/tables/{row['id']}").json()
         assert view["status"] == "playing" and [s["name"] for s in view["seats"]] == NAMES
         assert "hand" not in view and "seed" not in json.dumps(view)
-        # the record before the end: the contest's log, no hand, no gift, no seed
-        unfinished = client.get(f"/v1/tables/{row['id']}/record").text
-        assert unfinished.startswith("%-----%palyer_name% my bot my bot p2 Ünï p4\n")
-        assert "palyer_cards" not in unfinished and "RANDOM_SEED" not in unfinished
-        assert "%00000%play% " in unfinished
-        # a spectator follows it to the end
+        # a spectator follows it to the end; every card a message names must have been
+        # played in public before (the moves so far; a gift's cards are "?")
         with client.websocket_connect(f"/v1/tables/{row['id']}/events") as ws:
-            first = ws.receive_json()
-            assert first["type"] == "view" and first["status"] == "playing"
-            gate.set()
-            # every card a message names must have been played in public: in the moves
-            # so far (a gift's cards are "?"), which the spectator has seen go by
+            m = ws.receive_json()
+            assert m["type"] == "view" and m["status"] == "playing"
+            game_one = list(m["moves"])  # the moves of game 1 so far, then as they come
+            first_game.set()
             seen_public: set[str] = set()
-            plies = [first["ply"]]
-            m = first
+            plies = [m["ply"]]
+            record_mid_match = None
             while True:
                 view = m if m["type"] == "view" else m.get("view") or {}
                 for move in view.get("moves", []) + ([m["move"]] if m.get("move") else []):
@@ -158,6 +155,12 @@ def test_a_contest_table_is_listed_watched_and_recorded(service, tmp_path: Path)
                 assert not leaked, (m, leaked)
                 if m["type"] == "end":
                     break
+                if m["type"] == "move" and m["view"]["round"] == 1:
+                    game_one.append(m["move"])
+                if record_mid_match is None and view.get("contest", {}).get("games_done") == 1:
+                    # game 1 is over and game 2 waits for a client: the record before the end
+                    record_mid_match = client.get(f"/v1/tables/{row['id']}/record").text
+                    second_game.set()
                 m = ws.receive_json()
                 if m["type"] == "move":
                     assert m["ply"] == plies[-1] + 1 and m["view"]["ply"] == m["ply"]
@@ -165,14 +168,26 @@ def test_a_contest_table_is_listed_watched_and_recorded(service, tmp_path: Path)
         for t in threads:
             t.join(60)
     finally:
-        gate.set()
+        first_game.set()
+        second_game.set()
+    # the record before the end: the contest's log with no hand, no gift, no seed, and a
+    # rejected submission as the pass it counted as (its cards may be the client's own)
+    assert record_mid_match is not None
+    assert record_mid_match.startswith("%-----%palyer_name% my bot my bot p2 Ünï p4\n")
+    assert "palyer_cards" not in record_mid_match and "RANDOM_SEED" not in record_mid_match
+    (played,) = [line for line in record_mid_match.splitlines() if line.startswith("%00000%play% ")]
+    entries = played.split()[1:]
+    assert len(entries) == len(game_one)
+    assert [len(e) == 3 for e in entries] == [text.endswith(": pass") for text in game_one]
+    (log,) = (tmp_path / "logs").glob("*.log")
+    (logged,) = [line for line in log.read_text(encoding="latin-1").splitlines() if line.startswith("%00000%play% ")]
+    assert entries != logged.split()[1:], "some submissions of game 1 were rejected: the log has their cards"
     assert all(c.stats.ended == "match over" for c in clients)
     view = client.get(f"/v1/tables/{row['id']}").json()
     assert view["status"] == "finished" and view["contest"]["games_done"] == 3 and len(view["result"]["rounds"]) == 3
     assert view["ply"] == plies[-1]
     # its record is the log the table wrote, with the same verdicts
     record = client.get(f"/v1/tables/{row['id']}/record").text
-    (log,) = (tmp_path / "logs").glob("*.log")
     assert record == log.read_text(encoding="latin-1")
     assert _verdicts(validate_text(record)) == _verdicts(validate_file(log))
     assert all(valid for valid, _, _ in _verdicts(validate_file(log)))

@@ -89,8 +89,10 @@ class ContestMatch(DaifugoMatch):
         self.finishes: list[tuple[int, ...]] = []
         self.ply = 0
         self.last_play: df.Play | None = None
-        #: The log's lines of the games ended, the running points.
+        #: The log's lines of the games ended (as the log has them, and as the public
+        #: record shows them), the running points.
         self.lines: list[str] = []
+        self.public_lines: list[str] = []
         self.totals: tuple[int, ...] = (0,) * self.n
         self.ended: str | None = None
         self.attached = attached
@@ -132,7 +134,9 @@ class ContestMatch(DaifugoMatch):
         self.public.append(outcome.public)
         self.ply += 1
         if step.kind == "turn":
-            self.codes.append(step.code)
+            # the public record shows a rejected submission as the pass it counted as (its
+            # cards may be the mover's own)
+            self.codes.append(step.code if step.violation is None else f"{step.seat}EE")
             if step.accepted:
                 self.last_play = step.move
         self.state = step.after
@@ -141,7 +145,9 @@ class ContestMatch(DaifugoMatch):
         if step.ended is not None:
             self.finishes.append(step.ended.result)
             self.lines.extend(step.ended.lines)
+            self.public_lines.extend(self._public_game(step.ended.lines))
             self.totals = step.ended.totals
+            self.codes = []
         if step.last:
             self.ended = ended
 
@@ -211,9 +217,23 @@ class ContestMatch(DaifugoMatch):
             s["dropped"] = self.setup["players"][player].get("dropped")
         out["contest"] = {"protocol": PROTOCOL, "table": self.setup.get("table"), "revision": self.config.revision,
                           "games": self.config.games, "games_done": len(self.finishes), "points": list(self.totals),
+                          # who is to move by player number (two clients may share a name)
+                          "to_move": None if self.over or self.state.phase != "play" else self.state.to_move,
                           "protocols": [p["protocol"] for p in self.setup["players"]]}
         out["reports"] = [{k: r.get(k) for k in ("player", "name", "kind", "message", "game", "turn", "at")}
                           for r in reports]
+        return out
+
+    def _public_game(self, lines: list[str]) -> list[str]:
+        """Lines as the public record shows them: no hands, no gifts, no seed, and the
+        play line with the public codes of the game just ended."""
+        out = []
+        for line in lines:
+            if any(s in line for s in _SECRET_LINES):
+                continue
+            if line[7:13] == "play% ":
+                line = f"{line[:13]}{''.join(' ' + c for c in self.codes)}\n"
+            out.append(line)
         return out
 
     def record(self) -> str:
@@ -226,8 +246,8 @@ class ContestMatch(DaifugoMatch):
                                                                       self.totals))
         if self.interrupted:
             return "".join(header + self.lines)
-        lines = [line for line in header + self.lines if not any(s in line for s in _SECRET_LINES)]
-        if self.codes or not self.state.over:
+        lines = self._public_game(header) + self.public_lines
+        if not self.state.over:
             start = self.game_state
             number = len(self.finishes)
             tag = f"%{number:05d}%"
