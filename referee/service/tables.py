@@ -10,7 +10,11 @@ server, ``referee/service/uecda``) go through one :class:`TableHub`:
   server's own moves and clocks follow by themselves;
 - ``hub.observe(table_id, seat)`` -> an :class:`Observer` whose queue receives one event
   per move (``{"type": "move", ...}``) and ``{"type": "end"}``; ``hub.view(table, seat)``
-  is the reader's view at any time.
+  is the reader's view at any time;
+- a table whose seats play over another protocol (the contest's connections) is taken in
+  with ``await hub.adopt(game, setup, seats, match)`` (no seat tokens), its moves, judged
+  by that protocol's side, committed with ``await hub.record(table, outcomes)`` (one
+  commit for all), its notes (what went wrong at it) with ``await hub.annotate(table)``.
 
 The hub never names a game: each table's game is reached through ``registry.game(name)``
 and its ``live`` part (:mod:`referee.jobs.live`).

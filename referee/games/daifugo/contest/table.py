@@ -1,7 +1,7 @@
 """One contest table: five connected clients play a match as the contest server plays it
-(uecda-protocol.md section 4), with everything the rules decide taken from the engine
-(``check``, ``apply``, ``after_illegal``: a rejected submission counts as a pass) and
-every random choice from the server's own generator (engine/tndhms.py).
+(uecda-protocol.md section 4): the bytes, here; the match itself (everything the rules
+decide, from the engine, a rejected submission counting as a pass, and every random
+choice, from the server's own generator) in ``flow.MatchFlow``, each ply a ``flow.Step``.
 
 Unlike the contest server, a client that disconnects, stalls past the timeout, or sends a
 short, long or unasked-for message is reported (an :class:`Incident`) and dropped: its
