@@ -395,3 +395,31 @@ def test_the_page_draws_a_contest_table_live(tmp_path: Path) -> None:
     finally:
         gate.set()
         server.kill()
+
+
+@pytest.mark.parametrize("games", [30, pytest.param(1000, marks=pytest.mark.slow)])
+def test_five_client_processes_play_many_games_through_the_service(service, tmp_path: Path, games: int) -> None:
+    """Five bounded client processes (random plays, some illegal) through the service:
+    every ply stored, the record the log, valid under uecda."""
+    client, port = service(uecda_games=games)
+    procs = []
+    try:
+        for i in range(5):
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "referee.games.daifugo.contest.client", "--port", str(port), "--name",
+                 f"py {i}", "--seed", str(i), "--illegal", "0.05", "--deadline", "900"], cwd=ROOT,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        outputs = [p.communicate(timeout=900)[0] for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    assert all(p.returncode == 0 for p in procs), outputs
+    (row,) = _until(lambda: [t for t in _listed(client) if t["status"] == "finished"])
+    view = client.get(f"/v1/tables/{row['id']}").json()
+    assert view["contest"]["games_done"] == games and sorted(row["seats"]) == [f"py {i}" for i in range(5)]
+    record = client.get(f"/v1/tables/{row['id']}/record").text
+    (log,) = (tmp_path / "logs").glob("*.log")
+    assert record == log.read_text(encoding="latin-1")
+    reports = validate_text(record)
+    assert len(reports) == games and all(r.valid for r in reports)
