@@ -191,6 +191,8 @@ def test_a_contest_table_is_listed_watched_and_recorded(service, tmp_path: Path)
     assert record == log.read_text(encoding="latin-1")
     assert _verdicts(validate_text(record)) == _verdicts(validate_file(log))
     assert all(valid for valid, _, _ in _verdicts(validate_file(log)))
+    # "my bot my bot p2 Ünï p4" is seven words: read as five names, and said so
+    assert "notation.tag.value" in _verdicts(validate_file(log))[0][2]
     # read back from the database (the plies played again through the same flow), it is the same
     client.app.state.hub.finished.clear()  # type: ignore[attr-defined]
     assert client.get(f"/v1/tables/{row['id']}/record").text == record
