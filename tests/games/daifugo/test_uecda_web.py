@@ -239,6 +239,32 @@ def test_a_later_revision_table_records_its_extra_lines(service, tmp_path: Path)
     assert all(r.valid for r in validate_text(record))
 
 
+def test_a_stored_ply_that_does_not_replay_shows_the_table_interrupted(service, tmp_path: Path) -> None:
+    """A database whose plies no longer replay (written by a version whose rules differ)
+    does not keep the service from starting: that table is interrupted where they stop."""
+    import sqlite3
+
+    from starlette.testclient import TestClient
+
+    from referee.service.app import create_app
+
+    client, port = service(uecda_games=2)
+    for t in _start(_clients(port, names=["a", "b", "c", "d", "e"])):
+        t.join(60)
+    (row,) = _until(lambda: [t for t in _listed(client) if t["status"] == "finished"])
+    plies = client.get(f"/v1/tables/{row['id']}").json()["ply"]
+    db = sqlite3.connect(tmp_path / "pitboss.db")
+    with db:
+        db.execute("UPDATE live_moves SET stored = 'turn 999:1' WHERE table_id = ? AND ply = ?", (row["id"], plies - 3))
+    db.close()
+    with TestClient(create_app(str(tmp_path / "pitboss.db"))) as again:
+        view = again.get(f"/v1/tables/{row['id']}").json()
+        assert view["status"] == "interrupted" and view["ply"] == plies
+        assert f"stored ply {plies - 3} " in view["contest"]["replay_error"]
+        record = again.get(f"/v1/tables/{row['id']}/record").text
+        assert record.count("%result%") == 1  # the games before it
+
+
 def test_a_table_the_service_cannot_take_plays_on(service, tmp_path: Path, monkeypatch) -> None:
     """The clients never wait for the service: when it fails to take a table (here its
     database refuses), the table plays to its end and writes its log all the same."""

@@ -98,6 +98,8 @@ class ContestMatch(DaifugoMatch):
         self.attached = attached
         #: The protocol's table stopped before its last game (the process stopped).
         self.cut = False
+        #: Why the stored plies stopped replaying (None: they all did).
+        self.broken: str | None = None
         self.flow.begin()
         self._new_game(self.flow.state)
 
@@ -152,11 +154,19 @@ class ContestMatch(DaifugoMatch):
             self.ended = ended
 
     def replay(self, seat: int, stored: str) -> None:
+        """A stored ply played again. One that does not fit (a database written by a
+        version whose rules differ) stops the replay there: the table is shown as
+        interrupted at that ply, and says why, rather than keep the service from starting."""
+        if self.broken is not None:
+            self.ply += 1
+            return
         text, _, ended = stored.partition(" @")
         try:
             step = self.flow.replay(seat, text)
         except StepError as err:
-            raise LiveError(f"stored step {stored!r} does not replay: {err}", 500) from None
+            self.broken = f"stored ply {self.ply + 1} ({stored!r}) does not replay: {err}"
+            self.ply += 1
+            return
         self.commit(self.outcome(step, ended or None))
 
     def detach(self) -> None:
@@ -167,6 +177,8 @@ class ContestMatch(DaifugoMatch):
     # ------------------------------------------------------------------ what the service asks
 
     def status(self) -> str:
+        if self.broken is not None:
+            return "interrupted"
         if self.over:
             return "finished"
         return "playing" if self.attached else "interrupted"
@@ -220,6 +232,8 @@ class ContestMatch(DaifugoMatch):
                           # who is to move by player number (two clients may share a name)
                           "to_move": None if self.over or self.state.phase != "play" else self.state.to_move,
                           "protocols": [p["protocol"] for p in self.setup["players"]]}
+        if self.broken is not None:
+            out["contest"]["replay_error"] = self.broken
         out["reports"] = [{k: r.get(k) for k in ("player", "name", "kind", "message", "game", "turn", "at")}
                           for r in reports]
         return out
@@ -241,7 +255,7 @@ class ContestMatch(DaifugoMatch):
         was interrupted (as the log file is then); before that the lines every player has
         seen, and the game in play's so far."""
         header = writer.header_lines(self.flow.header, self.setup.get("hostname", ""), self.setup.get("started", ""))
-        if self.over:
+        if self.over and self.broken is None:
             return "".join(header + self.lines + writer.trailer_lines(self.flow.header, self.ended or "",
                                                                       self.totals))
         if self.interrupted:
