@@ -7,7 +7,8 @@ connection, the contest's log written); the five clients are separate processes
 illegal submissions). Printed: games/s and turns/s (a turn is one submission, one entry of
 the log's play lines) in wall-clock time, and the server's CPU time (turns per CPU
 second): once the listener alone, once with its tables fed into the HTTP service's table
-hub (SQLite, every ply stored and made the hub's, as ``pitboss serve --uecda`` does).
+hub (SQLite, every ply stored and made the hub's, as ``pitboss serve --uecda`` does), and
+with ``--spectators N`` once more with N readers of the table's events.
 
 The anchor, in the same run: the same message pattern with no game in it, five loopback
 connections that exchange per turn what the protocol does (five 480-byte tables, one
@@ -18,7 +19,7 @@ own server does about 3,000 turns/s on loopback with TCP_NODELAY (uecda-protocol
 section 1: 1,000 games in 13 s).
 
     python bench/serve_uecda.py                 # 1,000 games
-    python bench/serve_uecda.py --games 200
+    python bench/serve_uecda.py --games 200 --spectators 1
 """
 
 from __future__ import annotations
@@ -69,6 +70,32 @@ class _Service:
         self.hub = TableHub(self.store)
         self.bridge = Bridge(self.hub, contest_game().name, contest_part(), self.loop)
 
+    def watch(self, spectators: int) -> None:
+        """``spectators`` readers of every table's events, each message JSON-encoded as
+        the WebSocket sends it (what a spectator costs the service, without the network)."""
+        import asyncio
+
+        async def follow(table) -> None:
+            obs = self.hub.observe(table, None)
+            while True:
+                message = await obs.queue.get()
+                json.dumps(message)
+                if message["type"] == "end":
+                    return
+
+        async def attach() -> None:  # runs until the loop stops
+            seen: set[str] = set()
+            while True:
+                for table in list(self.hub.tables.values()):
+                    if table.id not in seen:
+                        seen.add(table.id)
+                        for _ in range(spectators):
+                            self.loop.create_task(follow(table))
+                await asyncio.sleep(0.001)
+
+        if spectators:
+            asyncio.run_coroutine_threadsafe(attach(), self.loop)
+
     def settle(self) -> int:
         """Wait until every ply is in the service; the plies it holds."""
         while self.bridge.tasks:
@@ -81,11 +108,13 @@ class _Service:
         self.store.close()
 
 
-def run_server(games: int, seed: int, timeout: float, service: bool = False) -> dict:
+def run_server(games: int, seed: int, timeout: float, service: bool = False, spectators: int = 0) -> dict:
     part = contest_part()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(part.load(games=games), seed, timeout, Path(tmp), max_tables=1)
         hub = _Service(Path(tmp)) if service else None
+        if hub is not None:
+            hub.watch(spectators)
         server = ContestServer("127.0.0.1", 0, settings, observer=hub.bridge.feed if hub is not None else None)
         port = server.start()
         cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -199,17 +228,25 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="also run through the service with this many spectators of the table's events")
     args = parser.parse_args()
     ours = run_server(args.games, args.seed, args.timeout)
     served = run_server(args.games, args.seed, args.timeout, service=True)
+    watched = (run_server(args.games, args.seed, args.timeout, service=True, spectators=args.spectators)
+               if args.spectators else None)
     anchor = run_anchor(min(ours["turns"], 20000))
-    figures = {"pitboss": ours, "pitboss_with_service": served, "anchor_message_pattern": anchor,
+    figures = {"pitboss": ours, "pitboss_with_service": served, "pitboss_watched": watched,
+               "anchor_message_pattern": anchor,
                "contest_server_reported_turns_per_s": 3000}
     if args.json:
         print(json.dumps(figures, indent=1))
         return
-    for label, run in (("pitboss serve --uecda (the listener alone)", ours),
-                       ("pitboss serve --uecda (tables in the HTTP service, SQLite)", served)):
+    runs = [("pitboss serve --uecda (the listener alone)", ours),
+            ("pitboss serve --uecda (tables in the HTTP service, SQLite)", served)]
+    if watched is not None:
+        runs.append((f"pitboss serve --uecda (in the service, {args.spectators} spectator(s) of the events)", watched))
+    for label, run in runs:
         print(f"{label}: {run['games']} games, {run['turns']} turns in {run['seconds']} s: "
               f"{run['games_per_s']} games/s, {run['turns_per_s']} turns/s; server CPU {run['server_cpu_s']} s "
               f"({run['turns_per_server_cpu_s']} turns per CPU second, {run['server_cpu_ms_per_1000_turns']} ms "

@@ -71,6 +71,14 @@ async function drawPicture() {
   const r = await fetch(`/v1/tables/${TABLE}/picture`, {headers: auth});
   if (r.ok) $("picture").innerHTML = await r.text();
 }
+// one picture at a time, at most ten a second (a contest table moves faster than that)
+let drawing = false, redraw = false;
+async function schedulePicture() {
+  if (drawing) { redraw = true; return; }
+  drawing = true;
+  try { do { redraw = false; await drawPicture(); await new Promise((r) => setTimeout(r, 100)); } while (redraw); }
+  finally { drawing = false; }
+}
 function render() {
   if (!view) return;
   const who = view.to_move ? `${view.to_move} to move` : (view.status === "finished" ? "finished" : "exchange");
@@ -125,7 +133,7 @@ function connect() {
     else if (m.type === "move") { view = m.view; }
     else if (m.type === "end") { view.result = m.result; }
     else if (m.view) { view = m.view; }
-    render(); drawPicture();
+    render(); schedulePicture();
   };
   socket.onclose = (e) => { if (e.code === 4401 || e.code === 4404) { $("error").textContent = e.reason; return; }
     setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };

@@ -100,6 +100,8 @@ class ContestMatch(DaifugoMatch):
         self.cut = False
         #: Why the stored plies stopped replaying (None: they all did).
         self.broken: str | None = None
+        #: The recent games' results as the view lists them, for how many games ended.
+        self._recent: tuple[int, list[dict[str, Any]]] = (-1, [])
         self.flow.begin()
         self._new_game(self.flow.state)
 
@@ -207,7 +209,13 @@ class ContestMatch(DaifugoMatch):
         raise LiveError("a contest table's clock is the protocol's (--uecda-timeout)", 422)
 
     def _finished_rounds(self, every: bool = False) -> list[dict[str, Any]]:
-        first = 0 if every else max(0, len(self.finishes) - RECENT_GAMES)
+        if not every:  # every view has them: made once per game ended
+            if self._recent[0] != len(self.finishes):
+                self._recent = (len(self.finishes), self._rounds(max(0, len(self.finishes) - RECENT_GAMES)))
+            return self._recent[1]
+        return self._rounds(0)
+
+    def _rounds(self, first: int) -> list[dict[str, Any]]:
         out = []
         for number, order in enumerate(self.finishes[first:], start=first + 1):
             titles = df.titles(order)
