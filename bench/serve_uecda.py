@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -69,6 +70,8 @@ class _Service:
         self.store = open_store(str(folder / "pitboss.db"))
         self.hub = TableHub(self.store)
         self.bridge = Bridge(self.hub, contest_game().name, contest_part(), self.loop)
+        self.watching = False
+        self.watcher: Any = None
 
     def watch(self, spectators: int) -> None:
         """``spectators`` readers of every table's events, each message JSON-encoded as
@@ -83,9 +86,9 @@ class _Service:
                 if message["type"] == "end":
                     return
 
-        async def attach() -> None:  # runs until the loop stops
+        async def attach() -> None:  # runs until close()
             seen: set[str] = set()
-            while True:
+            while self.watching:
                 for table in list(self.hub.tables.values()):
                     if table.id not in seen:
                         seen.add(table.id)
@@ -94,7 +97,8 @@ class _Service:
                 await asyncio.sleep(0.001)
 
         if spectators:
-            asyncio.run_coroutine_threadsafe(attach(), self.loop)
+            self.watching = True
+            self.watcher = asyncio.run_coroutine_threadsafe(attach(), self.loop)
 
     def settle(self) -> int:
         """Wait until every ply is in the service; the plies it holds."""
@@ -103,6 +107,9 @@ class _Service:
         return sum(t.match.ply for t in list(self.hub.tables.values()) + list(self.hub.finished.values()))
 
     def close(self) -> None:
+        if self.watcher is not None:
+            self.watching = False
+            self.watcher.result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
         self.store.close()
