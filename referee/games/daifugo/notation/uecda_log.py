@@ -58,15 +58,15 @@ _JOKER_ROWS = {"K": "S", "L": "H", "M": "D", "N": "C", "J": ""}
 _ROW_OF = {"S": "S", "H": "H", "D": "D", "C": "C", "K": "S", "L": "H", "M": "D", "N": "C", "J": ""}
 
 TERMINAL_NAMES = {
-    "HEADER_TAG": M("%-----%"),
-    "GAME_TAG": M("a game number such as %00000%"),
+    "HEADER_TAG": "%-----%",
+    "GAME_TAG": "a game number such as %00000%",  # not marked: Babel would take it for a %-format
     "HEADER_KEY": M("a header key such as RULE_KAKUMEI"),
     "DIGITS": M("five digits"),
     "HAND": M("a hand of card codes such as S3H4J3"),
     "ENTRIES": M("an entry such as 2S6S7S8EE or 1EE"),
     "WORD": M("a value"),
     "CHANGES": M("an exchange such as 42S2J3EE"),
-    "NULL": M("NULL"),
+    "NULL": "NULL",
     "NUMBER": M("a number"),
 }
 
@@ -414,7 +414,7 @@ class _Reader:
         if self.last_number is None:
             game.errors.extend(self.header_errors)
             if not self.header.names:
-                game.errors.append(Finding("notation.syntax", T("the log has no %-----%palyer_name% header line"),
+                game.errors.append(Finding("notation.syntax", T("the log has no {line} header line", line="%-----%palyer_name%"),
                                            lineno, 1))
         elif number != self.last_number + 1:
             game.errors.append(Finding("notation.syntax", T("game {n} follows game {n2}; the server numbers games one after another", n=number + 1, n2=self.last_number + 1), lineno, column))
