@@ -1,5 +1,5 @@
 """Caravan drawn: the table as text, as SVG, and as the compact data the replay page
-draws from (``data`` and ``SCRIPT``), with the move's number as CVN writes it and who
+draws from (``data`` and ``script()``), with the move's number as CVN writes it and who
 made it. Registered as the game's ``render`` part."""
 
 from __future__ import annotations
@@ -319,8 +319,9 @@ def draw(d: dict) -> str:
     return document(WIDTH, y + 14, body, d["heading"])
 
 
-#: The replay page's drawing of :func:`data`: the same layout as :func:`draw`.
-SCRIPT = r"""
+#: The replay page's drawing of :func:`data`: the same layout as :func:`draw` (its words
+#: put in by :func:`script`, in the language spoken).
+_SCRIPT = r"""
 window.PitbossDraw.games.caravan = function (d, L) {
   "use strict";
   var C = L.C, COLUMN = %(column)d, CW = %(cw)d, CH = %(ch)d, STEP = %(step)d, FACE = %(face)d, WIDTH = %(width)d;
@@ -379,6 +380,11 @@ window.PitbossDraw.games.caravan = function (d, L) {
   if (d.over) { body.push(L.text(20, y, d.over, 16, GOOD, "start", "bold")); y += 10; }
   return L.doc(WIDTH, y + 14, body, d.heading);
 };
-""" % {"column": COLUMN, "cw": CW, "ch": CH, "step": STEP, "face": FACE_STEP, "width": WIDTH,
-       "good": GOOD, "bad": BAD, "muted": MUTED, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
-       "value": json.dumps(TEXT["value"]), "face_on": json.dumps(TEXT["face_on"])}
+"""
+
+
+def script() -> str:
+    """The replay page's drawing, its words in the language spoken."""
+    return _SCRIPT % {"column": COLUMN, "cw": CW, "ch": CH, "step": STEP, "face": FACE_STEP, "width": WIDTH,
+           "good": GOOD, "bad": BAD, "muted": MUTED, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
+           "value": json.dumps(TEXT["value"]), "face_on": json.dumps(TEXT["face_on"])}

@@ -1,5 +1,5 @@
 """Daifugo drawn: the table as text, as SVG, and as the compact data the replay page
-draws from (``data`` and ``SCRIPT``); what lies on the table beside the engine's state
+draws from (``data`` and ``script()``); what lies on the table beside the engine's state
 (who made the play and how its jokers read). Registered as the game's ``render`` part."""
 
 from __future__ import annotations
@@ -266,8 +266,9 @@ def draw(d: dict) -> str:
     return document(width, y + 10, body, d["heading"])
 
 
-#: The replay page's drawing of :func:`data`: the same layout as :func:`draw`.
-SCRIPT = r"""
+#: The replay page's drawing of :func:`data`: the same layout as :func:`draw` (its words
+#: put in by :func:`script`, in the language spoken).
+_SCRIPT = r"""
 window.PitbossDraw.games.daifugo = function (d, L) {
   "use strict";
   var C = L.C, WIDTH = d.width, MUTED = "%(muted)s", body = [], y = 30, last = d.last.indexOf("table") >= 0;
@@ -297,4 +298,9 @@ window.PitbossDraw.games.daifugo = function (d, L) {
   });
   return L.doc(WIDTH, y + 10, body, d.heading);
 };
-""" % {"muted": MUTED, "no_cards": json.dumps(TEXT["no_cards"])}
+"""
+
+
+def script() -> str:
+    """The replay page's drawing, its words in the language spoken."""
+    return _SCRIPT % {"muted": MUTED, "no_cards": json.dumps(TEXT["no_cards"])}

@@ -8,7 +8,7 @@ engine's state for drawing (``Frame.table``), comes from the game's ``render`` p
   table at a segment's start and after a move, beyond the engine's state;
 * ``mover(timeline, step)``: who moved, as a player reads it;
 * ``number(frame)``: the move's number as the game's notation writes it (``3.``, ``3…``);
-* ``text(frame, color)``, ``svg(frame)``, ``data(frame)`` and ``SCRIPT``: the drawings.
+* ``text(frame, color)``, ``svg(frame)``, ``data(frame)`` and ``script()``: the drawings.
 """
 
 from __future__ import annotations
