@@ -40,7 +40,7 @@ from typing import Any, TextIO
 from referee import spec
 from referee.jobs import registry
 from referee.jobs.game import Comparison, Game
-from referee.jobs.replay import REJECTED, Step
+from referee.jobs.replay import Step, unrejected
 from referee.jobs.report import GameReport
 from referee.jobs.timeline import ContestLog, Timeline, replayed, timelines
 from referee.notation.records import Finding, open_text, text_lines
@@ -256,7 +256,7 @@ def _own_setting(game: Game, timeline: Timeline) -> Any:
 def _verdict(game: Game, step: Step) -> Verdict:
     v = step.violation
     if v is not None:
-        message = v.message[len(REJECTED):] if v.message.startswith(REJECTED) else v.message
+        message = unrejected(v.message)
         return Verdict(False, v.rule, message, rejected=step.rejected)
     return Verdict(True, allowed=tuple(dict.fromkeys(game.allowed(step.before, step.entry.move, step.after))))
 

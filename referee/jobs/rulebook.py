@@ -19,25 +19,27 @@ from xml.sax.saxutils import escape, quoteattr
 from referee import spec
 from referee.jobs.game import Game
 from referee.jobs.render.html import head
+from referee.engines.message import M
+from referee.i18n import Text
 
 #: What the rulebook says (one place, for translation).
-TEXT = {
-    "title": "{game}: the rulebook",
-    "rule_sets": "Rule sets",
-    "differences": "Where the rule sets differ",
-    "topic": "topic",
-    "options": "options",
-    "option": "option",
-    "none": "—",
-    "rules": "The rules",
-    "belongs": "rule sets: {sets}",
-    "by_options": "options: {options}",
-    "source": "source: {source}",
-    "ruling": "ruling (decided where the sources are silent)",
-    "rule": "rule",
-    "only": "only the rules of {rules}",
-    "notation": "records (both notations)",
-}
+TEXT = Text({
+    "title": M("{game}: the rulebook"),
+    "rule_sets": M("Rule sets"),
+    "differences": M("Where the rule sets differ"),
+    "topic": M("topic"),
+    "options": M("options"),
+    "option": M("option"),
+    "none": M("—"),
+    "rules": M("The rules"),
+    "belongs": M("rule sets: {sets}"),
+    "by_options": M("options: {options}"),
+    "source": M("source: {source}"),
+    "ruling": M("ruling (decided where the sources are silent)"),
+    "rule": M("rule"),
+    "only": M("only the rules of {rules}"),
+    "notation": M("records (both notations)"),
+})
 
 
 @dataclass(frozen=True)

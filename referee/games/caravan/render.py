@@ -15,30 +15,32 @@ from referee.jobs.render.svg import BAD, GOOD, INK, MUTED, card, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad, visible_len
+from referee.engines.message import M
+from referee.i18n import Text
 
 TITLE = "Caravan"
 
 #: What the pictures say (one place, for translation).
-TEXT = {
-    "illegal": "illegal: the position before the move",
-    "disputed": "disputed",
-    "ruling": "by a ruling",
-    "deck_unknown": "deck unknown",
-    "deck": "deck {count}",
-    "player": "Player {n}",
-    "to_move": "to move",
-    "value": "value {value}",
-    "lane_open": "lane {a}/{b}: open",
-    "lane_won": "lane {a}/{b}: player {n}",
-    "hand_unknown": "hand unknown",
-    "over": "Game over: player {n} won",
-    "up": "▲ up",
-    "down": "▼ down",
-    "no_direction": "· none",
-    "empty": "empty",
-    "status": "{direction}, suit {glyph} {suit}",
-    "face_on": "{face} on {card}",
-}
+TEXT = Text({
+    "illegal": M("illegal: the position before the move"),
+    "disputed": M("disputed"),
+    "ruling": M("by a ruling"),
+    "deck_unknown": M("deck unknown"),
+    "deck": M("deck {count}"),
+    "player": M("Player {n}"),
+    "to_move": M("to move"),
+    "value": M("value {value}"),
+    "lane_open": M("lane {a}/{b}: open"),
+    "lane_won": M("lane {a}/{b}: player {n}"),
+    "hand_unknown": M("hand unknown"),
+    "over": M("Game over: player {n} won"),
+    "up": M("▲ up"),
+    "down": M("▼ down"),
+    "no_direction": M("· none"),
+    "empty": M("empty"),
+    "status": M("{direction}, suit {glyph} {suit}"),
+    "face_on": M("{face} on {card}"),
+})
 
 
 # ------------------------------------------------------------------ numbers and movers

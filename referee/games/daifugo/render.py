@@ -17,6 +17,8 @@ from referee.jobs.render.svg import INK, MUTED, card, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad
+from referee.engines.message import M
+from referee.i18n import Text, tr
 
 TITLE = "Daifugo"
 
@@ -138,27 +140,27 @@ def _ordinal(n: int) -> str:
 MIN_WIDTH = 560
 
 #: What the picture says (one place, for translation).
-TEXT = {
-    "revolution": "revolution: {v}",
-    "eleven_back": "eleven-back: {v}",
-    "lock": "lock: {v}",
-    "lock_none": "none",
-    "joker_row": "joker",
-    "order_reversed": "order: reversed",
-    "order_normal": "order: normal",
-    "yes": "yes",
-    "no": "no",
-    "table": "table: {player} — {combo}",
-    "table_bare": "table: {combo}",
-    "table_empty": "table empty: the next play leads",
-    "joker_as": "JK as {stand}",
-    "out": "out #{n}",
-    "forbidden": "forbidden finish",
-    "dropped": "dropped",
-    "passed": "passed",
-    "place": "place {n}",
-    "no_cards": "no cards",
-}
+TEXT = Text({
+    "revolution": M("revolution: {v}"),
+    "eleven_back": M("eleven-back: {v}"),
+    "lock": M("lock: {v}"),
+    "lock_none": M("none"),
+    "joker_row": M("joker"),
+    "order_reversed": M("order: reversed"),
+    "order_normal": M("order: normal"),
+    "yes": M("yes"),
+    "no": M("no"),
+    "table": M("table: {player} — {combo}"),
+    "table_bare": M("table: {combo}"),
+    "table_empty": M("table empty: the next play leads"),
+    "joker_as": M("JK as {stand}"),
+    "out": M("out #{n}"),
+    "forbidden": M("forbidden finish"),
+    "dropped": M("dropped"),
+    "passed": M("passed"),
+    "place": M("place {n}"),
+    "no_cards": M("no cards"),
+})
 
 _BY_NAME = {str(c): c for c in ALL_CARDS}
 
@@ -193,9 +195,9 @@ def data(frame: Frame) -> dict:
                 stand = next(readings, None)
                 label = TEXT["joker_as"].format(stand=stand) if stand is not None else "JK"
             cards.append([str(c), label])
-        table = {"label": TEXT["table"].format(player=frame.table.player, combo=state.table), "cards": cards}
+        table = {"label": TEXT["table"].format(player=frame.table.player, combo=tr(state.table.describe())), "cards": cards}
     elif state.table is not None:
-        table = {"label": TEXT["table_bare"].format(combo=state.table), "cards": []}
+        table = {"label": TEXT["table_bare"].format(combo=tr(state.table.describe())), "cards": []}
     else:
         table = {"label": TEXT["table_empty"], "cards": [], "empty": 1}
     previous = df.titles(state.previous) if state.previous is not None else None

@@ -20,21 +20,28 @@ from typing import Any
 from referee import spec
 from referee.jobs import registry
 from referee.jobs.annotate import Annotated, MoveNote
+from referee.engines.message import M
+from referee.i18n import Text, current, tr
+from referee.jobs.replay import unrejected
 
 #: The sentences of the notes (one place, for translation).
-TEXT = {
-    "start": "start",
-    "round": "round {round}, ",
-    "ply": "ply {ply}: {move}",
-    "illegal_mark": " (illegal)",
-    "rejected_mark": " (rejected)",
-    "illegal": "This move is illegal under {rules}: {message}.",
-    "rejected": "The contest server rejected this submission and counted it as a pass: {message}.",
-    "disputed": "The rule sets disagree about this move: {verdicts}.",
-    "verdict_legal": "under {rules} it is legal",
-    "verdict_illegal": "under {rules} it is illegal ({message})",
-    "ruling": "It stands by a ruling, where the written rules are silent: {title} ({source}).",
-}
+TEXT = Text({
+    # A frame's title: (round_)start, (round_)ply(_illegal|_rejected).
+    "start": M("start"),
+    "round_start": M("round {round}, start"),
+    "ply": M("ply {ply}: {move}"),
+    "ply_illegal": M("ply {ply}: {move} (illegal)"),
+    "ply_rejected": M("ply {ply}: {move} (rejected)"),
+    "round_ply": M("round {round}, ply {ply}: {move}"),
+    "round_ply_illegal": M("round {round}, ply {ply}: {move} (illegal)"),
+    "round_ply_rejected": M("round {round}, ply {ply}: {move} (rejected)"),
+    "illegal": M("This move is illegal under {rules}: {message}."),
+    "rejected": M("The contest server rejected this submission and counted it as a pass: {message}."),
+    "disputed": M("The rule sets disagree about this move: {verdicts}."),
+    "verdict_legal": M("under {rules} it is legal"),
+    "verdict_illegal": M("under {rules} it is illegal ({message})"),
+    "ruling": M("It stands by a ruling, where the written rules are silent: {title} ({source})."),
+})
 
 
 @dataclass(frozen=True)
@@ -95,11 +102,11 @@ class Frame:
 
     @property
     def title(self) -> str:
-        where = TEXT["round"].format(round=self.round) if self.round is not None else ""
+        key = "round_" if self.round is not None else ""
         if self.move is None:
-            return where + TEXT["start"]
-        mark = TEXT["illegal_mark"] if self.illegal else TEXT["rejected_mark"] if self.rejected else ""
-        return where + TEXT["ply"].format(ply=self.ply, move=self.move) + mark
+            return TEXT[key + "start"].format(round=self.round)
+        key += "ply_illegal" if self.illegal else "ply_rejected" if self.rejected else "ply"
+        return TEXT[key].format(round=self.round, ply=self.ply, move=self.move)
 
     def to_json(self) -> dict:
         return {"round": self.round, "ply": self.ply, "move": self.move, "player": self.player,
@@ -126,10 +133,8 @@ def sentences(note: MoveNote, own: str) -> list[Note]:
     catalog = spec.catalog()
     if step.violation is not None:
         v = step.violation
-        message = v.message.rstrip(".")
+        message = tr(unrejected(v.message)).rstrip(".。")
         if step.rejected:
-            prefix = "rejected, counted as a pass: "
-            message = message[len(prefix):] if message.startswith(prefix) else message
             out.append(Note("rejected", TEXT["rejected"].format(message=message), (v.rule,)))
         else:
             out.append(Note("illegal", TEXT["illegal"].format(rules=own, message=message), (v.rule,)))
@@ -140,14 +145,16 @@ def sentences(note: MoveNote, own: str) -> list[Note]:
             if verdict.legal:
                 parts.append(TEXT["verdict_legal"].format(rules=label))
             else:
-                parts.append(TEXT["verdict_illegal"].format(rules=label, message=(verdict.message or "").rstrip(".")))
+                parts.append(TEXT["verdict_illegal"].format(rules=label,
+                                                            message=tr(verdict.message or "").rstrip(".。")))
                 if verdict.rule:
                     ids.append(verdict.rule)
         out.append(Note("disputed", TEXT["disputed"].format(verdicts="; ".join(parts)), tuple(ids)))
     for r in note.rulings:
         rule = catalog.get(r)
         if rule is not None:
-            out.append(Note("ruling", TEXT["ruling"].format(title=rule.title, source=rule.source), (r,)))
+            title = spec.translated(rule, current()).title
+            out.append(Note("ruling", TEXT["ruling"].format(title=title, source=rule.source), (r,)))
     return out
 
 

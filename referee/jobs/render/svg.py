@@ -16,6 +16,8 @@ from xml.sax.saxutils import escape, quoteattr
 from referee.engines.base import Card
 from referee.jobs.render.cards import SUIT_GLYPHS, is_red, rank_text
 from referee.jobs.render.frames import Frame, render_part
+from referee.engines.message import M
+from referee.i18n import Text
 
 FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial, sans-serif"
 RED, BLACK, JOKER_COLOR = "#c0392b", "#1d1d1d", "#6c3483"
@@ -24,9 +26,9 @@ FELT, INK, MUTED, GOOD, BAD = "#1f5f3f", "#f4f1e8", "#b9c9bd", "#8fe3a5", "#ff9b
 LAST = "#ffd23f"
 
 #: What the pictures say (one place, for translation).
-TEXT = {
-    "start": "start position",
-}
+TEXT = Text({
+    "start": M("start position"),
+})
 
 
 def render(frame: Frame) -> str:

@@ -11,18 +11,20 @@ from __future__ import annotations
 from referee.engines.base import Card
 from referee.jobs.render.cards import glyph, is_red
 from referee.jobs.render.frames import Frame, render_part
+from referee.engines.message import M
+from referee.i18n import Text
 
 RESET = "\x1b[0m"
 STYLES = {"red": "\x1b[31m", "bold": "\x1b[1m", "dim": "\x1b[2m", "green": "\x1b[32m",
           "yellow": "\x1b[33m", "magenta": "\x1b[35m", "cyan": "\x1b[36m", "inverse": "\x1b[7m"}
 
 #: What the heading says (one place, for translation).
-TEXT = {
-    "illegal": "ILLEGAL: the position before it",
-    "disputed": "disputed",
-    "ruling": "by a ruling",
-    "start": "start position",
-}
+TEXT = Text({
+    "illegal": M("ILLEGAL: the position before it"),
+    "disputed": M("disputed"),
+    "ruling": M("by a ruling"),
+    "start": M("start position"),
+})
 
 
 class Painter:

@@ -1,0 +1,83 @@
+"""Sentences that can be said in another language: the message type every layer uses.
+
+A message is a ``str`` whose value is the English sentence, so every caller that prints,
+compares, joins or serialises it keeps working unchanged; it also remembers the template
+it was made from and the arguments, so that a face can say it again in another language
+(``referee.i18n.tr``). This module loads nothing: no catalog, no I/O; making a message is
+one ``str.format``.
+
+- ``T("{who} does not hold {card}", who=who, card=card)`` is "player A does not hold KS";
+  ``T`` is also the keyword ``pybabel extract`` looks for (see ``babel.cfg``).
+- ``N("{n} card", "{n} cards", n)`` counts (gettext's ngettext): the template is chosen by
+  ``n``, which is also the ``{n}`` argument.
+- ``J("; ", parts)`` joins messages (a list inside a sentence), each translated.
+- ``M("...")`` marks a template kept for later formatting (the render and rulebook ``TEXT``
+  tables): it returns the text itself, and extraction finds it.
+
+Arguments that are messages themselves are translated with the sentence; anything else
+(player names, cards, moves, numbers, rule-set names) is put in as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+
+class T(str):
+    """An English sentence that remembers its template (``msgid``) and its arguments."""
+
+    msgid: str
+    plural: str | None
+    n: int | None
+    args: dict[str, Any]
+
+    def __new__(cls, msgid: str, /, **args: Any) -> T:
+        self = str.__new__(cls, msgid.format(**args))
+        self.msgid = msgid
+        self.plural = None
+        self.n = None
+        self.args = args
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A str subclass would be rebuilt from its value alone: keep the template (the
+        # parallel workers send findings back pickled).
+        return _restore, (str(self), self.msgid, self.plural, self.n, self.args)
+
+
+def N(singular: str, plural: str, n: int, /, **args: Any) -> T:
+    """A sentence that counts ``n`` (the ``{n}`` argument): ``singular`` when n is 1 in
+    English, ``plural`` otherwise; other languages choose by their own plural rule."""
+    self = str.__new__(T, (singular if n == 1 else plural).format(n=n, **args))
+    self.msgid = singular
+    self.plural = plural
+    self.n = n
+    self.args = args
+    return self
+
+
+def J(separator: str, items: Iterable[str]) -> T:
+    """Sentences (or words) joined into one, each said in the language of the whole: a
+    list inside a sentence ("A owes B 2 cards; C owes D 1 card")."""
+    parts = tuple(items)
+    self = str.__new__(T, separator.join(parts))
+    self.msgid = ""  # no template: the parts are translated one by one
+    self.plural = None
+    self.n = None
+    self.args = {"separator": separator, "items": parts}
+    return self
+
+
+def M(text: str) -> str:
+    """Mark a template for extraction without formatting it (a ``TEXT`` table's entry)."""
+    return text
+
+
+def _restore(value: str, msgid: str, plural: str | None, n: int | None, args: dict[str, Any]) -> T:
+    self = str.__new__(T, value)
+    self.msgid = msgid
+    self.plural = plural
+    self.n = n
+    self.args = args
+    return self
