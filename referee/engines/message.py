@@ -11,6 +11,7 @@ one ``str.format``.
 - ``N("{n} card", "{n} cards", n)`` counts (gettext's ngettext): the template is chosen by
   ``n``, which is also the ``{n}`` argument.
 - ``J("; ", parts)`` joins messages (a list inside a sentence), each translated.
+- ``R(rule_id, title)`` is a rule's title, said from the rule texts in that language.
 - ``M("...")`` marks a template kept for later formatting (the render and rulebook ``TEXT``
   tables): it returns the text itself, and extraction finds it.
 
@@ -67,6 +68,28 @@ def J(separator: str, items: Iterable[str]) -> T:
     self.n = None
     self.args = {"separator": separator, "items": parts}
     return self
+
+
+def said(err: BaseException) -> str:
+    """An exception's message, still a message (translatable) when it was raised with one."""
+    if len(err.args) == 1 and isinstance(err.args[0], T):
+        return err.args[0]
+    return str(err)
+
+
+def R(rule_id: str, english: str) -> T:
+    """A rule's title (``english``, from spec/) inside a sentence: said in the language from
+    the rule texts beside the spec (``spec/i18n/<lang>/``), not from the catalog."""
+    self = str.__new__(T, english)
+    self.msgid = RULE_TITLE
+    self.plural = None
+    self.n = None
+    self.args = {"rule": rule_id}
+    return self
+
+
+#: The msgid of a rule title (:func:`R`): no template, the rule's id says which.
+RULE_TITLE = "\x00rule-title"
 
 
 def M(text: str) -> str:

@@ -30,7 +30,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from referee.engines.message import T
+from referee import spec
+from referee.engines.message import RULE_TITLE, T
 
 DOMAIN = "pitboss"
 #: The languages Pitboss speaks, English first (the source language: no catalog).
@@ -128,14 +129,15 @@ def catalog_path(lang: str, suffix: str = ".mo") -> Path:
 def catalog(lang: str) -> gettext.NullTranslations:
     """The compiled catalog of ``lang`` (read once); English, or a language whose catalog
     is missing, says every message as it is."""
-    if lang == "en":
-        return gettext.NullTranslations()
-    path = catalog_path(lang)
+    found: gettext.NullTranslations
     try:
-        with path.open("rb") as f:
-            return gettext.GNUTranslations(f)
+        if lang == "en":
+            raise FileNotFoundError(lang)
+        with catalog_path(lang).open("rb") as f:
+            found = gettext.GNUTranslations(f)
     except OSError:
-        return gettext.NullTranslations()
+        found = gettext.NullTranslations()
+    return found
 
 
 def gettext_(text: str, lang: str | None = None) -> str:
@@ -156,14 +158,18 @@ def tr(text: Any, lang: str | None = None) -> Any:
     lang = lang or _current.get()
     if lang == "en":
         return text
-    return _say(text, catalog(lang))
+    return _say(text, lang)
 
 
-def _say(msg: T, cat: gettext.NullTranslations) -> str:
+def _say(msg: T, lang: str) -> str:
     if msg.msgid == "":  # a list: each part in the language
         items = msg.args["items"]
-        return str(msg.args["separator"]).join(_say(i, cat) if isinstance(i, T) else i for i in items)
-    args = {k: _say(v, cat) if isinstance(v, T) else v for k, v in msg.args.items()}
+        return str(msg.args["separator"]).join(_say(i, lang) if isinstance(i, T) else i for i in items)
+    if msg.msgid == RULE_TITLE:
+        rule = spec.catalog().get(msg.args["rule"])
+        return spec.translated(rule, lang).title if rule is not None else str(msg)
+    cat = catalog(lang)
+    args = {k: _say(v, lang) if isinstance(v, T) else v for k, v in msg.args.items()}
     if msg.plural is not None:
         template = cat.ngettext(msg.msgid, msg.plural, msg.n or 0)
         args["n"] = msg.n
@@ -181,11 +187,9 @@ def localize(doc: Any, lang: str | None = None) -> Any:
     lang = lang or _current.get()
     if lang == "en":
         return doc
-    cat = catalog(lang)
-
     def walk(x: Any) -> Any:
         if isinstance(x, T):
-            return _say(x, cat)
+            return _say(x, lang)
         if isinstance(x, dict):
             return {k: walk(v) for k, v in x.items()}
         if isinstance(x, (list, tuple)):

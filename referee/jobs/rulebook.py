@@ -17,15 +17,16 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from referee import spec
+from referee.engines.message import M, T
+from referee.i18n import BCP47, Text, current
 from referee.jobs.game import Game
 from referee.jobs.render.html import head
-from referee.engines.message import M
-from referee.i18n import Text
 
 #: What the rulebook says (one place, for translation).
 TEXT = Text({
     "title": M("{game}: the rulebook"),
     "rule_sets": M("Rule sets"),
+    "rule_sets_list": M("Rule sets:"),
     "differences": M("Where the rule sets differ"),
     "topic": M("topic"),
     "options": M("options"),
@@ -37,8 +38,22 @@ TEXT = Text({
     "source": M("source: {source}"),
     "ruling": M("ruling (decided where the sources are silent)"),
     "rule": M("rule"),
-    "only": M("only the rules of {rules}"),
+    "rules_only": M("The rules (only the rules of {rules})"),
     "notation": M("records (both notations)"),
+})
+
+#: The topics the rules are grouped by (the middle part of their ids: ``caravan.deck.size``
+#: is about the deck), as the rulebook's section headings say them. A topic missing here
+#: is shown as its id part (tests/test_i18n.py checks that none is).
+TOPICS = Text({
+    "combo": M("combo"), "deal": M("deal"), "deck": M("deck"), "direction": M("direction"),
+    "disband": M("disband"), "discard": M("discard"), "draw": M("draw"), "end": M("end"),
+    "exchange": M("exchange"), "face": M("face"), "finish": M("finish"), "hand": M("hand"),
+    "jack": M("jack"), "joker": M("joker"), "lane": M("lane"), "lead": M("lead"), "lock": M("lock"),
+    "log": M("log"), "miyako": M("miyako"), "number": M("number"), "opening": M("opening"),
+    "option": M("option"), "pass": M("pass"), "play": M("play"), "queen": M("queen"),
+    "result": M("result"), "round": M("round"), "suit": M("suit"), "trick": M("trick"),
+    "turn": M("turn"), "value": M("value"),
 })
 
 
@@ -63,24 +78,35 @@ def game_rules(game: Game) -> list[spec.Rule]:
     return own + shared
 
 
-def _topic(rule: spec.Rule, game: Game) -> str:
+def topic_of(rule: spec.Rule, game: Game) -> str:
+    """The topic a rule is shown under: its id's middle part (a record rule: the records')."""
     if rule.file not in game.spec_files:
-        return TEXT["notation"]
+        return "notation"
     parts = rule.id.split(".")
     return parts[1] if len(parts) > 2 else parts[0]
+
+
+def _topic(rule: spec.Rule, game: Game) -> str:
+    topic = topic_of(rule, game)
+    if rule.file not in game.spec_files:
+        return TEXT["notation"]
+    return TOPICS.get(topic, topic)
 
 
 def book(game: Game, rule_set: str | None = None) -> Book:
     """The rulebook of ``game`` (only ``rule_set``'s rules when given). Raises ValueError
     for a rule set the game does not have."""
     if rule_set is not None and rule_set not in game.rule_sets:
-        raise ValueError(f"{game.title} has no rule set {rule_set!r}: use one of {', '.join(game.rule_sets)}")
+        raise ValueError(T("{game} has no rule set {rules}: use one of {choices}", game=game.title,
+                           rules=repr(rule_set), choices=", ".join(game.rule_sets)))
     sets = (rule_set,) if rule_set else game.rule_sets
     topics: dict[str, list[spec.Rule]] = {}
+    lang = current()
     for rule in game_rules(game):
         if rule_set is not None and rule_set not in rule.rulesets:
             continue
-        topics.setdefault(_topic(rule, game), []).append(rule)
+        # In the language spoken: the rule's title and text where it has them, else English.
+        topics.setdefault(_topic(rule, game), []).append(spec.translated(rule, lang))
     return Book(game, sets, list(topics.items()))
 
 
@@ -131,7 +157,7 @@ def text(books: Sequence[Book], width: int = 88) -> str:
             lines.append("")
         heading = TEXT["title"].format(game=b.game.title)
         lines += [heading, "=" * len(heading), ""]
-        lines.append(TEXT["rule_sets"] + ":")
+        lines.append(TEXT["rule_sets_list"])
         for s in b.rule_sets:
             lines += _wrap(f"{s}: {_describe(b, s)}", width, "  ")
         lines.append("")
@@ -151,7 +177,7 @@ def text(books: Sequence[Book], width: int = 88) -> str:
                 for name, values in options:
                     lines.append(f"{name:<24}" + "".join(f"{v:<{col}}" for v in values).rstrip())
             lines.append("")
-        title = TEXT["rules"] + (f" ({TEXT['only'].format(rules=b.rule_sets[0])})" if len(b.rule_sets) == 1 else "")
+        title = TEXT["rules_only"].format(rules=b.rule_sets[0]) if len(b.rule_sets) == 1 else TEXT["rules"]
         lines += [title, "-" * len(title)]
         for n, (topic, rules) in enumerate(b.topics, start=1):
             lines += ["", f"{n}. {topic}"]
@@ -242,7 +268,7 @@ def html(books: Sequence[Book]) -> str:
                            f'<p class="facts">{escape(" · ".join(facts))}</p>'
                            f'<p class="facts source">{escape(TEXT["source"].format(source=r.source))}</p></section>')
     title = " · ".join(TEXT["title"].format(game=b.game.title) for b in books)
-    return head(title, STYLE, "default-src 'none'; style-src 'unsafe-inline'") + f"""
+    return head(title, STYLE, "default-src 'none'; style-src 'unsafe-inline'", BCP47[current()]) + f"""
 <body>
 {chr(10).join(out)}
 </body>

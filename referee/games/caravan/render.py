@@ -8,15 +8,15 @@ import json
 from collections.abc import Sequence
 
 from referee.engines.base import ALL_CARDS, Card
+from referee.engines.message import M
 from referee.games.caravan import engine as cv
+from referee.i18n import Text
 from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES
 from referee.jobs.render.frames import Frame
 from referee.jobs.render.svg import BAD, GOOD, INK, MUTED, card, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad, visible_len
-from referee.engines.message import M
-from referee.i18n import Text
 
 TITLE = "Caravan"
 

@@ -9,16 +9,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.engines.base import ALL_CARDS, Card
+from referee.engines.message import M
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import MoveTextError, read_play
+from referee.i18n import Text, tr
 from referee.jobs.render.cards import SUIT_GLYPHS
 from referee.jobs.render.frames import Frame, TablePlay
 from referee.jobs.render.svg import INK, MUTED, card, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad
-from referee.engines.message import M
-from referee.i18n import Text, tr
 
 TITLE = "Daifugo"
 

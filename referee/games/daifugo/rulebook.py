@@ -3,8 +3,8 @@ part)."""
 
 from __future__ import annotations
 
-from referee.games.daifugo import engine
 from referee.engines.message import M
+from referee.games.daifugo import engine
 from referee.i18n import Text
 
 #: The presets in a few words (one place, for translation).

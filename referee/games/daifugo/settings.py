@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from referee.engines.message import T
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import (
     DaifugoRecord,
@@ -32,8 +33,8 @@ def parse(text: str) -> df.RuleSet:
     them (``seed +spade3 -eight-cut stairs-revolution=5``). Raises ValueError."""
     parts = text.split()
     if not parts or parts[0].lower() not in df.PRESETS:
-        raise ValueError(f"{text!r}: a Daifugo setting starts with its preset ({', '.join(df.PRESETS)}), "
-                         f"then option toggles such as +spade3 -eight-cut")
+        raise ValueError(T("{text}: a Daifugo setting starts with its preset ({join}), then option toggles such "
+                           "as +spade3 -eight-cut", text=repr(text), join=', '.join(df.PRESETS)))
     return df.ruleset(parts[0].lower(), dict(toggle(w) for w in parts[1:]))
 
 

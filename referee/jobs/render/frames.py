@@ -18,10 +18,10 @@ from types import ModuleType
 from typing import Any
 
 from referee import spec
-from referee.jobs import registry
-from referee.jobs.annotate import Annotated, MoveNote
 from referee.engines.message import M
 from referee.i18n import Text, current, tr
+from referee.jobs import registry
+from referee.jobs.annotate import Annotated, MoveNote
 from referee.jobs.replay import unrejected
 
 #: The sentences of the notes (one place, for translation).

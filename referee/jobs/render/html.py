@@ -22,15 +22,15 @@ import json
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from referee import spec
-from referee.jobs import registry
-from referee.jobs.render.frames import TEXT as FRAME_TEXT
-from referee.jobs.render.frames import Frame, render_part
-from referee.jobs.render.svg import BLACK, FELT, FONT, INK, JOKER_COLOR, LAST, RED
-from referee.jobs.render.svg import TEXT as SVG_TEXT
 from referee import i18n
+from referee import spec
 from referee.engines.message import M
 from referee.i18n import Text
+from referee.jobs import registry
+from referee.jobs.render.frames import Frame, render_part
+from referee.jobs.render.frames import TEXT as FRAME_TEXT
+from referee.jobs.render.svg import BLACK, FELT, FONT, INK, JOKER_COLOR, LAST, RED
+from referee.jobs.render.svg import TEXT as SVG_TEXT
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 

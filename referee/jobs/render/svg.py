@@ -14,10 +14,10 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from referee.engines.base import Card
-from referee.jobs.render.cards import SUIT_GLYPHS, is_red, rank_text
-from referee.jobs.render.frames import Frame, render_part
 from referee.engines.message import M
 from referee.i18n import Text
+from referee.jobs.render.cards import SUIT_GLYPHS, is_red, rank_text
+from referee.jobs.render.frames import Frame, render_part
 
 FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial, sans-serif"
 RED, BLACK, JOKER_COLOR = "#c0392b", "#1d1d1d", "#6c3483"

@@ -9,10 +9,10 @@ pipes and files.
 from __future__ import annotations
 
 from referee.engines.base import Card
-from referee.jobs.render.cards import glyph, is_red
-from referee.jobs.render.frames import Frame, render_part
 from referee.engines.message import M
 from referee.i18n import Text
+from referee.jobs.render.cards import glyph, is_red
+from referee.jobs.render.frames import Frame, render_part
 
 RESET = "\x1b[0m"
 STYLES = {"red": "\x1b[31m", "bold": "\x1b[1m", "dim": "\x1b[2m", "green": "\x1b[32m",
