@@ -244,7 +244,7 @@ def _output(path: Path | str | None):
                                              suffix=".part", delete=False)
     except OSError as err:
         signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
-        _fail(f"cannot write {path}: {err.strerror or err}")
+        _fail(T("cannot write {path}: {why}", path=path, why=err.strerror or err))
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
         umask = os.umask(0)
@@ -387,7 +387,7 @@ def validate(
     inputs = expand_inputs(files)
     if dask is not None:
         if jobs is not None:
-            _fail("--jobs and --dask: choose one (on a cluster the workers are the jobs)")
+            _fail(T("--jobs and --dask: choose one (on a cluster the workers are the jobs)"))
         from referee.jobs.cluster import validate_on_dask
 
         stream: Iterator[tuple[Any, float | None]] = (
@@ -565,9 +565,9 @@ def _need_file(path: str) -> None:
         return
     target = Path(path)
     if target.is_dir():
-        _fail(f"{path} is a folder; this command takes one record file")
+        _fail(T("{path} is a folder; this command takes one record file", path=path))
     if not target.exists():
-        _fail(f"no such file: {path}")
+        _fail(T("no such file: {path}", path=path))
 
 
 @app.command()
@@ -767,7 +767,7 @@ def show(
     if svg is not None:
         _write_file(svg, render_svg(frame))
         if svg != "-":
-            typer.echo(f"{svg}: {frame.title}", err=html == "-" or as_json)
+            typer.echo(f"{svg}: {frame.title}", err=html == "-" or as_json)  # the title is in the language
     if html is not None:
         report = chosen.report
         verdict = (T("valid") if report.valid

@@ -8,7 +8,7 @@ engine's state for drawing (``Frame.table``), comes from the game's ``render`` p
   table at a segment's start and after a move, beyond the engine's state;
 * ``mover(timeline, step)``: who moved, as a player reads it;
 * ``number(frame)``: the move's number as the game's notation writes it (``3.``, ``3…``);
-* ``text(frame, color)``, ``svg(frame)``, ``data(frame)`` and ``SCRIPT``: the drawings.
+* ``text(frame, color)``, ``svg(frame)``, ``data(frame)`` and ``script()``: the drawings.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Any
 
 from referee import spec
-from referee.engines.message import M
+from referee.engines.message import M, T
 from referee.i18n import Text, current, tr
 from referee.jobs import registry
 from referee.jobs.annotate import Annotated, MoveNote
@@ -198,7 +198,7 @@ def select(frames: list[Frame], ply: int | None, round_no: int | None = None) ->
     first round when a ply is given), or the last frame when ``ply`` is None. Raises
     LookupError when there is no such position."""
     if not frames:
-        raise LookupError("the record has no position to show (its start could not be set up)")
+        raise LookupError(T("the record has no position to show (its start could not be set up)"))
     if round_no is None:
         if ply is None:
             return frames[-1]
@@ -206,12 +206,17 @@ def select(frames: list[Frame], ply: int | None, round_no: int | None = None) ->
     pool = [f for f in frames if f.round == round_no]
     if not pool:
         rounds = sorted({f.round for f in frames if f.round is not None})
-        raise LookupError(f"there is no round {round_no} (rounds: {', '.join(map(str, rounds)) or 'none'})")
+        if not rounds:
+            raise LookupError(T("there is no round {round} (rounds: none)", round=round_no))
+        raise LookupError(T("there is no round {round} (rounds: {rounds})", round=round_no,
+                            rounds=", ".join(map(str, rounds))))
     if ply is None:
         return pool[-1]
     for f in pool:
         if f.ply == ply and not f.illegal:
             return f
     last = max(f.ply for f in pool if not f.illegal)
-    stop = "; the replay stops at an illegal move" if any(f.illegal for f in pool) else ""
-    raise LookupError(f"ply {ply} is not a position of the replay (plies 0 to {last}{stop})")
+    if any(f.illegal for f in pool):
+        raise LookupError(T("ply {ply} is not a position of the replay (plies 0 to {last}; the replay stops at an "
+                            "illegal move)", ply=ply, last=last))
+    raise LookupError(T("ply {ply} is not a position of the replay (plies 0 to {last})", ply=ply, last=last))

@@ -2,7 +2,7 @@
 
 The page carries each position as compact data (the game's ``render`` part's ``data``:
 cards as notation, sentences already written) and draws the board in the page with the
-game's script (``SCRIPT``), the same layout its ``svg`` draws; so a long match stays a
+game's script (``script()``), the same layout its ``svg`` draws; so a long match stays a
 small page. Everything is inline; a Content-Security-Policy forbids any network access.
 
 It fits a phone (the board on top, full width; the move list below) and a desktop (the
@@ -400,7 +400,7 @@ def replay_page(frames: Sequence[Frame], title: str, subtitle: str = "") -> str:
 </main>
 <script type="application/json" id="replay">{_json_for_script(page_data(frames))}</script>
 <script>{library}</script>
-<script>{part.SCRIPT}</script>
+<script>{part.script()}</script>
 <script>{SCRIPT}</script>
 </body>
 </html>
