@@ -1090,6 +1090,7 @@ def serve(host: str, port: int, db: str, rate: float, **given) -> None:
     from referee.service import protocols
     from referee.service.app import serve as run
 
+    i18n.use("en")  # the service answers every client alike: its API speaks English
     extra = []
     for name in protocols.names():
         if given.get(name) is None:

@@ -412,3 +412,22 @@ def test_the_replay_page_in_a_language(tmp_path: Path, lang: str) -> None:
     assert f"<h2>{moves}</h2>" in html
     assert json.dumps(illegal, ensure_ascii=False)[1:-1] in html.replace("\\u003c", "<")
     assert json.dumps(rule_title, ensure_ascii=False)[1:-1] in html
+
+
+def test_every_finding_and_comment_of_the_golden_records_can_be_translated() -> None:
+    """Every sentence a player reads about the golden records and the examples (validate's
+    findings, annotate's comments) is a message, not a bare English str."""
+    from referee.jobs.annotate import annotate_file
+    from referee.jobs.validate import validate_file
+
+    paths = sorted(p for p in (ROOT / "tests" / "golden").rglob("*.*") if p.suffix in (".cvn", ".dfn", ".log"))
+    paths += sorted((ROOT / "examples").iterdir())
+    bare = set()
+    for path in paths:
+        for report in validate_file(path):
+            bare |= {f"{path.name}: {f.message}" for f in report.errors + report.warnings if not isinstance(f.message, T)}
+        if path.suffix != ".log":
+            for a in annotate_file(str(path)):
+                comments = [c for n in a.notes for c in n.comments] + a.record_comments
+                bare |= {f"{path.name}: {c}" for c in comments if not isinstance(c, T)}
+    assert len(paths) > 20 and sorted(bare) == []

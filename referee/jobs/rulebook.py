@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from unicodedata import east_asian_width
 from xml.sax.saxutils import escape, quoteattr
 
 from referee import spec
 from referee.engines.message import M, T
-from referee.i18n import BCP47, Text, current
+from referee.i18n import BCP47, Text, current, gettext_
 from referee.jobs.game import Game
 from referee.jobs.render.html import head
 
@@ -150,19 +151,24 @@ def _wrap(text: str, width: int, indent: str) -> list[str]:
                          break_on_hyphens=False, break_long_words=False) or [indent]
 
 
+def _width(text: str) -> int:
+    """How many columns ``text`` takes on a terminal (a wide CJK character takes two)."""
+    return sum(2 if east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def text(books: Sequence[Book], width: int = 88) -> str:
     lines: list[str] = []
     for b in books:
         if lines:
             lines.append("")
-        heading = TEXT["title"].format(game=b.game.title)
-        lines += [heading, "=" * len(heading), ""]
+        heading = TEXT["title"].format(game=gettext_(b.game.title))
+        lines += [heading, "=" * _width(heading), ""]
         lines.append(TEXT["rule_sets_list"])
         for s in b.rule_sets:
             lines += _wrap(f"{s}: {_describe(b, s)}", width, "  ")
         lines.append("")
         if len(b.rule_sets) > 1:
-            lines += [TEXT["differences"], "-" * len(TEXT["differences"])]
+            lines += [TEXT["differences"], "-" * _width(TEXT["differences"])]
             col = max(12, (width - 24) // len(b.rule_sets))
             label = max(len(x) for x in b.rule_sets) + 2
             for topic, cells in differences(b):
@@ -178,7 +184,7 @@ def text(books: Sequence[Book], width: int = 88) -> str:
                     lines.append(f"{name:<24}" + "".join(f"{v:<{col}}" for v in values).rstrip())
             lines.append("")
         title = TEXT["rules_only"].format(rules=b.rule_sets[0]) if len(b.rule_sets) == 1 else TEXT["rules"]
-        lines += [title, "-" * len(title)]
+        lines += [title, "-" * _width(title)]
         for n, (topic, rules) in enumerate(b.topics, start=1):
             lines += ["", f"{n}. {topic}"]
             for r in rules:
@@ -235,7 +241,7 @@ def html(books: Sequence[Book]) -> str:
     out: list[str] = []
     for b in books:
         g = b.game
-        out.append(f'<h1 id="{escape(g.name)}">{escape(TEXT["title"].format(game=g.title))}</h1>')
+        out.append(f'<h1 id="{escape(g.name)}">{escape(TEXT["title"].format(game=gettext_(g.title)))}</h1>')
         out.append(f"<h2>{escape(TEXT['rule_sets'])}</h2><ul>")
         out += [f"<li><b>{escape(s)}</b>: {escape(_describe(b, s))}</li>" for s in b.rule_sets]
         out.append("</ul>")
@@ -267,7 +273,7 @@ def html(books: Sequence[Book]) -> str:
                            f"<p>{escape(r.text)}</p>"
                            f'<p class="facts">{escape(" · ".join(facts))}</p>'
                            f'<p class="facts source">{escape(TEXT["source"].format(source=r.source))}</p></section>')
-    title = " · ".join(TEXT["title"].format(game=b.game.title) for b in books)
+    title = " · ".join(TEXT["title"].format(game=gettext_(b.game.title)) for b in books)
     return head(title, STYLE, "default-src 'none'; style-src 'unsafe-inline'", BCP47[current()]) + f"""
 <body>
 {chr(10).join(out)}

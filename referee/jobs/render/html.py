@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape
 from referee import i18n
 from referee import spec
 from referee.engines.message import M
-from referee.i18n import Text
+from referee.i18n import Text, gettext_
 from referee.jobs import registry
 from referee.jobs.render.frames import Frame, render_part
 from referee.jobs.render.frames import TEXT as FRAME_TEXT
@@ -351,7 +351,7 @@ def page_data(frames: Sequence[Frame]) -> dict:
             del item["round"]
         last_round = this_round
     game = registry.game(frames[0].game)
-    return {"game": game.name, "heading": f"{game.title} · {frames[0].rules} · ", "text": dict(TEXT), "rules": rules,
+    return {"game": game.name, "heading": f"{gettext_(game.title)} · {frames[0].rules} · ", "text": dict(TEXT), "rules": rules,
             "start": SVG_TEXT["start"], "titles": dict(FRAME_TEXT), "frames": items}
 
 

@@ -292,7 +292,7 @@ def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
     except UnexpectedInput as err:
         finding = grammar.syntax_finding(err, tag.value, tag.line - 1, TERMINAL_NAMES, rule="notation.tag.value")
         finding.column = tag.column + (err.column - 1 if isinstance(err.column, int) and err.column > 0 else 0)
-        finding.message = f"Table: {finding.message}"
+        finding.message = T("Table: {message}", message=finding.message)
         record.errors.append(finding)
         return None
     caravans: list[cv.Caravan] = [()] * 6

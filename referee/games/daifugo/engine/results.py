@@ -74,10 +74,9 @@ def check_finish(state: State, claimed: Sequence[int]) -> Violation | None:
     the play (daifugo.result.finish)?"""
     order = finishing_order(state)
     claimed = tuple(claimed)
-    said = J(", ", (state.name(p) for p in claimed))
     if order is None:
         return _v("daifugo.result.finish", T("the record gives the finishing order {said}, but the round "
-                                             "is not over", said=said))
+                                             "is not over", said=J(", ", (state.name(p) for p in claimed))))
     if state.stalled:
         top = state.finished
         remaining = [p for p in state.seats if state.is_in(p)]
@@ -90,7 +89,8 @@ def check_finish(state: State, claimed: Sequence[int]) -> Violation | None:
     if ok:
         return None
     return _v("daifugo.result.finish", T("the finishing order is {order}, not {said}",
-                                         order=J(", ", (state.name(p) for p in order)), said=said))
+                                         order=J(", ", (state.name(p) for p in order)),
+                                         said=J(", ", (state.name(p) for p in claimed))))
 
 
 def check_titles(order: Sequence[int], claimed: Sequence[str],

@@ -291,8 +291,8 @@ def _syntax_finding(err: UnexpectedInput, text: str, offset: int) -> Finding:
         return finding
     at = text.index(word, at)
     finding.column = (finding.column or 1) + at - pos
-    finding.message = (f"{word!r} is not a card (write rank then suit, e.g. 10H, QS, AC; JK or JK(5D) for "
-                       f"the joker; or pass)")
+    finding.message = T("{word} is not a card (write rank then suit, e.g. 10H, QS, AC; JK or JK(5D) for "
+                        "the joker; or pass)", word=repr(word))
     return finding
 
 
