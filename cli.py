@@ -648,7 +648,7 @@ def annotate(
             if as_json:
                 out.write(json.dumps({"summary": counts, "records": records_json}, ensure_ascii=False) + "\n")
     except NotAnnotatable as err:
-        _fail(str(err))
+        _fail(said(err))
     except BrokenPipeError:
         raise  # the reader of the output went away (| head): click ends quietly
     except OSError as err:
@@ -1022,7 +1022,7 @@ def solve(file: str, question, game: int, ply: Optional[int], round_no: Optional
     try:
         answer = ask(position, question.value, options)
     except QuestionError as err:
-        _fail(str(err))
+        _fail(said(err))
     if as_json:
         doc = answer.to_json()
         doc["position"] = {"file": position.timeline.report.file, "game": position.timeline.report.index,
@@ -1030,7 +1030,7 @@ def solve(file: str, question, game: int, ply: Optional[int], round_no: Optional
                            "ply": position.ply}
         typer.echo(json.dumps(i18n.localize(doc), ensure_ascii=False))
     else:
-        typer.echo(f"position: {position.describe()}")
+        typer.echo(tr(T("position: {position}", position=position.describe())))
         for line in answer.text:
             typer.echo(line)
         stats = answer.stats

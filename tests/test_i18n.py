@@ -431,3 +431,14 @@ def test_every_finding_and_comment_of_the_golden_records_can_be_translated() -> 
                 comments = [c for n in a.notes for c in n.comments] + a.record_comments
                 bare |= {f"{path.name}: {c}" for c in comments if not isinstance(c, T)}
     assert len(paths) > 20 and sorted(bare) == []
+
+
+def test_a_list_inside_a_message_says_each_item_once() -> None:
+    """The ambiguous joker's readings, as the English message always listed them: sorted,
+    each once (a message made of parts, J, keeps that)."""
+    from referee.jobs.validate import validate_file
+
+    (message,) = [f.message for r in validate_file(ROOT / "tests/golden/daifugo/joker-two-jokers.dfn")
+                  for f in r.errors if f.rule == "daifugo.joker.ambiguous"]
+    readings = str(message).split("(", 1)[1].split(")", 1)[0].split(", ")
+    assert readings == sorted(set(readings)) and "a group of 2 10s" in readings

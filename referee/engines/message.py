@@ -26,48 +26,58 @@ from typing import Any
 
 
 class T(str):
-    """An English sentence that remembers its template (``msgid``) and its arguments."""
+    """An English sentence that remembers its template (``msgid``) and its arguments.
 
-    msgid: str
-    plural: str | None
-    n: int | None
-    args: dict[str, Any]
+    Made often where nobody reads it (an engine judging candidate moves builds a message
+    for each it rejects), so making one is kept to a format and one attribute."""
+
+    _made: tuple[str, str | None, int | None, dict[str, Any]]
 
     def __new__(cls, msgid: str, /, **args: Any) -> T:
-        self = str.__new__(cls, msgid.format(**args))
-        self.msgid = msgid
-        self.plural = None
-        self.n = None
-        self.args = args
+        self = str.__new__(cls, msgid.format_map(args) if args or "{" in msgid else msgid)
+        self._made = (msgid, None, None, args)
         return self
+
+    @property
+    def msgid(self) -> str:
+        return self._made[0]
+
+    @property
+    def plural(self) -> str | None:
+        return self._made[1]
+
+    @property
+    def n(self) -> int | None:
+        return self._made[2]
+
+    @property
+    def args(self) -> dict[str, Any]:
+        return self._made[3]
 
     def __reduce__(self) -> tuple[Any, ...]:
         # A str subclass would be rebuilt from its value alone: keep the template (the
         # parallel workers send findings back pickled).
-        return _restore, (str(self), self.msgid, self.plural, self.n, self.args)
+        return _restore, (str(self), *self._made)
+
+
+def _made(value: str, msgid: str, plural: str | None, n: int | None, args: dict[str, Any]) -> T:
+    self = str.__new__(T, value)
+    self._made = (msgid, plural, n, args)
+    return self
 
 
 def N(singular: str, plural: str, n: int, /, **args: Any) -> T:
     """A sentence that counts ``n`` (the ``{n}`` argument): ``singular`` when n is 1 in
     English, ``plural`` otherwise; other languages choose by their own plural rule."""
-    self = str.__new__(T, (singular if n == 1 else plural).format(n=n, **args))
-    self.msgid = singular
-    self.plural = plural
-    self.n = n
-    self.args = args
-    return self
+    return _made((singular if n == 1 else plural).format(n=n, **args), singular, plural, n, args)
 
 
 def J(separator: str, items: Iterable[str]) -> T:
     """Sentences (or words) joined into one, each said in the language of the whole: a
     list inside a sentence ("A owes B 2 cards; C owes D 1 card")."""
     parts = tuple(items)
-    self = str.__new__(T, separator.join(parts))
-    self.msgid = ""  # no template: the parts are translated one by one
-    self.plural = None
-    self.n = None
-    self.args = {"separator": separator, "items": parts}
-    return self
+    # No template (msgid ""): the parts are translated one by one.
+    return _made(separator.join(parts), "", None, None, {"separator": separator, "items": parts})
 
 
 def said(err: BaseException) -> str:
@@ -80,12 +90,7 @@ def said(err: BaseException) -> str:
 def R(rule_id: str, english: str) -> T:
     """A rule's title (``english``, from spec/) inside a sentence: said in the language from
     the rule texts beside the spec (``spec/i18n/<lang>/``), not from the catalog."""
-    self = str.__new__(T, english)
-    self.msgid = RULE_TITLE
-    self.plural = None
-    self.n = None
-    self.args = {"rule": rule_id}
-    return self
+    return _made(english, RULE_TITLE, None, None, {"rule": rule_id})
 
 
 #: The msgid of a rule title (:func:`R`): no template, the rule's id says which.
@@ -97,10 +102,4 @@ def M(text: str) -> str:
     return text
 
 
-def _restore(value: str, msgid: str, plural: str | None, n: int | None, args: dict[str, Any]) -> T:
-    self = str.__new__(T, value)
-    self.msgid = msgid
-    self.plural = plural
-    self.n = n
-    self.args = args
-    return self
+_restore = _made

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from random import Random
 from typing import NamedTuple, Union
 
@@ -462,6 +463,28 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     return _check_face(state, move, consulted) or _check_draw(state, move, True, consulted)
 
 
+# The violations that say nothing of the position, made once: the end-of-game check asks
+# after every move whether a discard or a disband is possible, and must not build a
+# sentence each time.
+_NO_OPENING_DISCARD = Violation("caravan.opening.discard", T("no card may be discarded during the opening"))
+_NO_OPENING_FACE = Violation("caravan.opening.number-only",
+                             T("face cards cannot be played in the opening: each of the first three turns "
+                               "places a number card"))
+_NO_OPENING_DISBAND = Violation("caravan.opening.disband", T("no caravan may be disbanded during the opening"))
+
+
+@cache
+def _not_own(c: int, p: int) -> Violation:
+    """A placement in the opening on the other side's caravan (the legal-move search tries them all)."""
+    return Violation("caravan.number.own", T("caravan {name} is not {who}'s", name=LETTERS[c], who=_who(p)))
+
+
+@cache
+def _occupied(c: int) -> Violation:
+    return Violation("caravan.opening.empty",
+                     T("caravan {name} already has a card; opening cards go on empty caravans", name=LETTERS[c]))
+
+
 def _who(p: int) -> T:
     return T("player {name}", name=player_name(p))
 
@@ -471,7 +494,7 @@ def _check_discard(state: State, opening: bool, consulted: list[str] | None) -> 
     rules = state.rules
     if opening:
         if not rules.opening_discard:
-            return Violation("caravan.opening.discard", T("no card may be discarded during the opening"))
+            return _NO_OPENING_DISCARD
         if consulted is not None:
             consulted.append("caravan.opening.discard-redraw")
     if not rules.discard_with_empty_deck:
@@ -486,17 +509,14 @@ def _check_discard(state: State, opening: bool, consulted: list[str] | None) -> 
 
 def _check_opening(state: State, move: Move, consulted: list[str] | None) -> Violation | None:
     if type(move) is Attach:
-        return Violation("caravan.opening.number-only",
-                         T("face cards cannot be played in the opening: each of the first three turns "
-                           "places a number card"))
+        return _NO_OPENING_FACE
     assert isinstance(move, PlayNumber)
     p = state.to_move
     c = move.caravan
     if owner(c) != p:
-        return Violation("caravan.number.own", T("caravan {name} is not {who}'s", name=LETTERS[c], who=_who(p)))
+        return _not_own(c, p)
     if state.caravans[c]:
-        return Violation("caravan.opening.empty",
-                         T("caravan {name} already has a card; opening cards go on empty caravans", name=LETTERS[c]))
+        return _occupied(c)
     if consulted is not None:
         consulted += ("caravan.number.own", "caravan.opening.empty")
     if state.rules.opening_first_empty:
@@ -597,7 +617,7 @@ def _check_disband(state: State, move: Disband, opening: bool, consulted: list[s
     p = state.to_move
     c = move.caravan
     if opening:
-        return Violation("caravan.opening.disband", T("no caravan may be disbanded during the opening"))
+        return _NO_OPENING_DISBAND
     if owner(c) != p:
         return Violation("caravan.disband.own", T("caravan {name} is not {who}'s", name=LETTERS[c], who=_who(p)))
     if consulted is not None:

@@ -8,6 +8,8 @@ pipes and files.
 
 from __future__ import annotations
 
+from unicodedata import east_asian_width
+
 from referee.engines.base import Card
 from referee.engines.message import M
 from referee.i18n import Text
@@ -43,12 +45,13 @@ class Painter:
 
 
 def visible_len(text: str) -> int:
+    """The columns ``text`` takes on a terminal: colour codes none, a wide (CJK) character two."""
     out, i = 0, 0
     while i < len(text):
         if text[i] == "\x1b":
             i = text.index("m", i) + 1
             continue
-        out += 1
+        out += 2 if text[i] >= "\u1100" and east_asian_width(text[i]) in "WF" else 1
         i += 1
     return out
 

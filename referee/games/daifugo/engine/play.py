@@ -242,14 +242,18 @@ def _resolve_uncached(state: State, move: Play, consulted: list[str] | None = No
         return None, first_v
     merged = _merge(legal)
     if merged is None:
-        options = ", ".join(sorted({str(c) for c in legal}))
         return None, _Fault("daifugo.joker.ambiguous", lambda: T("the joker can be read several legal ways here "
                                                                  "({options}); write its card, e.g. {example}",
-                                                                 options=J(", ", sorted((c.describe() for c in legal), key=str)),
-                                                                 example="JK(5D)"))
+                                                                 options=_readings(legal), example="JK(5D)"))
     if consulted is not None and decided is not None:
         consulted += decided
     return merged, None
+
+
+def _readings(combos: Sequence[Combo]) -> T:
+    """The legal readings of a play, each once, in words."""
+    said = {str(d): d for d in (c.describe() for c in combos)}
+    return J(", ", [said[k] for k in sorted(said)])
 
 
 def _stronger(state: State, combo: Combo, table: Combo) -> bool:
