@@ -679,20 +679,30 @@ def test_the_bound_only_cuts_lost_positions() -> None:
     assert min(cuts.values()) >= 40, cuts
 
 
-def test_forced_win_agrees_with_the_plain_search_on_a_seeded_sample() -> None:
-    """The same as the hypothesis test, on a fixed sample that holds both answers at every
-    depth (a run of hypothesis may happen to draw few wins)."""
-    rng = random.Random(13)
+def _seeded_sample(seed: int, each: int, hand3: int) -> None:
+    rng = random.Random(seed)
     seen = {d: {True: 0, False: 0} for d in (1, 2, 3)}
     tries = 0
-    while any(min(v.values()) < 4 for v in seen.values()) and tries < 4000:
+    while any(min(v.values()) < each for v in seen.values()) and tries < 1000 * each:
         tries += 1
         depth = 1 + tries % 3
-        state = small_position(rng, max_hand=2 if depth == 3 else 3, max_cards=2 if depth == 3 else 3)
+        state = small_position(rng, max_hand=hand3 if depth == 3 else 3, max_cards=hand3 if depth == 3 else 3)
         if state is None:
             continue
         seen[depth][_agrees_with_plain(state, depth)] += 1
-    assert all(min(v.values()) >= 4 for v in seen.values()), seen
+    assert all(min(v.values()) >= each for v in seen.values()), seen
+
+
+def test_forced_win_agrees_with_the_plain_search_on_a_seeded_sample() -> None:
+    """The same as the hypothesis test, on a fixed sample that holds both answers at every
+    depth (a run of hypothesis may happen to draw few wins)."""
+    _seeded_sample(13, each=4, hand3=2)
+
+
+@pytest.mark.slow
+def test_forced_win_agrees_with_the_plain_search_on_a_large_sample() -> None:
+    """The long version: 40 of each answer at each depth, hands of 3 at depth 3."""
+    _seeded_sample(14, each=40, hand3=3)
 
 
 def test_forced_win_agrees_with_the_plain_search_mid_game() -> None:

@@ -294,6 +294,8 @@ class WinSearch:
         self.history: dict[cv.Move, int] = {}
         #: Reply -> how often it refuted (the opponent's).
         self.refuters: dict[cv.Move, int] = {}
+        #: (Position, own turns left) -> the strategy built from it.
+        self.trees: dict[tuple, dict] = {}
 
     @staticmethod
     def key(state: cv.State) -> tuple:
@@ -468,11 +470,18 @@ class WinSearch:
         return None
 
     def strategy(self, state: cv.State, turns: int) -> dict:
-        """The winning strategy from a mover-to-move state: {move: {reply: subtree}}."""
-        move = self.win(state, turns)
-        assert move is not None
-        after = cv.apply(state, move)
-        return {move: self.replies(after, turns - 1)}
+        """The winning strategy from a mover-to-move state: {move: {reply: subtree}}. A
+        position met again (by another order of moves) shares its subtree: the tree is
+        built as a graph."""
+        key = (self.key(state), turns)
+        tree = self.trees.get(key)
+        if tree is None:
+            move = self.win(state, turns)
+            assert move is not None
+            after = cv.apply(state, move)
+            tree = {move: self.replies(after, turns - 1)}
+            self.trees[key] = tree
+        return tree
 
     def replies(self, state: cv.State, turns: int) -> dict:
         if state.over:

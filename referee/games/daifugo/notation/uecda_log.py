@@ -37,7 +37,6 @@ from referee.games.daifugo.notation.dfn import over_dealt
 from referee.notation import grammar
 from referee.notation.records import Finding, Record, small_int
 
-HEADER_PREFIX = "%-----%"
 #: The order of a game's lines (the 2018 server; the later revision's).
 LINE_KINDS = ("mibun", "seat", "cards", "play", "result")
 LATER_LINE_KINDS = ("mibun", "seat", "cards", "change", "play", "result", "points")
@@ -69,11 +68,6 @@ TERMINAL_NAMES = {
     "NULL": "NULL",
     "NUMBER": M("a number"),
 }
-
-
-def is_contest_log(first_line: str) -> bool:
-    """Is this the first line of a contest-server log?"""
-    return first_line.lstrip("\ufeff").startswith(HEADER_PREFIX)
 
 
 @dataclass
@@ -314,6 +308,7 @@ class _Reader:
         self.file = file
         self.header = LogHeader()
         self.header_errors: list[Finding] = []
+        self.header_warnings: list[Finding] = []
         self.game: LogGame | None = None
         self.last_number: int | None = None
         self.parser = grammar.load("uecda")
@@ -381,6 +376,15 @@ class _Reader:
             self.header.revision = "later"
         if str(key) == "palyer_name":
             names = names_of([str(v) for v in values])
+            if len(names) > 5:
+                # Names as the clients sent them, spaces included: which words make which
+                # name the line does not say. The games are judged by player number, so
+                # they are read as five names (the first taking the extra words), and said so.
+                names = (" ".join(names[:len(names) - 4]), *names[len(names) - 4:])
+                self.header_warnings.append(Finding(
+                    "notation.tag.value", f"palyer_name has more than five words (a name holds a space): read as "
+                    f"{', '.join(repr(n) for n in names)}; the games are judged by player number, whatever the "
+                    "names", lineno, key.end_column + 1, source=text))
             self.header.names = names
             self.header.line = lineno
             if len(names) != 5:
@@ -413,6 +417,7 @@ class _Reader:
                        header=self.header)
         if self.last_number is None:
             game.errors.extend(self.header_errors)
+            game.warnings.extend(self.header_warnings)
             if not self.header.names:
                 game.errors.append(Finding("notation.syntax", T("the log has no {line} header line", line="%-----%palyer_name%"),
                                            lineno, 1))

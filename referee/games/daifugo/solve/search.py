@@ -268,6 +268,8 @@ class ForcedOut:
         #: Position -> the largest budget known not to be enough.
         self.lost: dict[tuple, int] = {}
         self.fewest_memo: dict[tuple[Card, ...], int] = {}
+        #: (Position, budget) -> the strategy built from it.
+        self.trees: dict[tuple, dict] = {}
 
     def outcome(self, state: df.State) -> bool | None:
         """True: the player went out first; False: that can no longer happen; None: go on."""
@@ -358,16 +360,24 @@ class ForcedOut:
 
     def strategy(self, state: df.State, budget: int) -> dict:
         """From a state where the player can force it: {move: subtree} at the player's turns,
-        {move: subtree} over every move at the others' turns; {} at a won end."""
+        {move: subtree} over every move at the others' turns; {} at a won end. A position met
+        again (by another order of moves) shares its subtree: the tree is built as a graph."""
         if self.outcome(state) is True:
             return {}
+        key = (self.key(state), budget)
+        tree = self.trees.get(key)
+        if tree is not None:
+            return tree
         if state.to_move == self.player:
             move = self.wins(state, budget)
             assert isinstance(move, (df.Play, df.Pass))
             after = df.apply(state, move)
             spent = budget - (1 if isinstance(move, df.Play) else 0)
-            return {move: self.strategy(after, spent)}
-        return {move: self.strategy(df.apply(state, move), budget) for move in df.legal_moves(state)}
+            tree = {move: self.strategy(after, spent)}
+        else:
+            tree = {move: self.strategy(df.apply(state, move), budget) for move in df.legal_moves(state)}
+        self.trees[key] = tree
+        return tree
 
 
 def _order_mine(move: df.Move) -> tuple:
