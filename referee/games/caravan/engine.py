@@ -486,7 +486,7 @@ def _occupied(c: int) -> Violation:
 
 
 def _who(p: int) -> T:
-    return T("player {name}", name=player_name(p))
+    return T("player {number}", number=player_name(p))
 
 
 def _check_discard(state: State, opening: bool, consulted: list[str] | None) -> Violation | None:
