@@ -323,7 +323,7 @@ def ruleset(name: str) -> RuleSet:
 # --------------------------------------------------------------------------- set-up
 
 
-def check_deck(rules: RuleSet, deck: Iterable[tuple[Card, str]], who: str) -> list[Violation]:
+def check_deck(rules: RuleSet, deck: Iterable[tuple[Card, str]], who: str | T) -> list[Violation]:
     """Deck building: size bounds and no card twice from one set (a set has two jokers)."""
     cards = list(deck)
     found: list[Violation] = []

@@ -57,7 +57,7 @@ def start_state(record: CaravanRecord, report: GameReport, setting: cv.RuleSet |
                 return None  # a malformed deck was already reported by the reader
             continue
         tag = record.tags[f"Deck{p + 1}"]
-        for v in cv.check_deck(rules, ((d.card, d.set) for d in deck), f"player {p + 1}"):
+        for v in cv.check_deck(rules, ((d.card, d.set) for d in deck), T("player {number}", number=cv.player_name(p))):
             report.errors.append(Finding(v.rule, v.message, tag.line, tag.column, player=str(p + 1)))
         decks[p] = [d.card for d in deck]
     if report.errors:
