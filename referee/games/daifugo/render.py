@@ -79,7 +79,7 @@ def text(frame: Frame, color: bool = False) -> str:
     lines.append(tr(J(" · ", flags)))
     if state.phase == "exchange":
         owed = J("; ", (T("{giver} gives {n} to {receiver} ({choose})", giver=state.name(d.giver), n=d.count,
-                          receiver=state.name(d.receiver), choose=d.choose) for d in state.pending))
+                          receiver=state.name(d.receiver), choose=d.choice) for d in state.pending))
         lines.append(tr(T("Exchange: {owed}", owed=owed)))
     if frame.table is not None and state.table is not None:
         cards = _daifugo_cards(frame.table.cards, frame.table.joker_as, paint)
@@ -134,8 +134,11 @@ def _daifugo_cards(cards: Sequence[Card], joker_as: Sequence[object], paint: Pai
     return " ".join(out)
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+def _ordinal(n: int) -> T:
+    """1st, 2nd, ... (one message per English ending: a catalog says each its own way)."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return T("{n}th", n=n)
+    return (T("{n}st", n=n), T("{n}nd", n=n), T("{n}rd", n=n))[n % 10 - 1]
 
 
 # ------------------------------------------------------------------ SVG

@@ -376,7 +376,7 @@ def _suit_names(suits: frozenset[str]) -> T:
 
 def _owed(state: State) -> T:
     return J("; ", (N("{giver} owes {receiver} {n} card ({choose})", "{giver} owes {receiver} {n} cards ({choose})",
-                      d.count, giver=state.name(d.giver), receiver=state.name(d.receiver), choose=d.choose)
+                      d.count, giver=state.name(d.giver), receiver=state.name(d.receiver), choose=d.choice)
                     for d in state.pending))
 
 

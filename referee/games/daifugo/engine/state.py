@@ -62,6 +62,15 @@ class Duty(NamedTuple):
     choose: str
     server: bool = False
 
+    @property
+    def choice(self) -> T:
+        """``choose`` as a sentence says it (and a catalog translates it)."""
+        return CHOOSE_WORDS[self.choose]
+
+
+#: How a sentence says a gift's ``choose``.
+CHOOSE_WORDS = {"strongest": T("strongest"), "weakest": T("weakest"), "choice": T("choice")}
+
 
 class State(NamedTuple):
     """A Daifugo round in progress. Build it with ``new_round`` or ``snapshot``."""
