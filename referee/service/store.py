@@ -80,14 +80,18 @@ class MoveRow:
 
 
 class _Unit:
-    __slots__ = ("statements", "future")
+    """One write: its statements (all or nothing) and who waits for it: a
+    ``concurrent.futures.Future`` (``submit``), or an asyncio future on ``loop`` (``write``)."""
 
-    def __init__(self, statements: Sequence[tuple[str, tuple]], future: Future):
+    __slots__ = ("statements", "future", "loop")
+
+    def __init__(self, statements: Sequence[tuple[str, tuple]], future: Any, loop: Any = None):
         self.statements = statements
         self.future = future
+        self.loop = loop
 
 
-def _settle(future: Future, error: BaseException | None) -> None:
+def _settle(future: Any, error: BaseException | None) -> None:
     """Tell the waiting request how its write went (unless it stopped waiting: a request
     cancelled mid-commit must not stop the writer)."""
     if future.done():
@@ -99,6 +103,27 @@ def _settle(future: Future, error: BaseException | None) -> None:
             future.set_exception(error)
     except Exception:  # cancelled between the check and the call
         pass
+
+
+def _settle_all(done: list[tuple[Any, BaseException | None]]) -> None:
+    for future, error in done:
+        _settle(future, error)
+
+
+def _settle_units(units: Sequence[_Unit], results: Sequence[BaseException | None]) -> None:
+    """Settle a transaction's writes: the asyncio ones in one call per event loop (one
+    wake-up of the loop per transaction, not one per move), the others at once."""
+    by_loop: dict[Any, list[tuple[Any, BaseException | None]]] = {}
+    for unit, result in zip(units, results):
+        if unit.loop is None:
+            _settle(unit.future, result)
+        else:
+            by_loop.setdefault(unit.loop, []).append((unit.future, result))
+    for loop, done in by_loop.items():
+        try:
+            loop.call_soon_threadsafe(_settle_all, done)
+        except RuntimeError:  # that loop is closed: nobody waits any more
+            pass
 
 
 class Store(ABC):
@@ -130,9 +155,6 @@ class Store(ABC):
 
     def _begin(self, conn) -> None:
         pass
-
-    def _savepoints(self) -> bool:
-        return True
 
     # ------------------------------------------------------------------ life
 
@@ -203,8 +225,7 @@ class Store(ABC):
                 try:
                     self._commit(conn, units)
                 except Exception as err:  # the connection broke: fail these writes, connect again
-                    for unit in units:
-                        _settle(unit.future, err)
+                    _settle_units(units, [err] * len(units))
                     try:
                         conn.close()
                     except Exception:
@@ -216,43 +237,64 @@ class Store(ABC):
             conn.close()
 
     def _commit(self, conn, units: list[_Unit]) -> None:
-        results: list[BaseException | None] = []
+        """One transaction for all these writes. First without savepoints (a savepoint per
+        write is three more statements per move, and a conflict is rare: only a second
+        server on the same database makes one); when a write fails, the transaction is
+        rolled back and done again with a savepoint per write, so that one write's
+        conflict sinks none of the others."""
         try:
-            self._begin(conn)
-            cur = conn.cursor()
-            for i, unit in enumerate(units):
-                cur.execute(f"SAVEPOINT u{i}")
-                try:
+            try:
+                self._begin(conn)
+                cur = conn.cursor()
+                for unit in units:
                     for statement, params in unit.statements:
                         cur.execute(self._sql(statement), params)
-                    cur.execute(f"RELEASE SAVEPOINT u{i}")
-                    results.append(None)
-                except Exception as err:  # one unit's conflict must not sink the others
-                    cur.execute(f"ROLLBACK TO SAVEPOINT u{i}")
-                    cur.execute(f"RELEASE SAVEPOINT u{i}")
-                    results.append(Conflict(str(err)) if self._is_conflict(err) else err)
+                results: list[BaseException | None] = [None] * len(units)
+            except Exception:
+                conn.rollback()
+                results = self._each_in_savepoint(conn, units)
             conn.commit()
         except Exception as err:
             try:
                 conn.rollback()
             except Exception:
                 pass
-            for unit in units:
-                _settle(unit.future, err)
+            _settle_units(units, [err] * len(units))
             return
         self.commits += 1
         self.batched += len(units)
-        for unit, result in zip(units, results):
-            _settle(unit.future, result)
+        _settle_units(units, results)
+
+    def _each_in_savepoint(self, conn, units: list[_Unit]) -> list[BaseException | None]:
+        results: list[BaseException | None] = []
+        self._begin(conn)
+        cur = conn.cursor()
+        for i, unit in enumerate(units):
+            cur.execute(f"SAVEPOINT u{i}")
+            try:
+                for statement, params in unit.statements:
+                    cur.execute(self._sql(statement), params)
+                cur.execute(f"RELEASE SAVEPOINT u{i}")
+                results.append(None)
+            except Exception as err:  # one unit's conflict must not sink the others
+                cur.execute(f"ROLLBACK TO SAVEPOINT u{i}")
+                cur.execute(f"RELEASE SAVEPOINT u{i}")
+                results.append(Conflict(str(err)) if self._is_conflict(err) else err)
+        return results
 
     def submit(self, statements: Sequence[tuple[str, tuple]]) -> Future:
+        """Queue these statements (one unit: all or nothing); the future is settled once
+        they are committed (or failed)."""
         fut: Future = Future()
         self._queue.put(_Unit(statements, fut))
         return fut
 
     async def write(self, statements: Sequence[tuple[str, tuple]]) -> None:
         """Commit these statements (one unit: all or nothing); returns once committed."""
-        await asyncio.wrap_future(self.submit(statements))
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._queue.put(_Unit(statements, fut, loop))
+        await fut
 
     # ------------------------------------------------------------------ the service's writes
 
