@@ -20,10 +20,10 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: Migrations: version -> statements (the same SQL for both databases).
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -49,6 +49,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             PRIMARY KEY (table_id, ply)
         )""",
     ),
+    # the seats whose token has been used (a table is ``waiting`` until its human seats are taken)
+    2: ("ALTER TABLE live_tables ADD COLUMN claimed TEXT NOT NULL DEFAULT '[]'",),
 }
 
 
@@ -69,6 +71,8 @@ class TableRow:
     tokens: list[str]
     clock: float | None
     status: str
+    #: The seats whose token has been used, in the order they were first used.
+    claimed: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -300,10 +304,15 @@ class Store(ABC):
 
     @staticmethod
     def insert_table(row: TableRow) -> list[tuple[str, tuple]]:
-        return [("INSERT INTO live_tables (id, created, game, rules, setup, seats, tokens, clock, status) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        return [("INSERT INTO live_tables (id, created, game, rules, setup, seats, tokens, clock, status, claimed) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  (row.id, row.created, row.game, row.rules, json.dumps(row.setup), json.dumps(row.seats),
-                  json.dumps(row.tokens), row.clock, row.status))]
+                  json.dumps(row.tokens), row.clock, row.status, json.dumps(row.claimed)))]
+
+    @staticmethod
+    def update_claimed(table_id: str, claimed: list[int], status: str) -> list[tuple[str, tuple[Any, ...]]]:
+        return [("UPDATE live_tables SET claimed = ?, status = ? WHERE id = ?",
+                 (json.dumps(claimed), status, table_id))]
 
     @staticmethod
     def insert_move(table_id: str, move: MoveRow, status: str | None = None) -> list[tuple[str, tuple[Any, ...]]]:
@@ -326,9 +335,9 @@ class Store(ABC):
     @staticmethod
     def _table(row: tuple) -> TableRow:
         return TableRow(row[0], row[1], row[2], row[3], json.loads(row[4]), json.loads(row[5]),
-                        json.loads(row[6]), row[7], row[8])
+                        json.loads(row[6]), row[7], row[8], json.loads(row[9]))
 
-    _COLUMNS = "id, created, game, rules, setup, seats, tokens, clock, status"
+    _COLUMNS = "id, created, game, rules, setup, seats, tokens, clock, status, claimed"
 
     def table(self, table_id: str) -> TableRow | None:
         rows = self._query(f"SELECT {self._COLUMNS} FROM live_tables WHERE id = ?", (table_id,))
