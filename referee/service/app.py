@@ -12,6 +12,7 @@ import base64
 import contextlib
 import json
 import math
+import sys
 import time
 from typing import Any
 
@@ -246,7 +247,9 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
 
     async def healthz(request: Request) -> Response:
         store = state["store"]
-        return JSONResponse({"ok": True, "storage": store.kind, "commits": store.commits, "writes": store.batched})
+        return JSONResponse({"ok": True, "storage": store.kind, "commits": store.commits, "writes": store.batched,
+                             "memory": {"python_blocks": sys.getallocatedblocks(), "tables": len(hub().tables),
+                                        "finished_cached": len(hub().finished)}})
 
     async def openapi(request: Request) -> Response:
         return JSONResponse(openapi_doc.build())
@@ -506,8 +509,11 @@ def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 
     import uvicorn
 
     app = create_app(db, rate=rate, burst=burst)
+    # no proxy headers (nothing here reads the client's address), no access log, no Server
+    # header: per-request work that answers nobody
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MESSAGE * 16,
-                            timeout_graceful_shutdown=10, lifespan="on")
+                            timeout_graceful_shutdown=10, lifespan="on", proxy_headers=False,
+                            access_log=False, server_header=False)
     server = uvicorn.Server(config)
 
     async def main() -> None:
