@@ -267,6 +267,8 @@ def test_clock_passes_or_forfeits(client):
         time.sleep(0.05)
     view = client.get(f"/v1/tables/{table_id}").json()
     assert view["result"] == {"score": "0-1", "winner": "Bob", "end": "forfeit", "lanes": view["result"]["lanes"]}
+    # the forfeit is no move: ply still counts the moves played (none), as the record does
+    assert view["ply"] == 0 and view["moves"] == []
     record = client.get(f"/v1/tables/{table_id}/record").text
     assert '[Termination "forfeit"]' in record and record_valid(record)
 

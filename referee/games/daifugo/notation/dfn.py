@@ -58,6 +58,12 @@ TERMINAL_NAMES = {
 
 _NAME_CHARS = r"""[^\s\[\]{};"()$!?>:*]"""
 _NAME_RE = re.compile(_NAME_CHARS + "+")
+
+
+def is_player_name(word: str) -> bool:
+    """Can ``word`` be a player's name in DFN (no spaces nor any of ``[ ] { } ; " ( ) $ ! ? > : *``)?"""
+    return _NAME_RE.fullmatch(word) is not None
+
 #: What may not follow a card or ``pass``: a name character or the colon of a move's head.
 _WORD_END = r"""(?![^\s\[\]{};"()$!?>*])"""
 _SUIT = "[shdc\u2660\u2665\u2666\u2663]"
@@ -581,10 +587,13 @@ def write_daifugo(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], S
     then the others) and its moves, wrapped at ``width``. A round with no tags is written
     without any (a snapshot's moves follow the game's tags)."""
     names = tags.get("Players", "").split()
-    return _write(tags, [(round_tags, [move_text(m, names) for m in moves]) for round_tags, moves in rounds], width)
+    return write_texts(tags, [(round_tags, [move_text(m, names) for m in moves]) for round_tags, moves in rounds],
+                       width)
 
 
-def _write(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], Sequence[str]]], width: int) -> str:
+def write_texts(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], Sequence[str]]], width: int = 80) -> str:
+    """As :func:`write_daifugo`, from moves already written as text (a public record, whose
+    exchange gifts show ``?`` for the cards)."""
     names = tags.get("Players", "").split()
     lines = tag_lines(tags, GAME_TAGS, names)
     for round_tags, words in rounds:
