@@ -636,7 +636,7 @@ def record_text(record: DaifugoRecord, width: int = 80) -> str:
     if record.rounds and record.rounds[0].tags is record.tags:
         for p, hand in record.rounds[0].hands.items():
             tags[HAND_PREFIX + record.players[p]] = hand_text(hand)
-    return _write(tags, rounds, width)
+    return write_texts(tags, rounds, width)
 
 
 def _glyph_text(glyphs: Sequence[str]) -> str:
