@@ -7,6 +7,7 @@ itself could not run (bad option, missing file).
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 import os
 import sys
@@ -472,7 +473,9 @@ def _selfplay_command(game) -> None:
         params.append(inspect.Parameter(option.keyword, keyword, default=option.default,
                                         annotation=Annotated[type(option.default), info]))
     params.append(inspect.Parameter("output", keyword, default=None, annotation=Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")]))
+        Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output; "
+                                     "an existing directory receives one file per record that fills a file "
+                                     "of its own (a contest log).")]))
 
     def command(games: int, seed: int, rules: str, output: Optional[Path], **options) -> None:
         options = {k: getattr(v, "value", v) for k, v in options.items()}
@@ -481,6 +484,17 @@ def _selfplay_command(game) -> None:
             first = next(items)
         except ValueError as err:
             _fail(str(err))
+        if getattr(first, "whole_file", False):  # each record is a file of its own
+            if output is not None and output.is_dir():
+                for number, item in enumerate(itertools.chain([first], items), 1):
+                    with _output(output / item.file_name(number)) as out:
+                        out.write(item.text())
+                return
+            if games > 1:
+                _fail(f"each of the {games} {spec.noun} is a file of its own: give --output an existing directory")
+            with _output(output) as out:
+                out.write(first.text())
+            return
         with _output(output) as out:
             out.write(first.text())
             for item in items:

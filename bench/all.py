@@ -6,8 +6,8 @@
                 ratios in CPU time (min/median/max);
 3. parallel.py  --jobs 1 vs --jobs 2, and a Dask LocalCluster of 1 and 2 workers;
 4. selfplay.py  self-play moves/s per game;
-5. solve.py     the forced-win search at depths 1-4, p50/p95/max (--positions N adds
-                the reach queries);
+5. solve.py     the forced-win search at depths 1-4, p50/p95/max, and Daifugo's forced
+                out (--positions N adds the reach queries);
 6. season.py    only with --season: validate of 10^5 generated contest games (the
                 generation, once, takes a while; then cached).
 
@@ -45,10 +45,10 @@ def main() -> None:
     selfplay.main(["--rounds", "1"] if quick else [])
     print()
     solve.main(["--positions", str(args.positions), "--wins", "4" if quick else "30",
-                "--depths", "1,2" if quick else "1,2,3,4"])
+                "--depths", "1,2" if quick else "1,2,3,4", "--outs", "4" if quick else "30"])
     if args.season:
         print()
-        season.main(["--games", "1000", "--files", "10"] if quick else [])
+        season.main(["--games", "1000", "--per-log", "100"] if quick else [])
     print(f"\nall benchmarks: {time.perf_counter() - start:.0f} s")
 
 

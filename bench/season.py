@@ -1,19 +1,21 @@
 """Benchmark: a contest season, ``pitboss validate`` of 10^5 generated contest games.
 
-The season: ``--files`` files of 5-player Daifugo matches under the contest server's
-rules (the ``uecda`` preset), ``--rounds`` games (rounds: one deal each, chained within
-the match) per match, enough matches for ``--games`` games in all; generated once by
-self-play on every core and cached (PITBOSS_BENCH_CACHE). The UEC contest-server log
-writer is not in the repository yet, so the games are written as DFN matches: each
-match, like a contest log, is judged as one chain of games.
+The season: ``--games`` games played at UEC contest tables by self-play
+(``pitboss selfplay daifugo -r uecda --format uecda-log``: the contest server's seed seats,
+deals and chains the games, random players submit), written as the contest server's logs,
+``--per-log`` games per log (the server's GAME_NUMBER; 1000 is its default), each log a
+file of its own. They are generated once, on every core (``--jobs`` processes, one log at a
+time each), and cached (PITBOSS_BENCH_CACHE); the generation's wall time and the CPU time
+of its processes are printed (and remembered beside the cache, so a later run shows them).
 
-Then ``pitboss validate -q --jobs N`` (the command, as a user runs it) validates a tenth
-of the files and then all of them: wall time, the CPU time of the command and its
-workers, and the peak resident memory of the largest of those processes (ru_maxrss).
-Printed: games/s, moves/s, and the extrapolation to 10^6 games (time from the measured
-rate; memory stays what it is, validation streams).
+Then ``pitboss validate -q --jobs N`` (the command, as a user runs it; a contest log is one
+unit: its games are chained) validates a tenth of the logs and then all of them, expecting
+every game valid: wall time, the CPU time of the command and its workers, and the peak
+resident memory of the largest of those processes (ru_maxrss). Printed: games/s,
+moves/s, and the extrapolation to 10^6 games (time from the measured rate; memory stays
+what it is, validation streams).
 
-Run: python bench/season.py [--games 100000] [--files 100] [--rounds 5] [--jobs 2]
+Run: python bench/season.py [--games 100000] [--per-log 1000] [--revision 2018] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -29,79 +31,91 @@ from pathlib import Path
 from harness import all_valid, cache_file, machine, pitboss_argv, run_child
 
 
-def make_file(job: tuple[str, int, int, int]) -> dict:
-    path, matches, rounds, seed = job
-    from referee.games.daifugo import engine as df
-    from referee.games.daifugo.selfplay import daifugo_matches
+def make_log(job: tuple[str, int, int, str]) -> dict:
+    """One contest log at ``path`` (``seed`` picks its RANDOM_SEED): its counts, and the
+    CPU time it took this process."""
+    path, games, seed, revision = job
+    c0 = time.process_time()
+    from referee.games.daifugo.selfplay import contest_logs
 
-    moves = plays = 0
-    with open(path + ".part", "w", encoding="utf-8") as out:
-        for match in daifugo_matches(matches, seed, 5, "uecda", "", rounds):
-            out.write(match.text())
-            out.write("\n")
-            moves += match.plies
-            plays += sum(1 for _, round_moves in match.rounds for m in round_moves if isinstance(m, df.Play))
+    (log,) = contest_logs(1, seed, "", games, revision)
+    with open(path + ".part", "w", encoding="latin-1", newline="\n") as out:
+        out.write(log.text())
     os.replace(path + ".part", path)
-    counts = {"matches": matches, "games": matches * rounds, "moves": moves, "plays": plays}
+    counts = {"games": log.games, "moves": log.plies, "plays": log.plays, "random_seed": log.seed}
     Path(path + ".json").write_text(json.dumps(counts))
-    return counts
+    return {**counts, "cpu": time.process_time() - c0}
 
 
-def season(games: int, files: int, rounds: int, seed: int, jobs: int, distinct: int) -> tuple[list[str], list[dict]]:
-    folder = cache_file(f"season-{games}-{files}-{rounds}-{seed}")
+def season(games: int, per_log: int, revision: str, seed: int, jobs: int) -> tuple[list[str], list[dict]]:
+    folder = cache_file(f"season-logs-{games}-{per_log}-{revision}-{seed}")
     folder.mkdir(exist_ok=True)
-    matches = -(-games // (files * rounds))
-    made = [str(folder / f"day{i + 1:03}.dfn") for i in range(min(distinct, files))]
-    paths = [made[i % len(made)] for i in range(files)]
-    todo = [(p, matches, rounds, seed * 1000 + i) for i, p in enumerate(made)
+    logs = -(-games // per_log)
+    paths = [str(folder / f"table{i + 1:04}.log") for i in range(logs)]
+    sizes = [min(per_log, games - i * per_log) for i in range(logs)]
+    todo = [(p, n, seed * 100_000 + i, revision) for i, (p, n) in enumerate(zip(paths, sizes, strict=True))
             if not (os.path.exists(p) and os.path.exists(p + ".json"))]
+    meta = folder / "generated.json"
     if todo:
-        start = time.perf_counter()
-        print(f"  generating {len(todo)} of {len(made)} files ({matches} matches x {rounds} games each) "
-              f"on {jobs} processes into {folder} (not timed below)...", flush=True)
+        print(f"  generating {len(todo)} of {logs} contest logs ({per_log} games each, revision {revision}) "
+              f"on {jobs} processes into {folder}...", flush=True)
+        w0 = time.perf_counter()
+        cpu = 0.0
         with Pool(jobs) as pool:
-            for n, _ in enumerate(pool.imap_unordered(make_file, todo), 1):
+            for n, done in enumerate(pool.imap_unordered(make_log, todo), 1):
+                cpu += done["cpu"]
                 if sys.stderr.isatty():
-                    sys.stderr.write(f"\r  {n}/{len(todo)} files\x1b[K")
+                    sys.stderr.write(f"\r  {n}/{len(todo)} logs\x1b[K")
         if sys.stderr.isatty():
             sys.stderr.write("\r\x1b[K")
-        print(f"  generated in {time.perf_counter() - start:.0f} s wall")
-    else:
+        wall = time.perf_counter() - w0
+        made = sum(n for _, n, _, _ in todo)
+        record = {"logs": len(todo), "games": made, "wall": wall, "cpu": cpu, "jobs": jobs}
+        if len(todo) == logs:
+            meta.write_text(json.dumps(record))
+        print_generation(record, "generated")
+    elif meta.exists():
         print(f"  season: {folder} (kept from an earlier run; delete it to generate anew)")
-    if len(made) < files:
-        print(f"  {len(made)} distinct files, each validated {files / len(made):g} times over to make the season "
-              f"(--distinct {len(made)}: generating all {files} takes longer than validating them)")
+        print_generation(json.loads(meta.read_text()), "it was generated")
+    else:
+        print(f"  season: {folder} (kept from an earlier run)")
     return paths, [json.loads(Path(p + ".json").read_text()) for p in paths]
+
+
+def print_generation(record: dict, verb: str) -> None:
+    games, wall, cpu = record["games"], record["wall"], record["cpu"]
+    print(f"  {verb}: {record['logs']} logs, {games:,} games in {wall:.1f} s wall on {record['jobs']} processes, "
+          f"{cpu:.1f} s CPU: {games / wall:,.0f} games/s wall, {games / cpu:,.0f} games/s per core (CPU); "
+          f"10^6 games: about {cpu * 1e6 / games / 60:.0f} CPU minutes")
 
 
 def run(paths: list[str], counts: list[dict], jobs: int) -> dict:
     games = sum(c["games"] for c in counts)
     moves = sum(c["moves"] for c in counts)
-    records = sum(c["matches"] for c in counts)
     t, done = run_child(pitboss_argv("validate", "-q", "--jobs", str(jobs), *paths))
-    if not all_valid(done, records):
+    if not all_valid(done, games):
         sys.exit(f"error: validate said {done.stdout[-300:]!r} {done.stderr[-300:]!r}")
     peak = t.peak_mb
-    print(f"  {len(paths)} files, {records:,} matches, {games:,} games, {moves:,} moves: {t.wall:.1f} s wall, "
-          f"{t.cpu:.1f} s CPU, {games / t.wall:,.0f} games/s, {moves / t.wall:,.0f} moves/s (wall); "
-          f"peak memory {peak:.0f} MB (largest process)")
+    print(f"  {len(paths)} logs, {games:,} games, {moves:,} moves: {t.wall:.1f} s wall, {t.cpu:.1f} s CPU, "
+          f"{games / t.wall:,.0f} games/s, {moves / t.wall:,.0f} moves/s (wall), {games / t.cpu:,.0f} games/s "
+          f"per core (CPU); peak memory {peak:.0f} MB (largest process)")
     return {"games": games, "moves": moves, "wall": t.wall, "cpu": t.cpu, "peak_mb": peak}
 
 
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=100_000, help="contest games (rounds) in the season")
-    parser.add_argument("--files", type=int, default=100)
-    parser.add_argument("--rounds", type=int, default=5, help="games per match")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="validate --jobs")
-    parser.add_argument("--distinct", type=int, default=None,
-                        help="generate only this many distinct files and repeat them (default: all --files)")
+    parser.add_argument("--games", type=int, default=100_000, help="contest games in the season")
+    parser.add_argument("--per-log", type=int, default=1000, help="games per contest log (GAME_NUMBER)")
+    parser.add_argument("--revision", default="2018", choices=("2018", "later"), help="the contest server's")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes generating, and validate --jobs")
     parser.add_argument("--seed", type=int, default=13)
     args = parser.parse_args(argv)
-    print(f"== a season: pitboss validate -q --jobs {args.jobs} of {args.games:,} generated contest games")
+    print(f"== a season: pitboss validate -q --jobs {args.jobs} of {args.games:,} self-played contest games "
+          f"(UEC contest-server logs, revision {args.revision})")
     print(machine())
-    paths, counts = season(args.games, args.files, args.rounds, args.seed, args.jobs, args.distinct or args.files)
-    tenth = max(len(paths) // 10, 1)  # (the first tenth: distinct files)
+    paths, counts = season(args.games, args.per_log, args.revision, args.seed, args.jobs)
+    tenth = max(len(paths) // 10, 1)
     small = run(paths[:tenth], counts[:tenth], args.jobs)
     full = run(paths, counts, args.jobs)
     scale = 1_000_000 / full["games"]

@@ -1,42 +1,108 @@
-"""Benchmark: self-play, moves generated per second for each game.
+"""Benchmark: self-play, moves generated per second for each game, beside the baseline.
 
-Caravan: random players, both rule sets alternating; Daifugo: 5-player matches of 3
-rounds, the seed and uecda presets alternating. Each game's generator runs ``--rounds``
-times in this process (the games built and written as text, as ``pitboss selfplay``
-writes them, to nowhere); CPU and wall time; printed: the medians, and each round.
+The baseline is commit 253a86c, the last commit before issue 13's work (its self-play
+listed every legal move and wrote a message for every candidate it discarded). Its tree
+is unpacked once (``git archive``, into the bench cache) and imported in a child process;
+this checkout's self-play runs in a child process too, the same script, so the two are
+timed alike. Round by round, each generates the same workload and writes it as text to
+nowhere, as ``pitboss selfplay`` writes it:
 
-Run: python bench/selfplay.py [--caravan 200] [--daifugo 20] [--rounds 3]
+- Caravan: ``--caravan`` games per round, random players, the holotape and fnv rule sets
+  alternating;
+- Daifugo: ``--daifugo`` 5-player matches of 3 rounds, the seed and uecda presets
+  alternating.
+
+Timed in CPU time (each child's own ``process_time`` around the generation, so start-up
+and imports are left out; wall time beside it). The ratio now/baseline is taken within
+each round, so the load of a shared machine cancels out; printed: moves/s (medians), and
+min/median/max of the per-round ratios. The same seed gives different games in the two
+trees (the players draw differently), so each side's moves are its own count.
+
+Run: python bench/selfplay.py [--caravan 200] [--daifugo 20] [--rounds 3] [--no-baseline]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
 
-from harness import Series, machine, timed
+from harness import ROOT, Series, cache_file, machine
+
+BASELINE = "253a86c"
+
+#: The child: generate, time, print {"moves": ..., "cpu": ..., "wall": ...}. The baseline
+#: and this checkout name their generators differently; both are asked the same thing.
+CHILD = r"""
+import json, sys, time
+root, game, count, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, root)
+import importlib
+def load(*names):
+    for name in names:
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            continue
+    raise ImportError(names)
+if game == "caravan":
+    mod = load("referee.games.caravan.selfplay", "referee.jobs.caravan_selfplay")
+    assert mod.__file__.startswith(root), mod.__file__
+    def work():
+        moves = 0
+        half = count // 2
+        for rules, n, s in (("holotape", half, seed), ("fnv", count - half, seed + 1)):
+            for g in mod.caravan_games(n, s, rules, "random", draws=False):
+                g.text()
+                moves += len(g.moves)
+        return moves
+else:
+    mod = load("referee.games.daifugo.selfplay", "referee.jobs.daifugo_selfplay")
+    assert mod.__file__.startswith(root), mod.__file__
+    def work():
+        moves = 0
+        half = count // 2
+        for rules, n, s in (("seed", half, seed), ("uecda", count - half, seed + 1)):
+            for m in mod.daifugo_matches(n, s, 5, rules, "", 3):
+                m.text()
+                moves += m.plies
+        return moves
+c0, w0 = time.process_time(), time.perf_counter()
+moves = work()
+print(json.dumps({"moves": moves, "cpu": time.process_time() - c0, "wall": time.perf_counter() - w0}))
+"""
 
 
-def caravan(count: int, seed: int) -> int:
-    from referee.games.caravan.selfplay import caravan_games
+def baseline_tree() -> Path | None:
+    """The baseline's files, unpacked once from this repository's history (None when the
+    checkout has no history to take them from)."""
+    folder = cache_file(f"baseline-{BASELINE}")
+    if (folder / "referee").is_dir():
+        return folder
+    with tempfile.TemporaryFile() as archive:
+        done = subprocess.run(["git", "-C", str(ROOT), "archive", BASELINE], stdout=archive,
+                              stderr=subprocess.PIPE)
+        if done.returncode != 0:
+            print(f"baseline {BASELINE}: not in this checkout's history ({done.stderr.decode().strip()})")
+            return None
+        archive.seek(0)
+        part = folder.with_name(folder.name + ".part")
+        with tarfile.open(fileobj=archive) as tar:
+            tar.extractall(part, filter="data")
+        part.rename(folder)
+    return folder
 
-    moves = 0
-    half = count // 2
-    for rules, n, s in (("holotape", half, seed), ("fnv", count - half, seed + 1)):
-        for game in caravan_games(n, s, rules, "random", draws=False):
-            game.text()
-            moves += len(game.moves)
-    return moves
 
-
-def daifugo(count: int, seed: int) -> int:
-    from referee.games.daifugo.selfplay import daifugo_matches
-
-    moves = 0
-    half = count // 2
-    for rules, n, s in (("seed", half, seed), ("uecda", count - half, seed + 1)):
-        for match in daifugo_matches(n, s, 5, rules, "", 3):
-            match.text()
-            moves += match.plies
-    return moves
+def generate(root: Path, game: str, count: int, seed: int) -> dict:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(root), game, str(count), str(seed)],
+                          capture_output=True, text=True, cwd=root)
+    if done.returncode != 0:
+        sys.exit(f"error: self-play in {root} failed: {done.stderr[-600:]}")
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -45,20 +111,33 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--daifugo", type=int, default=20, help="Daifugo matches per round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--no-baseline", action="store_true", help=f"leave out the baseline ({BASELINE})")
     args = parser.parse_args(argv)
-    print("== self-play: moves generated per second")
+    print(f"== self-play: moves generated per second (CPU time), beside the baseline {BASELINE}")
     print(machine())
+    base = None if args.no_baseline else baseline_tree()
     out = {}
-    for name, make, count, unit in (("caravan", caravan, args.caravan, "games"),
-                                    ("daifugo", daifugo, args.daifugo, "matches")):
-        cpu, wall = Series("cpu"), Series("wall")
+    for name, count, unit in (("caravan", args.caravan, "games"), ("daifugo", args.daifugo, "matches")):
+        cpu, wall, base_cpu, ratio = Series("cpu"), Series("wall"), Series("baseline"), Series("ratio")
         for n in range(args.rounds):
-            t, moves = timed(lambda: make(count, args.seed + n))
-            cpu.add(moves / t.cpu)
-            wall.add(moves / t.wall)
-            print(f"  {name} round {n + 1}: {count} {unit}, {moves:,} moves: {cpu.values[-1]:,.0f} moves/s CPU")
+            seed = args.seed + n
+            now = generate(ROOT, name, count, seed)
+            cpu.add(now["moves"] / now["cpu"])
+            wall.add(now["moves"] / now["wall"])
+            line = f"  {name} round {n + 1}: {count} {unit}, {now['moves']:,} moves: {cpu.values[-1]:,.0f} moves/s CPU"
+            if base is not None:
+                then = generate(base, name, count, seed)
+                base_cpu.add(then["moves"] / then["cpu"])
+                ratio.add(cpu.values[-1] / base_cpu.values[-1])
+                line += (f"; baseline {then['moves']:,} moves: {base_cpu.values[-1]:,.0f} moves/s CPU; "
+                         f"ratio {ratio.values[-1]:.1f}x")
+            print(line)
         print(f"  {name}: {cpu.median:,.0f} moves/s CPU, {wall.median:,.0f} moves/s wall (medians)")
+        if base is not None:
+            print(f"  {name}: baseline {BASELINE} {base_cpu.median:,.0f} moves/s CPU; "
+                  f"now/baseline per round (CPU): {ratio.spread('{:.1f}x')}")
         out[name] = cpu.median
+        out[f"{name}_ratio"] = ratio.median if base is not None else None
     return out
 
 

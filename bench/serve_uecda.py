@@ -5,7 +5,10 @@ The server runs in this process (its listener and table threads, TCP_NODELAY on 
 connection, the contest's log written); the five clients are separate processes
 (``python -m referee.games.daifugo.contest.client``: random plays, 5% deliberately
 illegal submissions). Printed: games/s and turns/s (a turn is one submission, one entry of
-the log's play lines) in wall-clock time, and the server's CPU seconds per 1,000 turns.
+the log's play lines) in wall-clock time, and the server's CPU time (turns per CPU
+second): once the listener alone, once with its tables fed into the HTTP service's table
+hub (SQLite, every ply stored and made the hub's, as ``pitboss serve --uecda`` does), and
+with ``--spectators N`` once more with N readers of the table's events.
 
 The anchor, in the same run: the same message pattern with no game in it, five loopback
 connections that exchange per turn what the protocol does (five 480-byte tables, one
@@ -16,7 +19,7 @@ own server does about 3,000 turns/s on loopback with TCP_NODELAY (uecda-protocol
 section 1: 1,000 games in 13 s).
 
     python bench/serve_uecda.py                 # 1,000 games
-    python bench/serve_uecda.py --games 200
+    python bench/serve_uecda.py --games 200 --spectators 1
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -47,11 +51,78 @@ def _turns(log: Path) -> int:
     return turns
 
 
-def run_server(games: int, seed: int, timeout: float) -> dict:
+class _Service:
+    """The HTTP service's side, in this process: a table hub on a SQLite database in a
+    fresh folder, its event loop in a thread, fed by the listener's tables (hub.py)."""
+
+    def __init__(self, folder: Path):
+        import asyncio
+        import threading
+
+        from referee.service.store import open_store
+        from referee.service.tables import TableHub
+        from referee.service.uecda.hub import Bridge
+        from referee.service.uecda.server import contest_game
+
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.store = open_store(str(folder / "pitboss.db"))
+        self.hub = TableHub(self.store)
+        self.bridge = Bridge(self.hub, contest_game().name, contest_part(), self.loop)
+        self.watching = False
+        self.watcher: Any = None
+
+    def watch(self, spectators: int) -> None:
+        """``spectators`` readers of every table's events, each message JSON-encoded as
+        the WebSocket sends it (what a spectator costs the service, without the network)."""
+        import asyncio
+
+        async def follow(table) -> None:
+            obs = self.hub.observe(table, None)
+            while True:
+                message = await obs.queue.get()
+                json.dumps(message)
+                if message["type"] == "end":
+                    return
+
+        async def attach() -> None:  # runs until close()
+            seen: set[str] = set()
+            while self.watching:
+                for table in list(self.hub.tables.values()):
+                    if table.id not in seen:
+                        seen.add(table.id)
+                        for _ in range(spectators):
+                            self.loop.create_task(follow(table))
+                await asyncio.sleep(0.001)
+
+        if spectators:
+            self.watching = True
+            self.watcher = asyncio.run_coroutine_threadsafe(attach(), self.loop)
+
+    def settle(self) -> int:
+        """Wait until every ply is in the service; the plies it holds."""
+        while self.bridge.tasks:
+            time.sleep(0.01)
+        return sum(t.match.ply for t in list(self.hub.tables.values()) + list(self.hub.finished.values()))
+
+    def close(self) -> None:
+        if self.watcher is not None:
+            self.watching = False
+            self.watcher.result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.store.close()
+
+
+def run_server(games: int, seed: int, timeout: float, service: bool = False, spectators: int = 0) -> dict:
     part = contest_part()
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(part.load(games=games), seed, timeout, Path(tmp), max_tables=1)
-        server = ContestServer("127.0.0.1", 0, settings)
+        hub = _Service(Path(tmp)) if service else None
+        if hub is not None:
+            hub.watch(spectators)
+        server = ContestServer("127.0.0.1", 0, settings, observer=hub.bridge.feed if hub is not None else None)
         port = server.start()
         cpu0, wall0 = time.process_time(), time.perf_counter()
         children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -68,11 +139,14 @@ def run_server(games: int, seed: int, timeout: float) -> dict:
                 raise SystemExit("the table did not finish")
             for p in procs:
                 p.wait(60)
+            plies = hub.settle() if hub is not None else None
         finally:
             for p in procs:
                 if p.poll() is None:
                     p.kill()
             server.stop()
+            if hub is not None:
+                hub.close()
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         table = server.tables[0]
@@ -80,6 +154,7 @@ def run_server(games: int, seed: int, timeout: float) -> dict:
         return {"games": table.games_done, "turns": turns, "seconds": round(wall, 3),
                 "games_per_s": round(table.games_done / wall, 1), "turns_per_s": round(turns / wall),
                 "server_cpu_s": round(cpu, 3), "server_cpu_ms_per_1000_turns": round(1000 * cpu / turns * 1000, 1),
+                "turns_per_server_cpu_s": round(turns / cpu), "service_plies": plies,
                 "clients_cpu_s": round(children.ru_utime + children.ru_stime - children0.ru_utime
                                        - children0.ru_stime, 3),
                 "incidents": len(table.incidents)}
@@ -160,17 +235,30 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="also run through the service with this many spectators of the table's events")
     args = parser.parse_args()
     ours = run_server(args.games, args.seed, args.timeout)
+    served = run_server(args.games, args.seed, args.timeout, service=True)
+    watched = (run_server(args.games, args.seed, args.timeout, service=True, spectators=args.spectators)
+               if args.spectators else None)
     anchor = run_anchor(min(ours["turns"], 20000))
-    figures = {"pitboss": ours, "anchor_message_pattern": anchor, "contest_server_reported_turns_per_s": 3000}
+    figures = {"pitboss": ours, "pitboss_with_service": served, "pitboss_watched": watched,
+               "anchor_message_pattern": anchor,
+               "contest_server_reported_turns_per_s": 3000}
     if args.json:
         print(json.dumps(figures, indent=1))
         return
-    print(f"pitboss serve --uecda: {ours['games']} games, {ours['turns']} turns in {ours['seconds']} s: "
-          f"{ours['games_per_s']} games/s, {ours['turns_per_s']} turns/s; server CPU {ours['server_cpu_s']} s "
-          f"({ours['server_cpu_ms_per_1000_turns']} ms per 1,000 turns), clients CPU {ours['clients_cpu_s']} s, "
-          f"{ours['incidents']} incidents")
+    runs = [("pitboss serve --uecda (the listener alone)", ours),
+            ("pitboss serve --uecda (tables in the HTTP service, SQLite)", served)]
+    if watched is not None:
+        runs.append((f"pitboss serve --uecda (in the service, {args.spectators} spectator(s) of the events)", watched))
+    for label, run in runs:
+        print(f"{label}: {run['games']} games, {run['turns']} turns in {run['seconds']} s: "
+              f"{run['games_per_s']} games/s, {run['turns_per_s']} turns/s; server CPU {run['server_cpu_s']} s "
+              f"({run['turns_per_server_cpu_s']} turns per CPU second, {run['server_cpu_ms_per_1000_turns']} ms "
+              f"per 1,000 turns), clients CPU {run['clients_cpu_s']} s, {run['incidents']} incidents"
+              + (f", {run['service_plies']} plies stored" if run["service_plies"] is not None else ""))
     print(f"anchor (the same messages, no game, same run): {anchor['turns']} turns in {anchor['seconds']} s: "
           f"{anchor['turns_per_s']} turns/s")
     print("the contest server (uecda-protocol.md, TCP_NODELAY): about 3,000 turns/s")

@@ -18,13 +18,18 @@ What it measures, in one run on this machine:
 2. Forced win: M positions (default 30), half of the same kind, half from the last 6
    moves of a self-play game, both hands and decks known (whole decks); each is asked at
    depths 1, 2, 3 and 4 (own turns; --depths), with a time limit per query (default
-   10 s). Each query is timed in CPU time (the machine is shared). Printed: p50, p95 and
-   max time to answer, nodes searched per second, and how many answers were yes, no,
-   unknown (the limit reached).
-3. The targets: reach p95 under 100 ms including the proof (the auto path); forced win at
+   10 s of CPU time). Each query is timed in CPU time (the machine is shared). Printed:
+   p50, p95 and max time to answer, nodes searched per second, and how many answers were
+   yes, no, unknown (the limit reached).
+3. Daifugo's forced out (the same kind of AND-OR search, every player's legal moves): D
+   positions (default 30) from self-play rounds (the five rule presets the tests use, 3-5
+   players), the first with at most 12-24 cards left in all hands (cycling), the player
+   to move asked whether they can go out first (budget: their hand's size), each timed in
+   CPU time with the same limit. Printed as for the forced win.
+4. The targets: reach p95 under 100 ms including the proof (the auto path); forced win at
    depth 3 p95 under 0.5 s, and depth 4 answered within 10 s (issue 13).
 
-Run: python bench/solve.py [--positions 1000] [--wins 30] [--depths 1,2,3,4] [--seed 1]
+Run: python bench/solve.py [--positions 1000] [--wins 30] [--depths 1,2,3,4] [--outs 30] [--seed 1]
 """
 
 from __future__ import annotations
@@ -40,6 +45,10 @@ import time
 import z3
 
 from referee.games.caravan import engine as cv
+from referee.games.daifugo import engine as df
+from referee.games.daifugo.notation.dfn import decode_cards, ruleset_of
+from referee.games.daifugo.selfplay import daifugo_matches
+from referee.games.daifugo.solve.search import forced_out
 from referee.games.caravan.selfplay import caravan_games
 from referee.games.caravan.solve.model import ReachModel
 from referee.games.caravan.solve.puzzle import Goal, prepare, replay
@@ -80,6 +89,18 @@ def positions(count: int, seed: int, endgame: bool = False):
                     if made >= count:
                         return
             game_seed += 1
+
+
+class CpuDeadline(Deadline):
+    """A query's time limit in CPU time (the machine is shared: wall time would count the
+    other processes' turns against the query)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.cpu_end = time.process_time() + seconds
+
+    def expired(self) -> bool:
+        return time.process_time() >= self.cpu_end
 
 
 def pct(values: list[float], q: float) -> float:
@@ -157,7 +178,7 @@ def bench_forced_win(count: int, seed: int, limit: float, depths: list[int]) -> 
         for state in states:
             start = time.process_time()
             try:
-                result = forced_win(state, depth, Deadline(limit))
+                result = forced_win(state, depth, CpuDeadline(limit))
                 nodes += result.nodes
                 answers["yes" if result.move is not None else "no"] += 1
             except Timeout:
@@ -172,11 +193,70 @@ def bench_forced_win(count: int, seed: int, limit: float, depths: list[int]) -> 
     return figures
 
 
+DAIFUGO_PRESETS = [("seed", ""), ("seed", "+eight-cut +eleven-back"), ("seed", "-revolution +spade3"),
+                   ("seed", "stairs-revolution=3 +suit-lock"), ("uecda", "")]
+
+
+def daifugo_positions(count: int, seed: int) -> list[df.State]:
+    """Positions from the first round of self-play matches: in match k, the first position
+    with at most 12, 16, 20 or 24 cards left in all hands (cycling), the player to move."""
+    rng = random.Random(seed)
+    out: list[df.State] = []
+    k = 0
+    while len(out) < count:
+        preset, options = DAIFUGO_PRESETS[k % len(DAIFUGO_PRESETS)]
+        cap = (12, 16, 20, 24)[k % 4]
+        k += 1
+        players = 5 if preset == "uecda" else rng.randint(3, 5)
+        match = next(daifugo_matches(1, seed=seed * 1000 + k, players=players, rules=preset, options=options,
+                                     rounds=1))
+        tags, moves = match.rounds[0]
+        names = match.tags["Players"].split()
+        hands = [decode_cards(tags[f"Hand.{n}"])[0] for n in names]
+        seats = [names.index(n) for n in tags["Order"].split()] if "Order" in tags else None
+        state = df.new_round(ruleset_of(preset, options), hands, seats, None, 1, names)
+        last = None
+        for move in moves:
+            state = df.apply(state, move)
+            if (not state.over and state.phase == "play" and state.to_move is not None
+                    and sum(len(h) for h in state.hands) <= cap):
+                last = state
+                break
+        if last is not None:
+            out.append(last)
+    return out
+
+
+def bench_forced_out(count: int, seed: int, limit: float) -> dict[str, float]:
+    states = daifugo_positions(count, seed + 97)
+    sizes = sorted(sum(len(h) for h in s.hands) for s in states)
+    print(f"\nDaifugo forced out: {len(states)} positions (self-play, {sizes[0]}-{sizes[-1]} cards left in all hands), "
+          f"the player to move, budget their hand's size, limit {limit:g} s a query; CPU time per query")
+    times, nodes, answers = [], 0, {"yes": 0, "no": 0, "unknown": 0}
+    for state in states:
+        p = state.to_move
+        start = time.process_time()
+        try:
+            result = forced_out(state, p, len(state.hands[p]), CpuDeadline(limit))  # type: ignore[index]
+            nodes += result.nodes
+            answers["yes" if result.strategy is not None else "no"] += 1
+        except Timeout:
+            answers["unknown"] += 1
+        times.append(time.process_time() - start)
+    rate = nodes / max(sum(times), 1e-9)
+    print(f"  forced out: p50 {statistics.median(times):7.3f} s   p95 {pct(times, 0.95):7.3f} s   "
+          f"max {max(times):7.3f} s   {rate:,.0f} nodes/s   "
+          f"({answers['yes']} yes, {answers['no']} no, {answers['unknown']} unknown after {limit:g} s)")
+    return {"p50": statistics.median(times), "p95": pct(times, 0.95), "max": max(times),
+            "unknown": answers["unknown"]}
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=1000, help="reach queries (0: skip them)")
     parser.add_argument("--wins", type=int, default=30, help="forced-win positions")
     parser.add_argument("--depths", default="1,2,3,4", help="forced-win depths (own turns)")
+    parser.add_argument("--outs", type=int, default=30, help="Daifugo forced-out positions (0: skip them)")
     parser.add_argument("--limit", type=float, default=10.0, help="seconds a forced-win query may take")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -185,7 +265,8 @@ def main(argv: list[str] | None = None) -> dict:
           f"{platform.machine()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     reach = bench_reach(args.positions, args.seed) if args.positions else None
     depths = [int(d) for d in args.depths.split(",")]
-    wins = bench_forced_win(args.wins, args.seed, args.limit, depths)
+    wins = bench_forced_win(args.wins, args.seed, args.limit, depths) if args.wins else {}
+    outs = bench_forced_out(args.outs, args.seed, args.limit) if args.outs else None
     print("\nTargets:")
     if reach is not None:
         print(f"  reach p95 under 100 ms including the proof (auto): {reach['auto'] * 1000:.1f} ms "
@@ -201,7 +282,7 @@ def main(argv: list[str] | None = None) -> dict:
               f"{wins[4]['unknown']} unanswered: {'met' if ok else 'NOT met'}")
     if reach is not None and reach["disagreements"]:
         sys.exit(1)
-    return {"reach": reach, "wins": wins}
+    return {"reach": reach, "wins": wins, "outs": outs}
 
 
 if __name__ == "__main__":

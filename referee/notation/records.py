@@ -261,19 +261,24 @@ def split_records(lines: Iterable[str], first_line: int = 1,
                 start = lineno + 1
                 continue
             was_open = depth
-            depth = _scan_movetext(line, depth)
-            if ended and not was_open and (depth or _has_movetext(line)):
+            # Most lines are plain movetext: no brace or semicolon, nothing to scan for.
+            if "{" in line or ";" in line or (depth and "}" in line):
+                depth = _scan_movetext(line, depth)
+                bare = _movetext_only(line)
+            else:
+                bare = line.strip(_BLANK)
+            if ended and not was_open and (depth or bare):
                 # text after the record's result token: not the record's (it may be junk
                 # between records); it is a piece of its own, reported as such
                 if any(b.strip(_BLANK) for b in buf):
                     yield chunk()
                 buf, size, findings, start, game, has_tags = [], 0, [], lineno, None, False
-            if depth == 0 and not in_movetext and _has_movetext(line):
+            if depth:
                 in_movetext = True
-            elif depth:
-                in_movetext = True
-            if depth == 0:
-                ended = bool(_RESULT_END.search(_movetext_only(line))) or (ended and not _has_movetext(line))
+            else:
+                if bare:
+                    in_movetext = True
+                ended = bare.endswith(_RESULT_TOKENS) and bool(_RESULT_END.search(bare)) or (ended and not bare)
         size += len(line)
         if size > record_limit:
             if not any(f.rule == "notation.limit" for f in findings):
@@ -303,15 +308,13 @@ def _scan_movetext(line: str, depth: int) -> int:
 #: is blank; anything else (VT, U+0085, ...) is text the grammar reports.
 _BLANK = " \t\f\r\n\ufeff"
 _RESULT_END = re.compile(r"(?:^|\s)(?:1-0|0-1|\*)$")
+_RESULT_TOKENS = ("1-0", "0-1", "*")
+_COMMENTS = re.compile(r"\{[^}]*\}|;.*")
 
 
 def _movetext_only(line: str) -> str:
-    return re.sub(r"\{[^}]*\}|;.*", "", line).strip(_BLANK)
-
-
-def _has_movetext(line: str) -> bool:
-    stripped = re.sub(r"\{[^}]*\}|;.*", "", line).strip(_BLANK)
-    return bool(stripped)
+    """The line without its comments, stripped: empty if it holds no movetext."""
+    return _COMMENTS.sub("", line).strip(_BLANK)
 
 
 # ---------------------------------------------------------------- opening files
@@ -506,7 +509,7 @@ def salvage_tags(chunk: Chunk, stop_at: str | None = None) -> Iterator[Tag]:
     for i, line in enumerate(source_lines(chunk.text)):
         m = _TAG_TEXT.match(line)
         if not m:
-            if _has_movetext(line):
+            if _movetext_only(line):
                 return  # the tag section is over: what follows is movetext (or a comment)
             continue
         if m.group(1) == stop_at:

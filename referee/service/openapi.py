@@ -60,12 +60,22 @@ def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
                 "rule": {"type": "string"}, "message": {"type": "string"}}},
             "View": {"type": "object", "properties": {
                 "id": {"type": "string"}, "game": {"type": "string"}, "rules": {"type": "string"},
-                "options": {"type": "string"}, "status": {"type": "string", "enum": ["waiting", "playing", "finished"]},
+                "options": {"type": "string"}, "status": {
+                    "type": "string", "enum": ["waiting", "playing", "finished", "interrupted"],
+                    "description": "interrupted: a table played over another protocol (the contest's, "
+                                   "pitboss serve --NAME) whose connections ended with the process that held "
+                                   "them; its record is what was played"},
                 "ply": {"type": "integer"}, "round": {"type": ["integer", "null"]},
                 "to_move": {"type": ["string", "null"]}, "seats": {"type": "array", "items": {"type": "object"}},
                 "table": {"type": "object"}, "moves": {"type": "array", "items": {"type": "string"}},
                 "result": {}, "seat": {"type": "string"}, "hand": {"type": "array", "items": {"type": "string"}},
-                "deck_left": {"type": "integer"}, "legal": {"type": "array", "items": {"type": "string"}}}},
+                "deck_left": {"type": "integer"}, "legal": {"type": "array", "items": {"type": "string"}},
+                "moves_from": {"type": "integer", "description": "a contest table: the ply of the first of its "
+                               "moves, which are the game in play's"},
+                "contest": {"type": "object", "description": "a contest table: its games, points, protocols"},
+                "reports": {"type": "array", "items": {"type": "object"},
+                            "description": "a contest table: what its clients did wrong (player, name, kind, "
+                                           "message, game, turn, at)"}}},
         },
     },
     "paths": {

@@ -30,6 +30,7 @@ button.card.picked { outline: 3px solid #ffd479; }
 button.legal.hot { background: #2d7a52; border-color: #8fe3a5; }
 #result { font-weight: bold; color: #8fe3a5; }
 #error { color: #ff9b8f; min-height: 1.2em; }
+#reports { color: #ffd479; white-space: pre-wrap; }
 #moves { font-family: monospace; font-size: 13px; max-height: 8em; overflow: auto; white-space: pre-wrap; }
 """
 
@@ -70,6 +71,14 @@ async function drawPicture() {
   const r = await fetch(`/v1/tables/${TABLE}/picture`, {headers: auth});
   if (r.ok) $("picture").innerHTML = await r.text();
 }
+// one picture at a time, at most ten a second (a contest table moves faster than that)
+let drawing = false, redraw = false;
+async function schedulePicture() {
+  if (drawing) { redraw = true; return; }
+  drawing = true;
+  try { do { redraw = false; await drawPicture(); await new Promise((r) => setTimeout(r, 100)); } while (redraw); }
+  finally { drawing = false; }
+}
 function render() {
   if (!view) return;
   const who = view.to_move ? `${view.to_move} to move` : (view.status === "finished" ? "finished" : "exchange");
@@ -78,6 +87,10 @@ function render() {
   $("moves").textContent = view.moves.join("\n");
   $("moves").scrollTop = 1e9;
   $("result").textContent = view.result ? "Result: " + JSON.stringify(view.result) : "";
+  if (view.contest) $("status").textContent += ` · contest table ${view.contest.table}, game ${view.round} of ${view.contest.games}` +
+    (view.status === "interrupted" ? " · interrupted" : "");
+  $("reports").textContent = (view.reports || []).map((r) => `player ${r.player} (${r.name}): ${r.kind}: ${r.message}` +
+    (r.game ? ` (game ${r.game}${r.turn ? ", turn " + r.turn : ""})` : "")).join("\n");
   const hand = $("hand"), legal = $("legal");
   hand.innerHTML = ""; legal.innerHTML = "";
   if (!view.seat) return;
@@ -119,7 +132,8 @@ function connect() {
     if (m.type === "view") { view = m; }
     else if (m.type === "move") { view = m.view; }
     else if (m.type === "end") { view.result = m.result; }
-    render(); drawPicture();
+    else if (m.view) { view = m.view; }
+    render(); schedulePicture();
   };
   socket.onclose = (e) => { if (e.code === 4401 || e.code === 4404) { $("error").textContent = e.reason; return; }
     setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
@@ -130,7 +144,7 @@ connect();
 
 def table_page(table_id: str, game: str) -> str:
     body = (f"<h1 style='font-size:1.2em'>Table {escape(table_id)} <a href='/' style='font-size:.7em'>all tables</a></h1>"
-            "<div id=status>connecting…</div><div id=result></div><div id=picture></div>"
+            "<div id=status>connecting…</div><div id=result></div><div id=reports></div><div id=picture></div>"
             "<section id=mine hidden><h2 style='font-size:1em'>Your hand <span id=deck></span> "
             "<span id=drawn></span></h2><div id=hand class=row></div>"
             "<h2 style='font-size:1em'>Your legal moves (pick a card to see its moves)</h2>"

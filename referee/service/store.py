@@ -367,6 +367,16 @@ class Store(ABC):
             out.append(("UPDATE live_tables SET status = ? WHERE id = ?", (status, table_id)))
         return out
 
+    @staticmethod
+    def update_table(table_id: str, setup: dict[str, Any] | None = None,
+                     status: str | None = None) -> list[tuple[str, tuple[Any, ...]]]:
+        out: list[tuple[str, tuple[Any, ...]]] = []
+        if setup is not None:
+            out.append(("UPDATE live_tables SET setup = ? WHERE id = ?", (json.dumps(setup), table_id)))
+        if status is not None:
+            out.append(("UPDATE live_tables SET status = ? WHERE id = ?", (status, table_id)))
+        return out
+
     # ------------------------------------------------------------------ reads
 
     def _query(self, statement: str, params: tuple = ()) -> list[tuple]:
@@ -394,8 +404,8 @@ class Store(ABC):
         return [MoveRow(*r) for r in rows]
 
     def unfinished(self) -> list[str]:
-        return [r[0] for r in self._query("SELECT id FROM live_tables WHERE status <> ? ORDER BY created",
-                                          ("finished",))]
+        return [r[0] for r in self._query("SELECT id FROM live_tables WHERE status NOT IN (?, ?) ORDER BY created",
+                                          ("finished", "interrupted"))]
 
     def page(self, limit: int, before: tuple[float, str] | None) -> list[TableRow]:
         """Tables newest first; ``before`` (created, id) continues after that table."""

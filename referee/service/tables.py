@@ -10,7 +10,11 @@ server, ``referee/service/uecda``) go through one :class:`TableHub`:
   server's own moves and clocks follow by themselves;
 - ``hub.observe(table_id, seat)`` -> an :class:`Observer` whose queue receives one event
   per move (``{"type": "move", ...}``) and ``{"type": "end"}``; ``hub.view(table, seat)``
-  is the reader's view at any time.
+  is the reader's view at any time;
+- a table whose seats play over another protocol (the contest's connections) is taken in
+  with ``await hub.adopt(game, setup, seats, match)`` (no seat tokens), its moves, judged
+  by that protocol's side, committed with ``await hub.record(table, outcomes)`` (one
+  commit for all), its notes (what went wrong at it) with ``await hub.annotate(table)``.
 
 The hub never names a game: each table's game is reached through ``registry.game(name)``
 and its ``live`` part (:mod:`referee.jobs.live`).
@@ -113,7 +117,8 @@ class Table:
 
     def unclaimed(self) -> list[int]:
         claimed = self.row.claimed
-        return [i for i, s in enumerate(self.row.seats) if not s.get("bot") and i not in claimed]
+        tokens = len(self.row.tokens)  # a table of another protocol has none: its seats are its connections
+        return [i for i, s in enumerate(self.row.seats) if not s.get("bot") and i < tokens and i not in claimed]
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat whose token this is (constant-time comparison against every seat)."""
@@ -149,6 +154,9 @@ class TableHub:
         for table_id in ids:
             table = await self.get(table_id)
             if table is not None:
+                if table.status != table.row.status:  # a protocol's table cut short by the stop
+                    table.row.status = table.status
+                    await self.store.write(self.store.update_table(table_id, status=table.row.status))
                 self._after(table)
         return len(ids)
 
@@ -221,6 +229,48 @@ class TableHub:
         self.tables[row.id] = table
         self._after(table)
         return table, tokens
+
+    # ------------------------------------------------------------------ tables of other protocols
+
+    async def adopt(self, game: str, setup: dict[str, Any], seats: list[str], match: Any) -> Table:
+        """A table whose seats play over another protocol (no seat tokens; its moves come
+        through :meth:`record`): ``match`` is its live Match, which the game's live part
+        builds again from ``setup`` and the stored moves after a restart."""
+        row = TableRow(id=secrets.token_hex(8), created=now(), game=game, rules=setup["rules"], setup=setup,
+                       seats=[{"name": n, "bot": None} for n in seats], tokens=[], clock=None,
+                       status=match.status())
+        table = Table(row, match, registry.game(game).part("live"), last_at=row.created)
+        await self.store.write(self.store.insert_table(row))
+        self.tables[row.id] = table
+        return table
+
+    async def record(self, table: Table, outcomes: list[Outcome]) -> None:
+        """Moves another protocol has judged and played: stored in one commit, then made
+        the table's and told to its observers, one by one."""
+        async with table.lock:
+            match = table.match
+            at = now()
+            statements: list[tuple[str, tuple[Any, ...]]] = []
+            for i, outcome in enumerate(outcomes):
+                statements += self.store.insert_move(table.id, MoveRow(match.ply + 1 + i, outcome.seat,
+                                                                       outcome.stored, at))
+            await self.store.write(statements)
+            for outcome in outcomes:
+                match.commit(outcome)
+                self._broadcast(table, outcome)
+            table.last_at = at
+            if table.finished:
+                await self.store.write(self.store.update_table(table.id, status="finished"))
+        self._after(table)
+
+    async def annotate(self, table: Table, note: dict[str, Any] | None = None) -> None:
+        """Store the table's set-up and status as they now are (another protocol's notes:
+        what went wrong at the table); observers get ``{"type": "note", "note", "view"}``."""
+        self._changed(table)
+        table.row.status = table.status
+        await self.store.write(self.store.update_table(table.id, setup=table.row.setup, status=table.status))
+        for obs in list(table.observers):
+            self._send(table, obs, {"type": "note", "note": note, "view": self.view(table, obs.seat)})
 
     async def get(self, table_id: str) -> Table | None:
         table = self.tables.get(table_id) or self.finished.get(table_id)

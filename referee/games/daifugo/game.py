@@ -37,12 +37,19 @@ GAME = Game(
     question_options=OPTIONS,
     selfplay=SelfPlay(
         "matches", "Random legal, complete Daifugo matches as DFN: each round's deal, exchange, every "
-        "move and the finishing order.",
+        "move and the finishing order; or, with --format uecda-log, as UEC contest-server logs.",
         "referee.games.daifugo.selfplay:daifugo_matches",
         (Option("players", 5, "Players per match, 3 to 8 (uecda: 5).", min=3, max=8),
          Option("options", "", 'Toggles on top of the preset, as in the Options tag: "+eight-cut -revolution '
                 'stairs-revolution=4 exchange=choice".'),
-         Option("rounds", 3, "Rounds per match.", min=1)),
+         Option("rounds", 3, "Rounds per match (a contest log's games).", min=1),
+         Option("format", "dfn", "dfn: DFN records; uecda-log: each match played at a UEC contest table and "
+                "written as the contest server's log (with --rules uecda; the server's seed deals, seats and "
+                "chains the games; several logs go to an existing --output directory, one file each), e.g. "
+                "pitboss selfplay daifugo -r uecda --format uecda-log -n 1 --rounds 1000 -o table.log",
+                choices=("dfn", "uecda-log")),
+         Option("revision", "2018", "uecda-log: the contest server's revision, 2018 (tndhms 0.29) or later "
+                "(its exchange, points and trick rule).", choices=("2018", "later"))),
     ),
     spec_files=("daifugo.toml", "daifugo-seed.toml", "daifugo-uecda.toml"),
     parts={

@@ -9,6 +9,14 @@ legal plays, judging candidates only until one is legal (a player who may pass d
 and then, not as often as a uniform draw would make them). Everything goes
 through the engine; the generator holds no rule of its own. The same seed gives the same
 matches.
+
+``contest_logs`` plays the same random players at a UEC contest table instead and writes
+what the contest server writes: its game log (``--format uecda-log``). The server's own
+randomness (engine/tndhms.py) seats the players, picks the dealer and deals from the log's
+``RANDOM_SEED``; the games are chained as the server chains them (the titles, the
+exchange: the server's transfers of the lower titles' strongest cards, then the daifugo's
+and the fugo's gifts, the 20-pass rule's random places, the running points of the later
+revision), so ``pitboss validate`` judges the log as it judges a real one, seed and all.
 """
 
 from __future__ import annotations
@@ -19,6 +27,9 @@ from dataclasses import dataclass
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
+from referee.games.daifugo.engine import tndhms
+from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.notation import uecda_log_writer as writer
 from referee.games.daifugo.notation.dfn import (
     hand_text,
     options_text,
@@ -81,12 +92,13 @@ def play_round(rng: random.Random, rules: df.RuleSet, names: Sequence[str], numb
     hands = deal(rng, rules, n, list(order))
     state = df.new_round(rules, hands, seat_t, previous, number, names)
     moves: list[df.Move] = []
-    while not state.over:
+    append, random_move, apply = moves.append, df.random_move, df.apply
+    while state.phase != "over":
         if len(moves) >= MAX_PLIES:
             return None
-        move = choose(rng, state)
-        moves.append(move)
-        state = df.apply(state, move)
+        move = random_move(state, rng, PASS_RATE)  # choose(), inlined: once a move
+        append(move)
+        state = apply(state, move)
     tags = {"Round": str(number)}
     for p, name in enumerate(names):
         tags[f"Hand.{name}"] = hand_text(hands[p])
@@ -120,10 +132,28 @@ def play_match(rng: random.Random, rules: df.RuleSet, players: int, rounds: int)
     return DaifugoMatch(tags, played, finals)
 
 
+#: The output formats of ``pitboss selfplay daifugo``.
+FORMATS = ("dfn", "uecda-log")
+
+
 def daifugo_matches(count: int, seed: int, players: int = 5, rules: str = df.DEFAULT_PRESET,
-                    options: str = "", rounds: int = 3) -> Iterator[DaifugoMatch]:
-    """``count`` complete matches of ``rounds`` rounds from ``seed``. Raises ValueError for
-    an unknown preset or option, or a player count the rules do not allow."""
+                    options: str = "", rounds: int = 3, format: str = "dfn",
+                    revision: str = "2018") -> Iterator[DaifugoMatch] | Iterator[ContestLog]:
+    """``count`` complete matches of ``rounds`` rounds from ``seed``: DFN records, or with
+    ``format="uecda-log"`` contest-server logs (``contest_logs``; ``revision`` picks the
+    server's). Raises ValueError for an unknown preset or option, or a player count the
+    rules do not allow."""
+    if format == "uecda-log":
+        if rules != "uecda" or players != 5:
+            raise ValueError("a contest-server log is played by 5 players under the contest's rules: "
+                             "add --rules uecda (and leave --players at 5)")
+        return contest_logs(count, seed, options, rounds, revision)
+    if format != "dfn":
+        raise ValueError(f"self-play writes {' or '.join(FORMATS)}, not {format}")
+    return _dfn_matches(count, seed, players, rules, options, rounds)
+
+
+def _dfn_matches(count: int, seed: int, players: int, rules: str, options: str, rounds: int) -> Iterator[DaifugoMatch]:
     rule_set = ruleset_of(rules, options)
     if not rule_set.min_players <= players <= rule_set.max_players:
         allowed = (f"exactly {rule_set.min_players}" if rule_set.min_players == rule_set.max_players
@@ -134,3 +164,108 @@ def daifugo_matches(count: int, seed: int, players: int = 5, rules: str = df.DEF
     rng = random.Random(seed)
     for _ in range(count):
         yield play_match(rng, rule_set, players, rounds)
+
+
+# ------------------------------------------------------------------ contest-server logs
+
+#: The self-played tables' host and clock, as the later revision's header writes them
+#: (fixed, so that the same seed gives the same log).
+HOSTNAME = "pitboss-selfplay"
+CLOCK = "2026/01/01 00:00:00"
+
+
+@dataclass
+class ContestLog:
+    """One contest table's match as the server logs it."""
+
+    seed: int
+    lines: list[str]
+    games: int
+    #: Submissions (plays and passes) and card plays, over the games.
+    plies: int
+    plays: int
+
+    def text(self) -> str:
+        return "".join(self.lines)
+
+    #: A log holds one match: each is a file of its own.
+    whole_file = True
+
+    def file_name(self, number: int) -> str:
+        return f"table-{number:04d}-seed{self.seed}.log"
+
+
+def contest_logs(count: int, seed: int, options: str = "", games: int = 3,
+                 revision: str = "2018") -> Iterator[ContestLog]:
+    """``count`` contest logs of ``games`` games each from ``seed`` (each log's
+    ``RANDOM_SEED`` drawn from it); ``options`` as a contest table takes them (``+eleven-back
+    -sequences ...``), ``revision`` "2018" (tndhms 0.29) or "later". Raises ValueError for
+    what a contest log cannot state."""
+    from referee.games.daifugo.contest.config import ConfigError, ContestConfig, with_options
+
+    if games < 1:
+        raise ValueError("a match has at least one game")
+    if revision not in ul.REVISIONS:
+        raise ValueError(f"the contest server's revision is {' or '.join(ul.REVISIONS)}, not {revision}")
+    try:
+        config = with_options(ContestConfig(games=games, revision=revision), options)
+    except ConfigError as err:
+        raise ValueError(str(err)) from None
+    rules = config.rules()
+    rng = random.Random(seed)
+    for _ in range(count):
+        yield _contest_log(rng, config, rules, rng.randrange(1, 2**31))
+
+
+def _contest_log(rng: random.Random, config, rules: df.RuleSet, random_seed: int) -> ContestLog:
+    """One table's match: the server's draws from ``random_seed``, random players' moves."""
+    names = NAMES[:tndhms.N_PLAYERS]
+    header = config.header(names, random_seed)
+    match = tndhms.Match(config.match_rules(), random_seed)
+    lines = writer.header_lines(header, HOSTNAME, CLOCK)
+    totals = [0] * tndhms.N_PLAYERS
+    previous: tuple[int, ...] | None = None
+    plies = plays = 0
+    for n in range(1, config.games + 1):
+        deal = match.deal(previous[0] if previous else None)
+        fresh = deal.fresh or previous is None
+        classes = [0] * tndhms.N_PLAYERS if fresh else [previous.index(p) for p in range(tndhms.N_PLAYERS)]  # type: ignore[union-attr]  # not fresh: previous is set
+        mibun = "22222" if fresh else "".join(map(str, classes))
+        state = df.new_round(rules, deal.hands, deal.seats, None if fresh else previous, n, names)
+        changes: list[tuple[int, int, tuple[Card, ...]]] = []
+        while state.phase == "exchange":  # the server's transfers, then the daifugo's and the fugo's gifts
+            duty = min(state.pending, key=lambda d: (not d.server, classes[d.giver]))
+            gift = _gift(rng, state, duty)
+            state = df.apply(state, gift)
+            changes.append((gift.giver, gift.receiver, gift.cards))
+        entries: list[str] = []
+        while state.phase != "over":
+            if len(entries) >= MAX_PLIES:  # pragma: no cover - see MAX_PLIES
+                raise AssertionError(f"game {n} of seed {random_seed} ran past {MAX_PLIES} submissions")
+            move = df.random_move(state, rng, PASS_RATE)
+            entries.append(ul.entry_code(move))
+            if type(move) is df.Play:
+                plays += 1
+            state = df.apply(state, move)
+        plies += len(entries)
+        result = match.stall_places(state.finished) if state.stalled else df.finishing_order(state)
+        assert result is not None
+        for place, p in enumerate(result):
+            totals[p] += tndhms.place_points(place)
+        lines += writer.game_lines(header, n - 1, mibun, deal.seats, deal.hands, entries, result, changes, totals)
+        previous = tuple(result)
+    lines += writer.trailer_lines(header, CLOCK, totals)
+    return ContestLog(random_seed, lines, config.games, plies, plays)
+
+
+def _gift(rng: random.Random, state: df.State, duty: df.Duty) -> df.Give:
+    """The gift a duty makes at the table: the server's transfer (the strongest cards), or
+    the player's choice drawn at random; a choice the rules refuse is replaced by the
+    strongest cards, as the server replaces it."""
+    source = state.hands[duty.giver]
+    if not duty.server and duty.choose == "choice":
+        chosen = tuple(sorted(source[i] for i in rng.sample(range(len(source)), duty.count)))
+        gift = df.Give(duty.giver, duty.receiver, chosen)
+        if df.check(state, gift) is None:
+            return gift
+    return df.Give(duty.giver, duty.receiver, df.strongest_cards(source, duty.count))

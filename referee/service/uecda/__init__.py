@@ -18,7 +18,7 @@ CLI_OPTIONS = [
      "RULE_SEKIGAE_NUM, FLASH_MIBUN_NUMBER, RAND_TYPE and GAME_NUMBER apply as in the contest server."),
     (f"{NAME}-games", int, None, "Games per table (overrides the configuration's GAME_NUMBER)."),
     (f"{NAME}-seed", int, None, "RANDOM_SEED of every table: the deals and seats the contest server makes "
-     "with it (default: the clock's second when the table starts)."),
+     "with it (default: a random one per table; the log names it)."),
     (f"{NAME}-options", str, "", 'Toggles on top of the configuration, as the Options tag writes them '
      '("+eleven-back -sequences").'),
     (f"{NAME}-timeout", float, 10.0, "Seconds a client may take to answer before its seat is dropped "

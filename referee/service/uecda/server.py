@@ -13,6 +13,7 @@ deadline.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import signal
 import socket
 import threading
@@ -28,20 +29,26 @@ from referee.jobs import registry
 DEFAULT_TIMEOUT = 10.0
 
 
-def contest_part() -> ModuleType:
-    """The ``contest`` part of the game that plays the contest protocol."""
+def contest_game() -> Any:
+    """The game that plays the contest protocol (the one with a ``contest`` part)."""
     for game in registry.games():
         if game.has("contest"):
-            return game.part("contest")
+            return game
     raise LookupError("no game here speaks the contest protocol")
+
+
+def contest_part() -> ModuleType:
+    """The ``contest`` part of the game that plays the contest protocol."""
+    return contest_game().part("contest")
 
 
 @dataclass
 class Settings:
     #: The part's configuration (``contest_part().load(...)``); None: the shipped one.
     config: Any = None
-    #: RANDOM_SEED of every table; None: the clock's second when the table starts, as the
-    #: contest server takes it.
+    #: RANDOM_SEED of every table; None: a fresh random one per table (the contest server
+    #: takes the clock's second, which anyone who saw the table start could guess, and
+    #: with it every hand).
     seed: int | None = None
     #: Seconds a client may take to answer (and to take what it is sent).
     timeout: float = DEFAULT_TIMEOUT
@@ -129,7 +136,7 @@ class ContestServer:
 
     def _start_table(self, seats: list[Any]) -> None:
         number = len(self.tables) + 1
-        seed = self.settings.seed if self.settings.seed is not None else int(time.time())
+        seed = self.settings.seed if self.settings.seed is not None else secrets.randbelow(2**31)
         stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
         log_path = self.settings.log_dir / f"{stamp}-table{number}.log"
         table = self.settings.part.new_table(seats, self.settings.config, seed, self.settings.timeout, log_path,
@@ -162,15 +169,25 @@ def settings_from(options: dict[str, Any]) -> Settings:
 
 async def serve(hub: Any, host: str, port: int, settings: Settings | None = None,
                 announce: Callable[[str], None] = print, **options: Any) -> None:
-    """Run the listener beside the HTTP service (``hub``: its table hub) until cancelled;
-    ``options`` as the command line gives them (see ``settings_from``)."""
-    server = ContestServer(host, port, settings or settings_from(options))
+    """Run the listener beside the HTTP service until cancelled; ``options`` as the
+    command line gives them (see ``settings_from``). With ``hub`` (the service's table
+    hub) every table is a table of the service too (``hub.py``): listed, watched, its
+    record the log, stored in the service's database."""
+    from referee.service.uecda.hub import Bridge
+
+    settings = settings or settings_from(options)
+    bridge = None
+    if hub is not None:
+        bridge = Bridge(hub, contest_game().name, settings.part, asyncio.get_running_loop(), announce)
+    server = ContestServer(host, port, settings, observer=bridge.feed if bridge is not None else None)
     bound = await asyncio.to_thread(server.start)
     announce(f"contest protocol: listening on {host}:{bound}")
     try:
         await asyncio.Event().wait()
     finally:
         await asyncio.to_thread(server.stop)
+        if bridge is not None:
+            await bridge.stop()
 
 
 def _say(text: str) -> None:

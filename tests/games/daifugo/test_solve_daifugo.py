@@ -36,6 +36,7 @@ from referee.games.daifugo.solve.questions import (
     unbeatable_question,
 )
 from referee.games.daifugo.solve.search import (
+    ForcedOut,
     Partition,
     beaters,
     forced_out,
@@ -283,6 +284,57 @@ def test_forced_out_strategies_replay() -> None:
         if seen["yes"] >= 6 and seen["no"] >= 6:
             break
     assert seen["yes"] and seen["no"], seen
+
+
+def _plain_out(state: df.State, player: int, budget: int, first: int, memo: dict) -> bool:
+    """The reference: can ``player`` go out first within ``budget`` own plays whatever the
+    others do, by the definition alone (every legal move of every player; no bound, no
+    ordering; answers remembered per position and budget, a pure function of them)."""
+    new = state.finished[first:]
+    if new:
+        return new[0] == player
+    if player in state.fouled or state.over:
+        return False
+    if state.to_move == player and budget <= 0:
+        return False
+    key = (state, budget)
+    if key not in memo:
+        outcomes = (_plain_out(df.apply(state, m), player,
+                               budget - (1 if state.to_move == player and isinstance(m, df.Play) else 0), first, memo)
+                    for m in df.legal_moves(state))
+        memo[key] = any(outcomes) if state.to_move == player else all(outcomes)
+    return memo[key]
+
+
+def test_forced_out_agrees_with_the_plain_search() -> None:
+    """The table (shared across budgets), the hand-split bound and the ordering change no
+    answer: small self-play positions, the player to move and another player, every budget
+    from 1 to the hand's size."""
+    seen = {True: 0, False: 0}
+    positions = 0
+    for state in selfplay_states(600, seed=9):
+        if sum(len(h) for h in state.hands) > 11:
+            continue
+        positions += 1
+        for p in {state.to_move, (state.to_move + 1) % len(state.hands)}:  # type: ignore[operator]
+            if not state.hands[p] or p in state.finished:
+                continue
+            shared = ForcedOut(state, p, None)  # one table across every budget, asked out of order
+            budgets = list(range(1, len(state.hands[p]) + 1))
+            random.Random(positions).shuffle(budgets)
+            for budget in budgets:
+                result = forced_out(state, p, budget)
+                expected = _plain_out(state, p, budget, len(state.finished), {})
+                assert shared.holds(state, budget) == expected, snapshot_text(state, f"shared table, budget {budget}")
+                got = result.strategy is not None
+                assert got == expected, snapshot_text(state, f"player {p}, budget {budget}: plain says {expected}")
+                if got:
+                    ok, why = verify_out_strategy(state, p, result.strategy)  # type: ignore[arg-type]
+                    assert ok, snapshot_text(state, why)
+                seen[expected] += 1
+        if positions >= 40:
+            break
+    assert seen[True] >= 5 and seen[False] >= 5, seen
 
 
 # --------------------------------------------------------------------------- questions, CLI

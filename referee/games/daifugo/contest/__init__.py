@@ -6,7 +6,10 @@ table and play a match with them, byte for byte as the contest's standard server
 
 - :func:`load` (``config``): a ``tndhms.cfg`` and the command line's options;
 - :func:`handshake`: one connection's profile and player number;
-- :func:`new_table` (``table``): the match of five seats, its log and companion record.
+- :func:`new_table` (``table``): the match of five seats, its log and companion record;
+- :func:`live_setup`, :func:`open_live`, :func:`report_of` (``live``): the table as a table
+  of the HTTP service (its set-up, the service's copy that the table's steps feed, a
+  misbehaviour report as the view shows it).
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ from pathlib import Path
 
 from referee.games.daifugo.contest import protocol as P
 from referee.games.daifugo.contest.config import ConfigError, ContestConfig, load
+from referee.games.daifugo.contest.live import open as open_live
+from referee.games.daifugo.contest.live import report_of
+from referee.games.daifugo.contest.live import setup_of as live_setup
 from referee.games.daifugo.contest.table import (
     ContestTable,
     Incident,
@@ -26,7 +32,7 @@ from referee.games.daifugo.contest.table import (
 )
 
 __all__ = ["ConfigError", "ContestConfig", "ContestTable", "Incident", "Observer", "Seat", "load", "handshake",
-           "new_table", "PLAYERS", "DEFAULT_PORT", "PROFILE_WAIT"]
+           "new_table", "PLAYERS", "DEFAULT_PORT", "PROFILE_WAIT", "live_setup", "open_live", "report_of"]
 
 PLAYERS = 5
 DEFAULT_PORT = 42485

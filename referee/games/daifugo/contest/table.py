@@ -1,7 +1,7 @@
 """One contest table: five connected clients play a match as the contest server plays it
-(uecda-protocol.md section 4), with everything the rules decide taken from the engine
-(``check``, ``apply``, ``after_illegal``: a rejected submission counts as a pass) and
-every random choice from the server's own generator (engine/tndhms.py).
+(uecda-protocol.md section 4): the bytes, here; the match itself (everything the rules
+decide, from the engine, a rejected submission counting as a pass, and every random
+choice, from the server's own generator) in ``flow.MatchFlow``, each ply a ``flow.Step``.
 
 Unlike the contest server, a client that disconnects, stalls past the timeout, or sends a
 short, long or unasked-for message is reported (an :class:`Incident`) and dropped: its
@@ -29,6 +29,7 @@ from referee.engines.base import Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.contest import protocol as P
 from referee.games.daifugo.contest.config import ContestConfig
+from referee.games.daifugo.contest.flow import MatchFlow, Step
 from referee.games.daifugo.engine import tndhms
 from referee.games.daifugo.notation import uecda_log_writer as writer
 
@@ -100,19 +101,21 @@ def read_exact(sock: socket.socket, n: int, timeout: float) -> tuple[bytes, str 
 
 
 class Observer:
-    """What a table tells whoever watches it (the HTTP service, a test, the console)."""
+    """What a table tells whoever watches it (the HTTP service, a test, the console),
+    from the table's own thread: it must not block (the clients are waiting)."""
 
-    def started(self, table: ContestTable) -> None: ...
+    def started(self, table: ContestTable) -> None:
+        """The table is seated and its log opened (``table.started_at``)."""
 
-    def game_started(self, table: ContestTable, game: int, state: df.State) -> None: ...
+    def step(self, table: ContestTable, step: Step) -> None:
+        """A ply played: a gift or a turn (``step.ended``: it ended a game; ``step.last``:
+        the match, ``table.ended`` then set)."""
 
-    def moved(self, table: ContestTable, game: int, code: str, state: df.State, accepted: bool) -> None: ...
+    def incident(self, table: ContestTable, incident: Incident) -> None:
+        """A client misbehaved (``table.incidents`` has it too)."""
 
-    def game_ended(self, table: ContestTable, game: int, lines: list[str]) -> None: ...
-
-    def incident(self, table: ContestTable, incident: Incident) -> None: ...
-
-    def finished(self, table: ContestTable) -> None: ...
+    def finished(self, table: ContestTable) -> None:
+        """The table is done: every game played, or cut short (``table.games_done``)."""
 
 
 class ContestTable:
@@ -128,9 +131,9 @@ class ContestTable:
         self.log_path = log_path
         self.observer = observer or Observer()
         self.number = number
-        self.rules = config.rules()
-        self.header = config.header(tuple(s.name for s in self.seats), seed)
-        self.match = tndhms.Match(config.match_rules(), seed)
+        self.flow = MatchFlow(config, seed, tuple(s.name for s in self.seats))
+        self.rules = self.flow.rules
+        self.header = self.flow.header
         self.incidents: list[Incident] = [i for s in self.seats for i in s.early]
         self.hostname = hostname
         self.clock = clock
@@ -138,8 +141,10 @@ class ContestTable:
         self.turn = 0
         self.state: df.State | None = None
         self.games_done = 0
-        self.totals = [0] * N
         self.finished = False
+        #: The log's TIME_START and TIME_END (the later revision writes them).
+        self.started_at = ""
+        self.ended: str | None = None
         self._log: TextIO | None = None
 
     # ------------------------------------------------------------- reports and I/O
@@ -252,14 +257,19 @@ class ContestTable:
 
     # ------------------------------------------------------------- the match
 
+    @property
+    def totals(self) -> list[int]:
+        """The running points of the match (the later revision's log prints them)."""
+        return self.flow.totals
+
     def run(self) -> None:
         try:
+            self.started_at = self._now()
             self._open_log()
             self.observer.started(self)
-            previous: tuple[int, ...] | None = None
             for n in range(1, self.config.games + 1):
                 self.game, self.turn = n, 0
-                previous = self._play_game(n, previous, last=n == self.config.games)
+                self._play_game(n)
                 self.games_done = n
         finally:
             for seat in self.seats:
@@ -268,28 +278,24 @@ class ContestTable:
             self._close_log()
             self.observer.finished(self)
 
-    def _play_game(self, n: int, previous: tuple[int, ...] | None, last: bool) -> tuple[int, ...]:
-        deal = self.match.deal(previous[0] if previous else None)
-        fresh = deal.fresh or previous is None
-        classes = [0] * N if fresh else [previous.index(p) for p in range(N)]  # type: ignore[union-attr]  # not fresh: previous is set
-        mibun = "22222" if fresh else "".join(map(str, classes))
-        shown = None if fresh else previous
-        state = df.new_round(self.rules, deal.hands, deal.seats, None if fresh else previous, n,
-                             tuple(s.name for s in self.seats))
-        order = list(previous) if previous else list(range(N))
-        dealt = state
-        changes: list[tuple[int, int, tuple[Card, ...]]] = []
+    def _step(self, step: Step) -> None:
+        if step.last:
+            self.ended = self._now()
+        self.observer.step(self, step)
+
+    def _play_game(self, n: int) -> None:
+        flow = self.flow
+        flow.begin()
+        shown = flow.shown
+        dealt = flow.dealt
         # The server's own transfers, before the deal tables (daihu.c 723-732).
-        while state.phase == "exchange" and any(d.server for d in state.pending):
-            duty = next(d for d in state.pending if d.server)
-            server_gift = df.strongest_cards(state.hands[duty.giver], duty.count)
-            state = df.apply(state, df.Give(duty.giver, duty.receiver, server_gift))
-            changes.append((duty.giver, duty.receiver, server_gift))
-        exchange = state.phase == "exchange"
-        owed = {d.giver: d.count for d in state.pending}
-        for p in order:  # the deal tables, in class order
+        while (gift := flow.server_gift()) is not None:
+            self._step(gift)
+        state = flow.state
+        exchange = flow.exchange
+        for p in flow.order:  # the deal tables, in class order
             cells = self._base(dealt, shown)
-            cls = classes[p]
+            cls = flow.classes[p]
             hand = state.hands[p] if (exchange and cls in (0, 1)) else dealt.hands[p]
             P.hand_cells(hand, cells)
             cells[P.cell(5, 0)] = 1
@@ -297,23 +303,15 @@ class ContestTable:
             cells[P.cell(5, 3)] = 6
             self.table(self.seats[p], cells)
         # The gifts of the daifugo, then the fugo (daihu.c 752-778).
-        for giver in sorted(owed, key=classes.__getitem__):
-            duty = next(d for d in state.pending if d.giver == giver)
+        for giver in flow.givers():
             seat = self.seats[giver]
             cells_in = self.read(seat, "exchange table")
-            gift: tuple[Card, ...] | None = None
+            gift_cards: tuple[Card, ...] | None = None
             if cells_in is not None:
                 self._extra(seat, cells_in)
-                gift = P.gift_cards(P.card_rows(cells_in))
-                if gift is not None and df.check(state, df.Give(giver, duty.receiver, gift)) is not None:
-                    gift = None
-            if gift is None:
-                gift = df.strongest_cards(state.hands[giver], duty.count)
-            state = df.apply(state, df.Give(giver, duty.receiver, gift))
-            changes.append((giver, duty.receiver, gift))
-        self.state = state
-        self.observer.game_started(self, n, state)
-        entries: list[str] = []
+                gift_cards = P.gift_cards(P.card_rows(cells_in))
+            self._step(flow.give(giver, gift_cards))
+        self.state = state = flow.state
         stage = [0] * (5 * P.COLUMNS)
         while not state.over:
             self.turn += 1
@@ -330,33 +328,16 @@ class ContestTable:
                 self.table(self.seats[p], cells)
             seat = self.seats[mover]
             cells_in = self.read(seat, "submission")
-            if cells_in is None:
-                move: df.Move = df.Pass(mover)
-                code = f"{mover}EE"
-                rows: tuple[int, ...] = ()
-            else:
-                self._extra(seat, cells_in)
-                rows = P.card_rows(cells_in)
-                move, code = P.submission(mover, rows)
-                why = P.malformed(rows)
-                if why is not None:
-                    self.report(seat, "malformed", f"its submission holds {why}: rejected, a pass", False)
-                    # The contest server logs such cells as cards; where they would read as a
-                    # play the rules accept, the log could not be judged as it was played,
-                    # so ours logs the pass it was (the companion record has the cells).
-                    read = P.submission(mover, tuple(1 if v not in (0, 2) else v for v in rows))[0]
-                    if not isinstance(read, df.Unreadable) and df.check(state, read) is None:
-                        code = f"{mover}EE"
-            entries.append(code)
-            v = df.check(state, move)
-            after = df.apply(state, move) if v is None else df.after_illegal(state, move, v)
-            if after is None:  # never for the player to move; judged a pass all the same
-                after = df.apply(state, df.Pass(mover))
-            accepted = v is None and isinstance(move, df.Play)
             if cells_in is not None:
-                self.send_int(seat, P.ACCEPTED if accepted or (v is None and state.table is None) else P.REJECTED)
-            if accepted:
-                stage = list(rows)
+                self._extra(seat, cells_in)
+            step = flow.turn(mover, None if cells_in is None else P.card_rows(cells_in))
+            if step.malformed is not None:
+                self.report(seat, "malformed", f"its submission holds {step.malformed}: rejected, a pass", False)
+            after = step.after
+            if cells_in is not None:
+                self.send_int(seat, step.answer)
+            if step.accepted:
+                stage = list(step.rows or ())
             # The stage tables: this submission's effects, before any trick clear.
             back, lock = after.back, after.lock is not None
             if after.table is None:
@@ -371,21 +352,14 @@ class ContestTable:
                 self.table(self.seats[p], cells)
             if after.table is None:
                 stage = [0] * (5 * P.COLUMNS)
-            end = P.GAME_ON if not after.over else (P.MATCH_OVER if last else P.GAME_OVER)
+            end = P.GAME_ON if not after.over else (P.MATCH_OVER if step.last else P.GAME_OVER)
             for p in range(N):
                 self.send_int(self.seats[p], end)
-            self.observer.moved(self, n, code, after, accepted)
+            if step.ended is not None:
+                self._write(step.ended.lines)
+            self._step(step)
             state = after
             self.state = state
-        result = self.match.stall_places(state.finished) if state.stalled else df.finishing_order(state)
-        assert result is not None
-        for place, p in enumerate(result):
-            self.totals[p] += tndhms.place_points(place)
-        lines = writer.game_lines(self.header, n - 1, mibun, deal.seats, deal.hands, entries, result, changes,
-                                  self.totals)
-        self._write(lines)
-        self.observer.game_ended(self, n, lines)
-        return tuple(result)
 
     def _extra(self, seat: Seat, cells: list[int]) -> None:
         extra = P.extra_cells(cells)
@@ -404,7 +378,7 @@ class ContestTable:
             return
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = self.log_path.open("w", encoding="latin-1", newline="\n")
-        self._write(writer.header_lines(self.header, self.hostname, self._now()))
+        self._write(writer.header_lines(self.header, self.hostname, self.started_at))
 
     def _write(self, lines: list[str]) -> None:
         if self._log is not None:
@@ -415,7 +389,7 @@ class ContestTable:
         if self._log is None:
             return
         if self.games_done == self.config.games:
-            self._write(writer.trailer_lines(self.header, self._now(), self.totals))
+            self._write(writer.trailer_lines(self.header, self.ended or self._now(), self.totals))
         self._log.close()
         self._log = None
         assert self.log_path is not None

@@ -105,6 +105,32 @@ def readings(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[Stand | N
     return _group_readings(rules, reals, stated) + _sequence_readings(rules, reals, stated)
 
 
+#: ``readings`` already made, per rule set (keyed by its identity; the entry holds it, so
+#: the identity stays its own). Bound: ``_READ_BOUND`` plays per rule set, forgotten all
+#: at once when full. Reason: the same few thousand plays (singles, pairs, short runs)
+#: recur in every game, and reading one is the costliest step of judging a play.
+_READ: dict[int, tuple[RuleSet, dict[tuple[tuple[Card, ...], tuple[Stand | None, ...]], list[Combo]]]] = {}
+_READ_BOUND = 1 << 16
+
+
+def known_readings(rules: RuleSet, cards: tuple[Card, ...], joker_as: tuple[Stand | None, ...] = ()) -> list[Combo]:
+    """``readings(rules, cards, joker_as)``, remembered: the same list for the same play
+    (callers read it and never change it)."""
+    entry = _READ.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_READ) >= 64:
+            _READ.clear()
+        entry = _READ[id(rules)] = (rules, {})
+    memo = entry[1]
+    key = (cards, joker_as)
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= _READ_BOUND:
+            memo.clear()
+        found = memo[key] = readings(rules, cards, joker_as)
+    return found
+
+
 def combination(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[Stand | None] = ()) -> Combo | None:
     """The combination ``cards`` form, or None when they form none or can be read in ways
     that differ in kind or strength (a bare joker's suit alone may stay undetermined)."""

@@ -34,6 +34,7 @@ from referee.games.daifugo.engine.combos import (
     Combo,
     _invalid_message,
     _merge,
+    known_readings,
     readings,
     revolution_rule,
 )
@@ -143,7 +144,7 @@ def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> Card | None:
     for c in cards:
         if c not in hand:
             return c
-    if len(set(cards)) != len(cards):
+    if len(cards) > 1 and len(set(cards)) != len(cards):
         for c in set(cards):
             if cards.count(c) > hand.count(c):
                 return c
@@ -202,10 +203,23 @@ def _resolve(state: State, move: Play) -> Resolution:
     return result
 
 
-def _resolve_uncached(state: State, move: Play, consulted: list[str] | None = None) -> Resolution:
+def judged(state: State, move: Play, found: Sequence[Combo]) -> Resolution:
+    """``_resolve`` of a play whose readings ``found`` are known (the search for a legal
+    move reads its candidates once); remembered for ``apply`` as ``_resolve`` does."""
+    global _last_resolved
+    result = _resolve_uncached(state, move, None, found)
+    _last_resolved = (state, move, result)
+    return result
+
+
+def _resolve_uncached(state: State, move: Play, consulted: list[str] | None = None,
+                      found: Sequence[Combo] | None = None) -> Resolution:
     """``_resolve``; ``consulted`` as for ``check`` (the ids of the rules that decided a legal
-    play; left as it was for an illegal one)."""
-    found = readings(state.rules, move.cards, move.joker_as)
+    play; left as it was for an illegal one); ``found``: the play's readings, when known."""
+    if found is None:
+        cards, stated = move.cards, move.joker_as
+        found = (known_readings(state.rules, cards, stated) if type(cards) is tuple and type(stated) is tuple
+                 else readings(state.rules, cards, stated))
     if not found:
         return None, _Fault("daifugo.combo.invalid",
                             lambda: _invalid_message(state.rules, move.cards, move.joker_as))
@@ -396,12 +410,13 @@ def _check_give(state: State, move: Give, consulted: list[str] | None = None) ->
 def apply(state: State, move: Move) -> State:
     """The state after a legal move (run ``check`` first). ``events`` of the result names
     the behaviours it set off."""
-    if isinstance(move, Pass):
-        return _apply_pass(state, move.player)
-    if isinstance(move, Give):
-        return _apply_give(state, move)
-    if isinstance(move, Play):
-        return _apply_play(state, move)
+    kind = type(move)  # the move types are final
+    if kind is Pass:
+        return _apply_pass(state, move.player)  # type: ignore[union-attr]  # a Pass
+    if kind is Play:
+        return _apply_play(state, move)  # type: ignore[arg-type]  # a Play
+    if kind is Give:
+        return _apply_give(state, move)  # type: ignore[arg-type]  # a Give
     raise ValueError(f"{move!r} is not a legal move: run check() first")
 
 
@@ -443,6 +458,9 @@ def after_illegal(state: State, move: Move, violation: Violation) -> State | Non
 
 
 def _without(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...]:
+    if len(cards) == 1:
+        i = hand.index(cards[0])
+        return hand[:i] + hand[i + 1:]
     rest = list(hand)
     for c in cards:
         rest.remove(c)
@@ -506,10 +524,11 @@ def _apply_play(state: State, move: Play) -> State:
                 cut = True
         elif _waived(state, combo) and not _stronger(state, combo, table):
             events.append("daifugo.option.consecutive-revolution")
-    lock = _lock_after(state, combo)
-    if lock != state.lock:
-        f[LOCK] = lock
-        events.append("daifugo.lock.lone-joker" if lone else "daifugo.option.suit-lock")
+    if lone or rules.suit_lock or state.lock is not None:  # else there is no lock to start or end
+        lock = _lock_after(state, combo)
+        if lock != state.lock:
+            f[LOCK] = lock
+            events.append("daifugo.lock.lone-joker" if lone else "daifugo.option.suit-lock")
     # Going out.
     if not hand:
         if forbidden_finish(rules, cards, state.reversed):
@@ -545,11 +564,11 @@ def _apply_play(state: State, move: Play) -> State:
 
 
 def _apply_pass(state: State, p: int) -> State:
-    events: list[str] = [] if state.table is not None else ["daifugo.pass.empty-stage"]
-    f = list(state)
-    f[PASSED] = state.passed | {p}
-    stall = f[STALL] = state.stall + 1
-    limit = state.rules.stall_limit
+    f: list[Any] = list(state)
+    events: list[str] = [] if f[TABLE] is not None else ["daifugo.pass.empty-stage"]
+    f[PASSED] = f[PASSED] | {p}
+    stall = f[STALL] = f[STALL] + 1
+    limit = f[RULES].stall_limit
     if limit is not None and stall >= limit:
         f[STALLED] = True
         return end_round(f, (*events, "daifugo.end.stall"))
@@ -561,7 +580,11 @@ def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool)
     fields ``f`` (``played``: the move was a play, so someone may have gone out)."""
     passed = f[PASSED]
     if played:
-        ins = in_turn_order(f, actor)
+        hands, dropped = f[HANDS], f[DROPPED]  # in_turn_order(f, actor), inlined: once a move
+        if dropped:
+            ins = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION]) if hands[q] and q not in dropped]
+        else:
+            ins = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION]) if hands[q]]
         if len(ins) <= 1:
             return end_round(f, events)
         if cut:
@@ -569,14 +592,17 @@ def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool)
         unpassed = [q for q in ins if q not in passed] if passed else ins
     else:  # a pass: nobody went out, so the round goes on; those still in and not passed
         hands, dropped = f[HANDS], f[DROPPED]
-        unpassed = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION])
-                    if hands[q] and q not in passed and q not in dropped]
+        if dropped:
+            unpassed = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION])
+                        if hands[q] and q not in passed and q not in dropped]
+        else:
+            unpassed = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION]) if hands[q] and q not in passed]
     rule = f[RULES].trick_end
     if rule == "all-but-one":
         done, why = len(unpassed) <= 1, "daifugo.option.trick-end"
     elif rule == "others" and f[TABLE] is not None:
         last = f[LAST_PLAYER]
-        done, why = all(q == last for q in unpassed), "daifugo.trick.end"
+        done, why = not unpassed or unpassed == [last], "daifugo.trick.end"  # (each player once)
     else:
         done = not unpassed
         why = "daifugo.trick.end" if rule == "others" else "daifugo.trick.clear"

@@ -167,4 +167,19 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
             if not isinstance(value, bool):
                 raise ValueError(f"option {name} is on or off (+{name} / -{name}), not {value!r}")
             changes[field_name] = value
-    return replace(base, **changes) if changes else base
+    if not changes:
+        return base
+    key = (preset, tuple(sorted(changes.items())))
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) >= 1024:
+            _MADE.clear()
+        made = _MADE[key] = replace(base, **changes)
+    return made
+
+
+#: The rule sets ``ruleset`` made, by preset and changes: equal rule sets are one object
+#: (they are immutable), so what the engine remembers per rule set (a play's readings)
+#: serves every game under them. Bound: 1024, forgotten all at once when full. Reason:
+#: a contest log's every game asks for its header's rule set anew.
+_MADE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}

@@ -587,8 +587,17 @@ def write_daifugo(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], S
     then the others) and its moves, wrapped at ``width``. A round with no tags is written
     without any (a snapshot's moves follow the game's tags)."""
     names = tags.get("Players", "").split()
-    return write_texts(tags, [(round_tags, [move_text(m, names) for m in moves]) for round_tags, moves in rounds],
-                       width)
+    # A record repeats its moves (the same objects, as self-play and the reader make them):
+    # each is written once, keyed by the object, which the record keeps alive meanwhile.
+    texts: dict[int, str] = {}
+
+    def text(m: df.Move) -> str:
+        got = texts.get(id(m))
+        if got is None:
+            got = texts[id(m)] = move_text(m, names)
+        return got
+
+    return write_texts(tags, [(round_tags, [text(m) for m in moves]) for round_tags, moves in rounds], width)
 
 
 def write_texts(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], Sequence[str]]], width: int = 80) -> str:

@@ -313,6 +313,7 @@ class _Reader:
         self.file = file
         self.header = LogHeader()
         self.header_errors: list[Finding] = []
+        self.header_warnings: list[Finding] = []
         self.game: LogGame | None = None
         self.last_number: int | None = None
         self.parser = grammar.load("uecda")
@@ -380,6 +381,15 @@ class _Reader:
             self.header.revision = "later"
         if str(key) == "palyer_name":
             names = names_of([str(v) for v in values])
+            if len(names) > 5:
+                # Names as the clients sent them, spaces included: which words make which
+                # name the line does not say. The games are judged by player number, so
+                # they are read as five names (the first taking the extra words), and said so.
+                names = (" ".join(names[:len(names) - 4]), *names[len(names) - 4:])
+                self.header_warnings.append(Finding(
+                    "notation.tag.value", f"palyer_name has more than five words (a name holds a space): read as "
+                    f"{', '.join(repr(n) for n in names)}; the games are judged by player number, whatever the "
+                    "names", lineno, key.end_column + 1, source=text))
             self.header.names = names
             self.header.line = lineno
             if len(names) != 5:
@@ -413,6 +423,7 @@ class _Reader:
                        header=self.header)
         if self.last_number is None:
             game.errors.extend(self.header_errors)
+            game.warnings.extend(self.header_warnings)
             if not self.header.names:
                 game.errors.append(Finding("notation.syntax", "the log has no %-----%palyer_name% header line",
                                            lineno, 1))

@@ -1,0 +1,64 @@
+"""random_move draws only legal moves, and the candidates it keeps per hand (built once,
+then carried from hand to hand as cards are played) are exactly the candidates a fresh
+enumeration of the hand gives, for every shape a table can ask for."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from referee.games.daifugo import engine as D
+from referee.games.daifugo.engine import legal
+from referee.games.daifugo.selfplay import NAMES, deal
+
+PRESET_OPTIONS = [("seed", {}), ("uecda", {}), ("seed", {"suit-lock": True, "exchange": "choice"}),
+                  ("seed", {"consecutive-revolution": True, "spade3": True, "eight-cut": True})]
+
+
+def _rounds(preset: str, toggles: dict, count: int, seed: int):
+    rng = random.Random(seed)
+    rules = D.ruleset(preset, toggles)
+    previous = None
+    for number in range(1, count + 1):
+        seats = D.default_seats(rules, 5, previous) or tuple(range(5))
+        hands = deal(rng, rules, 5, list(previous or range(5)))
+        state = D.new_round(rules, hands, seats, previous, number, NAMES[:5])
+        while not state.over:
+            yield state
+            move = D.random_move(state, rng, 0.25)
+            state = D.apply(state, move)
+        previous = D.finishing_order(state)
+
+
+@pytest.mark.parametrize("preset,toggles", PRESET_OPTIONS)
+def test_random_move_is_legal_and_its_kept_candidates_are_the_hands(preset: str, toggles: dict) -> None:
+    rng = random.Random(3)
+    shapes = [None, (D.SINGLE, 1), (D.GROUP, 2), (D.GROUP, 3), (D.GROUP, 4), (D.SEQUENCE, 3), (D.SEQUENCE, 4)]
+    seen = 0
+    for state in _rounds(preset, toggles, 6, 17):
+        move = D.random_move(state, rng, 0.25)
+        assert D.check(state, move) is None, (state, move)
+        if state.phase != "play":
+            continue
+        p = state.to_move
+        memo = legal._memo(state.rules, p, state.hands[p])
+        shape = shapes[seen % len(shapes)]
+        seen += 1
+        kept = {m for m, _ in memo.shape(shape)} | {m for m, _ in memo.extras[shape]}
+        kind, size = shape if shape is not None else (None, None)
+        fresh = set(legal._plays(state.rules, p, state.hands[p], kind, size))
+        assert kept == fresh, (state.hands[p], shape)
+    assert seen > 100
+
+
+def test_random_move_passes_exactly_when_no_play_is_legal() -> None:
+    rng = random.Random(8)
+    for state in _rounds("seed", {}, 4, 5):
+        if state.phase != "play":
+            continue
+        move = D.random_move(state, rng, 0.0)
+        plays = [m for m in D.legal_moves(state) if isinstance(m, D.Play)]
+        assert isinstance(move, D.Pass) == (not plays), (state, move)
+        if plays:
+            assert move in plays
