@@ -111,9 +111,10 @@ class Table:
     def status(self) -> str:
         """``waiting`` before the first move while a human seat has not used its token yet
         (nobody has taken that seat), else the match's ``playing`` or ``finished``."""
-        if self.match.ply == 0 and self.unclaimed():
+        status = self.match.status()
+        if status == "playing" and self.match.ply == 0 and self.unclaimed():
             return "waiting"
-        return self.match.status()
+        return status
 
     def unclaimed(self) -> list[int]:
         claimed = self.row.claimed

@@ -263,7 +263,9 @@ def test_clock_passes_or_forfeits(client):
     record = client.get(f"/v1/tables/{table_id}/record").text
     assert record_valid(record)
     table_id, tokens = create(client, seed=4, clock={"move_seconds": 0.2})
+    deadline = time.monotonic() + 60
     while client.get(f"/v1/tables/{table_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
         time.sleep(0.05)
     view = client.get(f"/v1/tables/{table_id}").json()
     assert view["result"] == {"score": "0-1", "winner": "Bob", "end": "forfeit", "lanes": view["result"]["lanes"]}

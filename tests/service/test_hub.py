@@ -158,3 +158,23 @@ def test_a_caravan_forfeit_on_time_is_no_ply(db_url):
         assert table.finished and table.match.ply == 2 and table.match.record() == record
 
     _run(db_url, second)
+
+
+def test_the_rate_limiter_forgets_refilled_buckets(monkeypatch):
+    """One bucket per seat ever used was the service's memory growth per finished table."""
+    from referee.service import app
+
+    clock = [1000.0]
+    monkeypatch.setattr(app.time, "monotonic", lambda: clock[0])
+    limits = app.Limits(rate=10.0, burst=20.0)
+    for table in range(500):
+        assert limits.allow(f"t{table}/0") and limits.allow(f"t{table}/1")
+    assert len(limits.buckets) == 1000
+    for _ in range(25):  # one seat keeps playing (its bucket drains), the others are done
+        limits.allow("t0/0")
+    assert not limits.allow("t0/0")
+    clock[0] += 1.0  # not yet a sweep: t0/0 has refilled 10 of 20
+    assert limits.allow("t0/0") and len(limits.buckets) == 1000
+    clock[0] += 1.5  # a sweep: every bucket is full again and dropped; t0/0 comes back as it is used
+    assert limits.allow("t0/0")
+    assert set(limits.buckets) == {"t0/0"} and limits.buckets["t0/0"][0] == 19
