@@ -40,7 +40,7 @@ def main() -> None:
     print()
     validate.main([*sizes, "--rounds", "2" if quick else "5"])
     print()
-    parallel.main([*sizes, "--rounds", "1" if quick else "3"])
+    parallel.main([*sizes, "--rounds", "1" if quick else "3", *(["--large", "1"] if quick else [])])
     print()
     selfplay.main(["--rounds", "1"] if quick else [])
     print()

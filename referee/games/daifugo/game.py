@@ -26,7 +26,7 @@ GAME = Game(
     allowed=lazy("referee.games.daifugo.annotate:allowed"),
     set_off=lambda state: state.events,
     foreign=(Foreign("uecda-log", "a UEC contest-server log",
-                     lazy("referee.games.daifugo.notation.uecda_log:is_contest_log"),
+                     lazy("referee.games.daifugo.notation.uecda_header:is_contest_log"),
                      lazy("referee.games.daifugo.log_referee:validate_log"), extensions=(".log",),
                      convert="referee.games.daifugo.convert", writes=True),),
     section_tags=frozenset({"round"}),

@@ -36,7 +36,6 @@ from referee.games.daifugo.notation.dfn import over_dealt
 from referee.notation import grammar
 from referee.notation.records import Finding, Record, small_int
 
-HEADER_PREFIX = "%-----%"
 #: The order of a game's lines (the 2018 server; the later revision's).
 LINE_KINDS = ("mibun", "seat", "cards", "play", "result")
 LATER_LINE_KINDS = ("mibun", "seat", "cards", "change", "play", "result", "points")
@@ -68,11 +67,6 @@ TERMINAL_NAMES = {
     "NULL": "NULL",
     "NUMBER": "a number",
 }
-
-
-def is_contest_log(first_line: str) -> bool:
-    """Is this the first line of a contest-server log?"""
-    return first_line.lstrip("\ufeff").startswith(HEADER_PREFIX)
 
 
 @dataclass
