@@ -72,9 +72,9 @@ def test_views_and_legal_are_built_once_per_ply_and_reader(db_url):
         assert ("drawn" in got[0]) == (answer.body.get("drawn") is not None) and "drawn" not in got[2]
         # each reader's view was built once for the move (Bob's, the public, Ann's), Bob's
         # legal once, and asking again builds nothing
-        assert table.views_built == 5 and calls == [0, 0, 1]
+        assert table.views_built == 5 and calls[0] == 0 and sorted(calls[1:]) == [0, 1]  # observers: a set
         hub.view(table, 1)
-        assert table.views_built == 5 and calls == [0, 0, 1]
+        assert table.views_built == 5 and len(calls) == 3
         return table.id
 
     _run(db_url, work)
