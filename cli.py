@@ -21,6 +21,9 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 
+from referee import i18n
+from referee.engines.message import J, M, N, T, said
+from referee.i18n import tr
 from referee.jobs import registry
 from referee.jobs.questions import question_names, question_options
 from referee.jobs.validate import Summary, expand_inputs
@@ -129,6 +132,7 @@ app.add_typer(selfplay_app, name="selfplay")
 
 @app.callback()
 def _main(
+    ctx: typer.Context,
     version: Annotated[bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
@@ -136,6 +140,27 @@ def _main(
     import signal
 
     signal.signal(signal.SIGTERM, _terminated)
+    # Speak the locale's language unless a command's --lang says otherwise; as the command
+    # ends, the language before it again (the program may be run in-process, as by tests).
+    before = i18n.current()
+    i18n.use(i18n.from_environment())
+    ctx.call_on_close(lambda: i18n.use(before))
+
+
+_LANG_HELP = ("The language to speak (" + ", ".join(f"{code}: {name}" for code, name in i18n.NAMES.items())
+              + "); default: the locale's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). English where a text is "
+              "missing; rule ids, notation and JSON keys are never translated.")
+
+
+def _speak(lang: str | None) -> None:
+    """Speak ``--lang`` (when given; else the locale's, already chosen); an unknown language
+    is said so, and English spoken."""
+    if lang is None:
+        return
+    chosen, warning = i18n.resolve(lang)
+    if warning is not None:
+        typer.echo(f"pitboss: {tr(warning)}", err=True)
+    i18n.use(chosen)
 
 
 class Progress:
@@ -220,7 +245,7 @@ def _output(path: Path | str | None):
                                              suffix=".part", delete=False)
     except OSError as err:
         signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
-        _fail(f"cannot write {path}: {err.strerror or err}")
+        _fail(T("cannot write {path}: {why}", path=path, why=err.strerror or err))
     try:
         signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
         umask = os.umask(0)
@@ -241,7 +266,7 @@ def _write_file(path: Path | str, text: str) -> None:
 
 
 def _fail(message: str) -> NoReturn:
-    typer.echo(f"pitboss: {message}", err=True)
+    typer.echo(f"pitboss: {tr(message)}", err=True)
     raise typer.Exit(2)
 
 
@@ -263,17 +288,19 @@ def _paint(word: str, color: bool, style: str | None = None) -> str:
 
 
 def _print_finding(report, finding, kind: str, color: bool = False) -> None:
-    context = [f"game {report.index}"]
+    # "file:line:column: error [rule]" stays as tools read it; the sentence and its context
+    # are in the language spoken.
+    context = [T("game {n}", n=report.index)]
     if finding.round is not None:
-        context.append(f"round {finding.round}")
+        context.append(T("round {n}", n=finding.round))
     if finding.ply is not None:
-        context.append(f"ply {finding.ply}")
+        context.append(T("ply {n}", n=finding.ply))
     if finding.player is not None:
-        context.append(f"player {visible(finding.player)}")
+        context.append(T("player {name}", name=visible(finding.player)))
     if finding.move:
-        context.append(f"move {visible(finding.move)}")
-    typer.echo(f"{_where(report, finding)}: {_paint(kind, color)} [{finding.rule}] {visible(finding.message)} "
-               f"({', '.join(context)})", color=color or None)
+        context.append(T("move {move}", move=visible(finding.move)))
+    typer.echo(f"{_where(report, finding)}: {_paint(kind, color)} [{finding.rule}] {visible(tr(finding.message))} "
+               f"({tr(J(', ', context))})", color=color or None)
     if finding.source:
         for line in caret_line(finding.source, finding.column).split("\n"):
             typer.echo(f"    {line}")
@@ -293,9 +320,12 @@ def _github(kind: str, report, finding) -> str:
         if finding.column is not None:
             props.append(f"col={finding.column}")
     props.append(f"title={prop(finding.rule)}")
-    where = f"game {report.index}" + (f", round {finding.round}" if finding.round is not None else "") + \
-        (f", ply {finding.ply}" if finding.ply is not None else "")
-    return f"::{kind} {','.join(props)}::{data(finding.message)} ({data(where)})"
+    where = [T("game {n}", n=report.index)]
+    if finding.round is not None:
+        where.append(T("round {n}", n=finding.round))
+    if finding.ply is not None:
+        where.append(T("ply {n}", n=finding.ply))
+    return f"::{kind} {','.join(props)}::{data(tr(finding.message))} ({data(tr(J(', ', where)))})"
 
 
 class Format(str, Enum):
@@ -310,7 +340,7 @@ def _rules_option(values: list[str] | None) -> dict:
     try:
         return parse_settings(values or ())
     except ValueError as err:
-        _fail(str(err))
+        _fail(said(err))
     return {}
 
 
@@ -326,6 +356,7 @@ def validate(
     color: Annotated[Color, typer.Option("--color", help="Colour the verdicts: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never.", case_sensitive=False)] = Color.auto,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, metavar="N", help="Processes to validate on (default: every core available); the output is the same for any number.")] = None,
     dask: Annotated[Optional[str], typer.Option("--dask", metavar="SCHEDULER", help="Validate on a Dask cluster (the scheduler's address, e.g. tcp://10.0.0.1:8786): each file is one task; output as on one machine. Needs pip install 'pitboss[dask]'.")] = None,
+    lang: Annotated[Optional[str], typer.Option("--lang", help=_LANG_HELP, metavar="LANG")] = None,
 ) -> None:
     """Replay every record against its rule set and report each illegal move, bad tag,
     syntax error and wrong result, with file, line, column, ply, player and rule id.
@@ -348,6 +379,7 @@ def validate(
     Exit status: 0 all valid, 1 some invalid (or, with --strict, some warned), 2 could
     not run (a bad option, or some input could not be read).
     """
+    _speak(lang)
     fmt = Format.json if as_json else output_format
     settings = _rules_option(rules)
     paint = fmt is Format.text and _color_wanted(color)
@@ -356,7 +388,7 @@ def validate(
     inputs = expand_inputs(files)
     if dask is not None:
         if jobs is not None:
-            _fail("--jobs and --dask: choose one (on a cluster the workers are the jobs)")
+            _fail(T("--jobs and --dask: choose one (on a cluster the workers are the jobs)"))
         from referee.jobs.cluster import validate_on_dask
 
         stream: Iterator[tuple[Any, float | None]] = (
@@ -374,15 +406,15 @@ def validate(
                     name = "<stdin>" if report.path == "-" else report.path
                     err = report.error
                     why = str(err) if isinstance(err, NotText) else (
-                        "no such file" if isinstance(err, FileNotFoundError) else err.strerror or str(err))
+                        T("no such file") if isinstance(err, FileNotFoundError) else err.strerror or str(err))
                     summary.unread.append((name, why))
-                    message = why if isinstance(err, NotText) else f"cannot read {name}: {why}"
-                    typer.echo(f"pitboss: {visible(message)}", err=True)
+                    message = why if isinstance(err, NotText) else T("cannot read {name}: {why}", name=name, why=why)
+                    typer.echo(f"pitboss: {visible(tr(message))}", err=True)
                     continue
                 summary.add(report)
                 progress.update(visible(report.file), fraction, summary.games, summary.plies)
                 if fmt is Format.json:
-                    games_json.append(report.to_json())
+                    games_json.append(i18n.localize(report.to_json()))
                     continue
                 if fmt is Format.github:
                     for kind, findings in (("error", report.errors), ("warning", report.warnings)):
@@ -396,17 +428,7 @@ def validate(
                     _print_finding(report, finding, "error", paint)
                 for finding in report.warnings:
                     _print_finding(report, finding, "warning", paint)
-                n = len(report.errors)
-                verdict = (_paint("valid", paint) if report.valid
-                           else f"{_paint('INVALID', paint)} ({n} error{'s' * (n != 1)})")
-                if report.warnings:
-                    w = len(report.warnings)
-                    verdict += f" ({w} warning{'s' * (w != 1)})" if report.valid else f", {w} warning{'s' * (w != 1)}"
-                about = ", ".join(x for x in (report.game or "unknown game", report.rules,
-                                              report.knowledge and f"knowledge: {report.knowledge}") if x)
-                moves = f"{report.plies} move{'s' * (report.plies != 1)}"
-                typer.echo(f"{visible(report.file)}: game {report.index} ({visible(about)}, {moves}): {verdict}",
-                           color=paint or None)
+                typer.echo(_verdict_line(report, paint), color=paint or None)
         except BrokenPipeError:
             # whoever read the output stopped reading (| head): stop quietly
             sys.stdout = open(os.devnull, "w")
@@ -417,28 +439,60 @@ def validate(
     finally:
         progress.done()
     if fmt is Format.json:
-        typer.echo(json.dumps({"summary": summary.to_json(statistics), "games": games_json}, ensure_ascii=False))
+        typer.echo(json.dumps(i18n.localize({"summary": summary.to_json(statistics), "games": games_json}),
+                              ensure_ascii=False))
     else:
         _print_summary(summary, statistics, strict)
     raise typer.Exit(2 if summary.unread else 1 if summary.failed(strict) else 0)
 
 
-def _print_summary(summary: Summary, statistics: bool, strict: bool) -> None:
-    def count(n: int, word: str) -> str:
-        return f"{n:,} {word}{'s' * (n != 1)}"
+def _verdict_line(report, paint: bool) -> str:
+    """A record's verdict line: its file, number, game, rules and moves, valid or not."""
+    n, w = len(report.errors), len(report.warnings)
+    if report.valid:
+        valid = _paint(tr(T("valid")), paint, "valid")
+        verdict = tr(N("{valid} ({n} warning)", "{valid} ({n} warnings)", w, valid=valid)) if w else valid
+    else:
+        invalid = _paint(tr(T("INVALID")), paint, "INVALID")
+        errors = N("{n} error", "{n} errors", n)
+        verdict = tr(T("{invalid} ({errors}), {warnings}", invalid=invalid, errors=errors,
+                       warnings=N("{n} warning", "{n} warnings", w)) if w
+                     else T("{invalid} ({errors})", invalid=invalid, errors=errors))
+    about = J(", ", [x for x in (report.game or T("unknown game"), report.rules,
+                                 report.knowledge and T("knowledge: {knowledge}", knowledge=report.knowledge)) if x])
+    moves = N("{n} move", "{n} moves", report.plies)
+    return tr(T("{file}: game {index} ({about}, {moves}): {verdict}", file=visible(report.file), index=report.index,
+                about=visible(tr(about)), moves=moves, verdict=verdict))
 
-    line = (f"{count(summary.games, 'game')}: {summary.valid} valid, {summary.invalid} invalid; "
-            f"{count(summary.errors, 'error')}, {count(summary.warnings, 'warning')}")
-    if strict and summary.warned:
-        line += f" (--strict: {count(summary.warned, 'valid game')} with warnings fail)"
-    if summary.unread:
-        line += f"; {count(len(summary.unread), 'input')} not read"
-    typer.echo(line)
+
+#: The summary line, by what it has to say beyond the counts.
+_SUMMARY = {
+    (False, False): M("{games}: {valid} valid, {invalid} invalid; {errors}, {warnings}"),
+    (True, False): M("{games}: {valid} valid, {invalid} invalid; {errors}, {warnings} "
+                     "(--strict: {warned} with warnings fail)"),
+    (False, True): M("{games}: {valid} valid, {invalid} invalid; {errors}, {warnings}; {unread} not read"),
+    (True, True): M("{games}: {valid} valid, {invalid} invalid; {errors}, {warnings} "
+                    "(--strict: {warned} with warnings fail); {unread} not read"),
+}
+
+
+def _print_summary(summary: Summary, statistics: bool, strict: bool) -> None:
+    def errors(n: int) -> T:
+        return N("{n:,} error", "{n:,} errors", n)
+
+    def warnings(n: int) -> T:
+        return N("{n:,} warning", "{n:,} warnings", n)
+
+    template = _SUMMARY[(bool(strict and summary.warned), bool(summary.unread))]
+    typer.echo(tr(T(template, games=N("{n:,} game", "{n:,} games", summary.games), valid=summary.valid,
+                    invalid=summary.invalid, errors=errors(summary.errors), warnings=warnings(summary.warnings),
+                    warned=N("{n:,} valid game", "{n:,} valid games", summary.warned),
+                    unread=N("{n:,} input", "{n:,} inputs", len(summary.unread)))))
     if statistics and summary.by_rule:
-        typer.echo("findings by rule:")
-        for rule, (errors, warnings) in sorted(summary.by_rule.items(), key=lambda kv: (-sum(kv[1]), kv[0])):
-            kinds = ", ".join(x for x in (errors and count(errors, "error"), warnings and count(warnings, "warning")) if x)
-            typer.echo(f"  {sum((errors, warnings)):>7,}  {rule}  ({kinds})")
+        typer.echo(tr(T("findings by rule:")))
+        for rule, (e, w) in sorted(summary.by_rule.items(), key=lambda kv: (-sum(kv[1]), kv[0])):
+            kinds = J(", ", [x for x in (e and errors(e), w and warnings(w)) if x])
+            typer.echo(f"  {sum((e, w)):>7,}  {rule}  ({tr(kinds)})")
 
 
 def _choices(name: str, values: Sequence[str]) -> type[Enum]:
@@ -525,9 +579,9 @@ def _need_file(path: str) -> None:
         return
     target = Path(path)
     if target.is_dir():
-        _fail(f"{path} is a folder; this command takes one record file")
+        _fail(T("{path} is a folder; this command takes one record file", path=path))
     if not target.exists():
-        _fail(f"no such file: {path}")
+        _fail(T("no such file: {path}", path=path))
 
 
 @app.command()
@@ -540,6 +594,7 @@ def annotate(
     analyse: Annotated[bool, typer.Option("--analyse", help="Also analyse every legal move with the solver (slow: up to about 2 s a move): the mover's best outcome after it, in an 'analysis: ...' comment, and a mark (?? or ?) on a move that threw some of it away, where the move has no glyph of its own. " + " ".join(f"{g.title}: {g.analysis}" for g in registry.games() if g.analysis))] = False,
     depth: Annotated[int, typer.Option("--depth", help="With --analyse: own turns searched for a forced win.", min=1)] = 2,
     within: Annotated[int, typer.Option("--within", help="With --analyse: own moves searched for each goal within reach.", min=0)] = 3,
+    lang: Annotated[Optional[str], typer.Option("--lang", help=_LANG_HELP, metavar="LANG")] = None,
 ) -> None:
     """Write the records back, each move that matters with a { } comment saying why.
 
@@ -567,14 +622,15 @@ def annotate(
     """
     from referee.jobs.annotate import NotAnnotatable, annotate_file, parse_wanted
 
+    _speak(lang)
     for path in files:
         _need_file(path)
     try:
         wanted = parse_wanted(rules or [])
     except ValueError as err:
-        _fail(str(err))
+        _fail(said(err))
     if output is not None and str(output) != "-" and any(f != "-" and Path(f).resolve() == output.resolve() for f in files):
-        _fail(f"{output} is also an input: write the annotated records to another file")
+        _fail(T("{output} is also an input: write the annotated records to another file", output=output))
     counts = {"records": 0, "valid": 0, "invalid": 0, "disputed": 0, "illegal": 0, "ruling_dependent": 0}
     records_json = []
     try:
@@ -595,26 +651,28 @@ def annotate(
                     counts["illegal"] += sum(1 for n in a.notes if not n.step.legal)
                     counts["ruling_dependent"] += sum(1 for n in a.notes if n.rulings)
                     if a.unchanged:
-                        typer.echo(f"pitboss: {report.file}:{a.timeline.chunk.line}: record {report.index} written "
-                                   f"back unchanged: {a.unchanged}", err=True)
+                        typer.echo("pitboss: " + tr(T("{file}:{line}: record {index} written back unchanged: {why}",
+                                                      file=report.file, line=a.timeline.chunk.line,
+                                                      index=report.index, why=a.unchanged)), err=True)
                     if as_json:
-                        records_json.append(item.to_json())
+                        records_json.append(i18n.localize(item.to_json()))
                     else:
                         out.write(("\n" if counts["records"] else "") + a.text.rstrip("\n") + "\n")
                     counts["records"] += 1
             if as_json:
                 out.write(json.dumps({"summary": counts, "records": records_json}, ensure_ascii=False) + "\n")
     except NotAnnotatable as err:
-        _fail(str(err))
+        _fail(said(err))
     except BrokenPipeError:
         raise  # the reader of the output went away (| head): click ends quietly
     except OSError as err:
-        _fail(f"cannot read {err.filename or ''}: {err.strerror or err}")
+        _fail(T("cannot read {name}: {why}", name=err.filename or "", why=err.strerror or err))
     if output is not None and str(output) != "-":
-        n = counts["records"]
-        typer.echo(f"{output}: {n} record{'s' * (n != 1)} annotated ({counts['illegal']} illegal, "
-                   f"{counts['disputed']} disputed, {counts['ruling_dependent']} by a ruling); "
-                   f"{counts['invalid']} invalid")
+        typer.echo(tr(N("{output}: {n} record annotated ({illegal} illegal, {disputed} disputed, {ruling} by a "
+                        "ruling); {invalid} invalid",
+                        "{output}: {n} records annotated ({illegal} illegal, {disputed} disputed, {ruling} by a "
+                        "ruling); {invalid} invalid", counts["records"], output=output, illegal=counts["illegal"],
+                        disputed=counts["disputed"], ruling=counts["ruling_dependent"], invalid=counts["invalid"])))
     raise typer.Exit(1 if counts["invalid"] else 0)
 
 
@@ -627,6 +685,7 @@ def explain(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: the position, and each rule set's verdict with every rule checked.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal (as --color never).", hidden=True)] = False,
     color: Annotated[Color, typer.Option("--color", help="Colour: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never.", case_sensitive=False)] = Color.auto,
+    lang: Annotated[Optional[str], typer.Option("--lang", help=_LANG_HELP, metavar="LANG")] = None,
 ) -> None:
     """Explain one move: the position before it, each rule that decided it and the
     verdict under every rule set (the record's own first).
@@ -644,17 +703,18 @@ def explain(
     from referee.jobs.explain import explain as explain_move
     from referee.jobs.timeline import ContestLog
 
+    _speak(lang)
     _need_file(file)
     name = "<stdin>" if file == "-" else file
     try:
         with open_text(file) as handle:
             ex = explain_move(handle, name, ply, game, round_no)
     except (ExplainError, ContestLog) as err:
-        _fail(str(err))
+        _fail(said(err))
     except OSError as err:
-        _fail(f"cannot read {file}: {err.strerror or err}")
+        _fail(T("cannot read {name}: {why}", name=file, why=err.strerror or err))
     if as_json:
-        typer.echo(json.dumps(ex.to_json(), ensure_ascii=False))
+        typer.echo(json.dumps(i18n.localize(ex.to_json()), ensure_ascii=False))
     else:
         sys.stdout.write(explanation_text(ex, _use_color(no_color, color)))
     raise typer.Exit(0 if ex.note.step.legal else 1)
@@ -671,6 +731,7 @@ def show(
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text even on a terminal (as --color never).", hidden=True)] = False,
     color: Annotated[Color, typer.Option("--color", help="Colour: auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR forces it), always or never.", case_sensitive=False)] = Color.auto,
     as_json: Annotated[bool, typer.Option("--json", help='Print one JSON document: the record\'s verdict, the position shown ({"round", "ply", "move", "player", "illegal", ...}) and its drawing as text.')] = False,
+    lang: Annotated[Optional[str], typer.Option("--lang", help=_LANG_HELP, metavar="LANG")] = None,
 ) -> None:
     """Draw a position as its game lays out the table: what lies face up, each hand where
     the record knows it, and the state of play.
@@ -693,6 +754,7 @@ def show(
     from referee.jobs.render.text import render as render_text
     from referee.jobs.timeline import ContestLog, timelines
 
+    _speak(lang)
     _need_file(file)
     name = "<stdin>" if file == "-" else file
     chosen = None
@@ -703,38 +765,42 @@ def show(
                     chosen = timeline
                     break
     except ContestLog as err:
-        _fail(str(err))
+        _fail(said(err))
     except OSError as err:
-        _fail(f"cannot read {file}: {err.strerror or err}")
+        _fail(T("cannot read {name}: {why}", name=file, why=err.strerror or err))
     if chosen is None:
-        _fail(f"{name} has no record {game}")
+        _fail(T("{file} has no record {game}", file=name, game=game))
     annotated = annotate_timeline(chosen)
     frames = frames_of(annotated)
     try:
         frame = select(frames, ply, round_no)
     except LookupError as err:
-        _fail(f"{name}, record {game}: {err}")
+        _fail(T("{file}, record {game}: {error}", file=name, game=game, error=said(err)))
     if svg == "-" and html == "-":
-        _fail("--svg - and --html - would both write to standard output: give one a file")
+        _fail(T("--svg - and --html - would both write to standard output: give one a file"))
     if svg is not None:
         _write_file(svg, render_svg(frame))
         if svg != "-":
-            typer.echo(f"{svg}: {frame.title}", err=html == "-" or as_json)
+            typer.echo(f"{svg}: {frame.title}", err=html == "-" or as_json)  # the title is in the language
     if html is not None:
         report = chosen.report
-        verdict = ("valid" if report.valid
-                   else f"invalid: {report.errors[0].message.rstrip('.')} (rule {report.errors[0].rule})")
-        page = replay_page(frames, f"{Path(name).name}, game {game} ({report.game}, {annotated.variants[0].label if annotated.variants else report.rules})",
-                           f"{len(frames)} positions · {verdict}")
+        verdict = (T("valid") if report.valid
+                   else T("invalid: {message} (rule {rule})", message=tr(report.errors[0].message).rstrip(".。"),
+                          rule=report.errors[0].rule))
+        rules_label = annotated.variants[0].label if annotated.variants else report.rules
+        page = replay_page(frames, tr(T("{file}, game {game} ({kind}, {rules})", file=Path(name).name, game=game,
+                                        kind=report.game, rules=rules_label)),
+                           tr(N("{n} position · {verdict}", "{n} positions · {verdict}", len(frames), verdict=verdict)))
         _write_file(html, page)
         if html != "-":
-            typer.echo(f"{html}: {len(frames)} positions", err=svg == "-" or as_json)
+            typer.echo(tr(N("{file}: {n} position", "{file}: {n} positions", len(frames), file=html)),
+                       err=svg == "-" or as_json)
     if as_json:
         if "-" in (svg, html):
-            _fail("--json writes to standard output: give --svg and --html a file")
+            _fail(T("--json writes to standard output: give --svg and --html a file"))
         doc = {"record": chosen.report.to_json(), "positions": len(frames), "position": frame.to_json(),
                "text": render_text(frame, False)}
-        typer.echo(json.dumps(doc, ensure_ascii=False))
+        typer.echo(json.dumps(i18n.localize(doc), ensure_ascii=False))
     elif svg is None and html is None:
         sys.stdout.write(render_text(frame, _use_color(no_color, color)))
     raise typer.Exit(0 if chosen.report.valid else 1)
@@ -748,6 +814,7 @@ def rules(
     game: Annotated[Optional[str], typer.Argument(help="The game (default: every game): " + ", ".join(registry.names()) + ".", metavar="[GAME]")] = None,
     rule_set: Annotated[Optional[str], typer.Option("--rules", "-r", help="Only this rule set's rules (needs GAME).", metavar="R")] = None,
     html: Annotated[Optional[Path], typer.Option("--html", help="Write the rulebook as one self-contained HTML page (each rule at #its-id).", metavar="PATH")] = None,
+    lang: Annotated[Optional[str], typer.Option("--lang", help=_LANG_HELP, metavar="LANG")] = None,
 ) -> None:
     """The rulebook: every rule and ruling Pitboss applies, with its id (as validate,
     annotate and explain cite it), text, the rule sets and options it belongs to and its
@@ -768,18 +835,19 @@ def rules(
     from referee.jobs.rulebook import html as rulebook_html
     from referee.jobs.rulebook import text as rulebook_text
 
+    _speak(lang)
     if game is not None and registry.find(game) is None:
-        _fail(f"no game {game!r}: the games are {', '.join(registry.names())}")
+        _fail(T("no game {game}: the games are {games}", game=repr(game), games=", ".join(registry.names())))
     if rule_set is not None and game is None:
-        _fail("--rules needs a GAME: rule sets belong to a game")
+        _fail(T("--rules needs a GAME: rule sets belong to a game"))
     chosen = [registry.game(game)] if game is not None else list(registry.games())
     try:
         books = [book(g, rule_set.strip().lower() if rule_set else None) for g in chosen]
     except ValueError as err:
-        _fail(str(err))
+        _fail(said(err))
     if html is not None:
         _write_file(html, rulebook_html(books))
-        typer.echo(f"{html}: {sum(len(b.rules) for b in books)} rules")
+        typer.echo(tr(N("{file}: {n} rule", "{file}: {n} rules", sum(len(b.rules) for b in books), file=html)))
     else:
         sys.stdout.write(rulebook_text(books))
 
@@ -930,6 +998,8 @@ def _solve_command() -> None:
         P("rules", keyword, default=None, annotation=Annotated[Optional[list[str]], typer.Option(
             "--rules", "-r", help=f"Solve under this setting instead of the record's own (as validate --rules: "
             f"{_rule_sets_text()}).", metavar="SETTING")]),
+        P("lang", keyword, default=None, annotation=Annotated[Optional[str], typer.Option(
+            "--lang", help=_LANG_HELP, metavar="LANG")]),
     ]
     solve.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     solve.__doc__ = _solve_help()
@@ -937,42 +1007,44 @@ def _solve_command() -> None:
 
 
 def solve(file: str, question, game: int, ply: Optional[int], round_no: Optional[int], method, timeout: float,
-          as_json: bool, rules: Optional[list[str]] = None, **given) -> None:
+          as_json: bool, rules: Optional[list[str]] = None, lang: Optional[str] = None, **given) -> None:
     from referee.jobs.solve import QuestionError
     from referee.jobs.solve.ask import Options, ask
     from referee.jobs.solve.positions import PositionError, UsageError, load_position
 
+    _speak(lang)
     _need_file(file)
     try:
         position = load_position(file, game, ply, round_no, _rules_option(rules))
     except UsageError as err:
-        _fail(str(err))
+        _fail(said(err))
     except OSError as err:
-        _fail(f"cannot read {file}: {err.strerror or err}")
+        _fail(T("cannot read {name}: {why}", name=file, why=err.strerror or err))
     except PositionError as err:
         report = err.report
         if as_json:
-            typer.echo(json.dumps({"question": question.value, "answer": None, "witness": None,
-                                   "reason": f"invalid position: {err}", "stats": None,
-                                   "game": report.to_json()}, ensure_ascii=False))
+            typer.echo(json.dumps(i18n.localize({"question": question.value, "answer": None, "witness": None,
+                                                 "reason": T("invalid position: {why}", why=said(err)), "stats": None,
+                                                 "game": report.to_json()}), ensure_ascii=False))
         else:
             for finding in err.findings:
                 _print_finding(report, finding, "error")
-            typer.echo(f"{report.file}: game {report.index}: invalid position: {err}")
+            typer.echo(tr(T("{file}: game {index}: invalid position: {why}", file=report.file, index=report.index,
+                            why=said(err))))
         raise typer.Exit(1)
     options = Options(method=method.value, timeout=timeout, **given)
     try:
         answer = ask(position, question.value, options)
     except QuestionError as err:
-        _fail(str(err))
+        _fail(said(err))
     if as_json:
         doc = answer.to_json()
         doc["position"] = {"file": position.timeline.report.file, "game": position.timeline.report.index,
                            "kind": position.game, "rules": position.rules, "round": position.round,
                            "ply": position.ply}
-        typer.echo(json.dumps(doc, ensure_ascii=False))
+        typer.echo(json.dumps(i18n.localize(doc), ensure_ascii=False))
     else:
-        typer.echo(f"position: {position.describe()}")
+        typer.echo(tr(T("position: {position}", position=position.describe())))
         for line in answer.text:
             typer.echo(line)
         stats = answer.stats
@@ -1032,6 +1104,7 @@ def serve(host: str, port: int, db: str, rate: float, **given) -> None:
     from referee.service import protocols
     from referee.service.app import serve as run
 
+    i18n.use("en")  # the service answers every client alike: its API speaks English
     extra = []
     for name in protocols.names():
         if given.get(name) is None:

@@ -13,7 +13,8 @@ Reading and judging records::
 
 The games and their engines: ``pitboss.games()``, ``pitboss.game(name)`` (``.engine``
 has ``check``, ``apply`` and ``legal_moves``). Questions about positions:
-``pitboss.solve(path, question, ...)``. See docs/api.md.
+``pitboss.solve(path, question, ...)``. In another language: ``pitboss.translate(message,
+lang)``, ``pitboss.localize(doc, lang)``, ``pitboss.LANGUAGES``. See docs/api.md.
 """
 
 from __future__ import annotations
@@ -23,15 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from referee import __version__
+from referee.i18n import LANGUAGES, localize
+from referee.i18n import tr as translate
 from referee.jobs.registry import find, game, games
 from referee.jobs.report import GameReport
 from referee.jobs.validate import parse_settings, split, validate_file, validate_lines, validate_text
 from referee.notation.records import Finding, NotText, Record, open_text, text_lines
 
 __all__ = [
-    "Finding", "GameReport", "NotText", "Record", "__version__", "find", "game", "games", "open_text",
-    "parse_settings", "read_lines", "read_text", "replay", "solve", "validate_file", "validate_lines",
-    "validate_text",
+    "Finding", "GameReport", "LANGUAGES", "NotText", "Record", "__version__", "find", "game", "games",
+    "localize", "open_text", "parse_settings", "read_lines", "read_text", "replay", "solve", "translate",
+    "validate_file", "validate_lines", "validate_text",
 ]
 
 

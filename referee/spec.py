@@ -13,13 +13,19 @@ Each file of ``spec/`` is TOML holding ``[[rule]]`` tables::
 
 Files are one per game (the rules shared by its rule sets) and one per game and rule set
 (``caravan-holotape.toml``), plus ``notation.toml`` for what any record can break.
+
+The rules in other languages stand beside them: ``spec/i18n/<lang>/<name>.toml`` for each
+``spec/<name>.toml``, ``[[rule]]`` tables with only ``id``, ``title`` and ``text`` (the
+language's words for that rule; everything else is the English entry's). :func:`translated`
+gives a rule in a language, English where the language has no text for it.
 """
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
+from pathlib import Path
 
 from referee.resources import data_dir
 
@@ -47,7 +53,7 @@ def catalog() -> dict[str, Rule]:
             rule = Rule(
                 id=entry["id"],
                 title=entry["title"],
-                text=" ".join(entry["text"].split()),
+                text=_flow(entry["text"]),
                 rulesets=tuple(entry["rulesets"]),
                 source=entry["source"],
                 kind=entry.get("kind", "rule"),
@@ -60,6 +66,58 @@ def catalog() -> dict[str, Rule]:
                 raise ValueError(f"rule {rule.id}: kind must be 'rule' or 'ruling'")
             rules[rule.id] = rule
     return rules
+
+
+def _wide(ch: str) -> bool:
+    return ord(ch) >= 0x2E80  # CJK and beyond: no space where a line breaks between two
+
+
+def _flow(text: str) -> str:
+    """A TOML text as one paragraph: lines joined by a space (none between two CJK
+    characters, which a line break does not separate by a space)."""
+    out = ""
+    for line in text.split("\n"):
+        words = " ".join(line.split())
+        if not words:
+            continue
+        if out and not (_wide(out[-1]) and _wide(words[0])):
+            out += " "
+        out += words
+    return out
+
+
+def translation_dir(lang: str) -> Path:
+    return data_dir("spec") / "i18n" / lang
+
+
+@cache
+def translations(lang: str) -> dict[str, tuple[str, str]]:
+    """The rules' titles and texts in ``lang`` (spec/i18n/<lang>/), by id: (title, text);
+    empty for English or a language without a folder. A malformed file raises ValueError."""
+    found: dict[str, tuple[str, str]] = {}
+    folder = translation_dir(lang)
+    if lang == "en" or not folder.is_dir():
+        return found
+    for path in sorted(folder.glob("*.toml")):
+        with path.open("rb") as f:
+            doc = tomllib.load(f)
+        for entry in doc.get("rule", []):
+            extra = set(entry) - {"id", "title", "text"}
+            if "id" not in entry or extra:
+                raise ValueError(f"{path}: a translated rule has only id, title and text "
+                                 f"({entry.get('id', '?')}: {', '.join(sorted(extra)) or 'no id'})")
+            found[entry["id"]] = (" ".join(str(entry.get("title", "")).split()), _flow(str(entry.get("text", ""))))
+    return found
+
+
+def translated(rule: Rule, lang: str) -> Rule:
+    """``rule`` with its title and text in ``lang`` where that language has them (each on
+    its own: a missing one stays English)."""
+    words = translations(lang).get(rule.id)
+    if words is None:
+        return rule
+    title, text = words
+    return replace(rule, title=title or rule.title, text=text or rule.text)
 
 
 def rule(rule_id: str) -> Rule:

@@ -7,6 +7,13 @@ from pathlib import Path
 
 import pytest
 
+# The tests expect English (the goldens are English): a developer's locale must not choose
+# another language for the command line run in-process or in a subprocess. The language
+# tests set LANGUAGE / --lang themselves.
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+    os.environ.pop(_name, None)
+os.environ["LANGUAGE"] = "en"
+
 #: ../shared/fixtures: real UEC contest-server logs. CI clones the repository with a copy
 #: of shared/ beside it.
 FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures"

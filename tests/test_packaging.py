@@ -75,3 +75,14 @@ def test_the_installed_wheel_runs_alone(wheel: Path, tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "2 games: 2 valid, 0 invalid" in proc.stdout
+
+
+def test_the_wheel_ships_the_catalogs_and_the_rule_texts(wheel: Path) -> None:
+    """The languages work from a wheel: the template, each catalog and its compiled form,
+    and the rule texts per language (spec/i18n/ inside referee/_data/spec/)."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "referee/locale/pitboss.pot" in names
+    for path in sorted((ROOT / "referee" / "locale").rglob("pitboss.*")):
+        assert path.relative_to(ROOT).as_posix() in names
+    for path in sorted((ROOT / "spec" / "i18n").rglob("*.toml")):
+        assert f"referee/_data/spec/{path.relative_to(ROOT / 'spec').as_posix()}" in names

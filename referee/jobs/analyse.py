@@ -40,6 +40,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from referee.i18n import tr
 from referee.jobs.annotate import Annotated, annotate_lines
 from referee.jobs.solve import Deadline
 from referee.notation.records import open_text, text_lines
@@ -144,7 +145,8 @@ def analyse(annotated: Annotated, limits: Limits = Limits()) -> Analysed:
             entry.glyphs = (a.glyph,)
             a.added = True
     try:
-        annotated.text = game.part("annotate").write(timeline, comments, annotated.record_comments)
+        annotated.text = game.part("annotate").write(timeline, {i: [tr(c) for c in cs] for i, cs in comments.items()},
+                                                     [tr(c) for c in annotated.record_comments])
     finally:
         for entry, glyphs in saved:  # the record as read stays as read
             entry.glyphs = glyphs

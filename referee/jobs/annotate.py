@@ -38,9 +38,11 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from referee import spec
+from referee.engines.message import J, M, R, T, said
+from referee.i18n import tr
 from referee.jobs import registry
 from referee.jobs.game import Comparison, Game
-from referee.jobs.replay import REJECTED, Step
+from referee.jobs.replay import Step, unrejected
 from referee.jobs.report import GameReport
 from referee.jobs.timeline import ContestLog, Timeline, replayed, timelines
 from referee.notation.records import Finding, open_text, text_lines
@@ -107,12 +109,15 @@ class Judged:
     def summary(self) -> str:
         """The setting's verdict on the whole record, in words."""
         f = self.first_failure()
+        label = self.variant.label
         if f is None:
-            return f"{self.variant.label} valid"
+            return T("{label} valid", label=label)
         if f.ply is None:
-            where = f" in round {f.round}" if f.round is not None else ""
-            return f"{self.variant.label} rejects the record's set-up{where} [{f.rule}]"
-        return f"{self.variant.label} first fails at {_ply(f)} [{f.rule}]"
+            if f.round is not None:
+                return T("{label} rejects the record's set-up in round {round} [{rule}]", label=label, round=f.round,
+                         rule=f.rule)
+            return T("{label} rejects the record's set-up [{rule}]", label=label, rule=f.rule)
+        return T("{label} first fails at {ply} [{rule}]", label=label, ply=_ply(f), rule=f.rule)
 
     def to_json(self) -> dict[str, Any]:
         f = self.first_failure()
@@ -122,8 +127,8 @@ class Judged:
                 "summary": self.summary()}
 
 
-def _ply(f: Finding) -> str:
-    return f"round {f.round}, ply {f.ply}" if f.round is not None else f"ply {f.ply}"
+def _ply(f: Finding) -> T:
+    return T("round {round}, ply {ply}", round=f.round, ply=f.ply) if f.round is not None else T("ply {ply}", ply=f.ply)
 
 
 @dataclass
@@ -223,9 +228,9 @@ def parse_wanted(wanted: Sequence[str]) -> list[str]:
                 game.settings.parse(text)
                 break
             except ValueError as err:
-                errors.append(f"{game.title}: {err}")
+                errors.append(T("{game}: {error}", game=game.title, error=said(err)))
         else:
-            raise ValueError(f"unknown setting {text!r} ({'; '.join(errors)})")
+            raise ValueError(T("unknown setting {text} ({errors})", text=repr(text), errors=J("; ", errors)))
     return texts
 
 
@@ -256,7 +261,7 @@ def _own_setting(game: Game, timeline: Timeline) -> Any:
 def _verdict(game: Game, step: Step) -> Verdict:
     v = step.violation
     if v is not None:
-        message = v.message[len(REJECTED):] if v.message.startswith(REJECTED) else v.message
+        message = unrejected(v.message)
         return Verdict(False, v.rule, message, rejected=step.rejected)
     return Verdict(True, allowed=tuple(dict.fromkeys(game.allowed(step.before, step.entry.move, step.after))))
 
@@ -287,12 +292,15 @@ def _judge_moves(game: Game, judged: list[Judged]) -> list[MoveNote]:
                 verdicts[label] = _verdict(game, step)
             elif step is not None:
                 since = parted.setdefault((label, ref.variant.label), _step_ply(ref_step))
-                apart[label] = f"{label} is in another position than {ref.variant.label} (since {since})"
+                apart[label] = T("{label} is in another position than {other} (since {since})", label=label,
+                                 other=ref.variant.label, since=since)
             else:
                 f = j.first_failure()
-                apart[label] = (f"{label} already failed at {_ply(f)} [{f.rule}]" if f is not None and f.ply
-                                else f"{label} rejects the record's set-up [{f.rule}]" if f is not None
-                                else f"{label} never reached this move")
+                apart[label] = (T("{label} already failed at {ply} [{rule}]", label=label, ply=_ply(f), rule=f.rule)
+                                if f is not None and f.ply
+                                else T("{label} rejects the record's set-up [{rule}]", label=label, rule=f.rule)
+                                if f is not None
+                                else T("{label} never reached this move", label=label))
         kinds = {v.kind for v in verdicts.values()}
         afters = {key(j.steps[i].after) for j in judged
                   if j.variant.label in verdicts and j.steps[i].after is not None}
@@ -302,8 +310,10 @@ def _judge_moves(game: Game, judged: list[Judged]) -> list[MoveNote]:
     return notes
 
 
-def _step_ply(step: Step) -> str:
-    return f"round {step.round}, ply {step.ply}" if step.round is not None else f"ply {step.ply}"
+def _step_ply(step: Step) -> T:
+    if step.round is not None:
+        return T("round {round}, ply {ply}", round=step.round, ply=step.ply)
+    return T("ply {ply}", ply=step.ply)
 
 
 def _changes_something(j: Judged, own: Judged, notes: Sequence[MoveNote]) -> bool:
@@ -341,7 +351,7 @@ def _cite(rule_id: str) -> str:
     rule = spec.catalog().get(rule_id)
     if rule is None:
         return f"[{rule_id}]"
-    return f"[{rule_id}] {rule.title} ({rule.source})"
+    return T("[{rule}] {title} ({source})", rule=rule_id, title=R(rule_id, rule.title), source=rule.source)
 
 
 def _distinctive(game: Game, rule_id: str, variant: Variant, variants: Sequence[Variant]) -> bool:
@@ -357,39 +367,48 @@ def _distinctive(game: Game, rule_id: str, variant: Variant, variants: Sequence[
     return any(option(variant.rules, name) != option(v.rules, name) for v in others for name in rule.options)
 
 
-def _disputed_comment(game: Game, note: MoveNote, variants: Sequence[Variant], head: str = "disputed") -> str:
+def _disputed_comment(game: Game, note: MoveNote, variants: Sequence[Variant], head: str = M("disputed")) -> str:
+    """The verdicts of the settings on a move (``head``: ``disputed``, or ``parts here``)."""
     judging = [v for v in variants if v.label in note.verdicts]
     broken = {v.rule for v in note.verdicts.values() if not v.legal}
-    parts = [head]
+    parts: list[str] = [T(head)]
     catalog = spec.catalog()
     for variant in judging:
         verdict = note.verdicts[variant.label]
         if not verdict.legal:
             rule = catalog.get(verdict.rule or "")
-            source = f" ({rule.source})" if rule is not None else ""
-            state = "rejected, counted as a pass" if verdict.rejected else "illegal"
+            state = T("rejected, counted as a pass") if verdict.rejected else T("illegal")
             # The first judge's verdict is spelled out in its own comment just before.
             said = variant is judging[0]
-            sentence = (rule.title if rule is not None else "") if said else verdict.message
-            parts.append(f"{variant.label}: {state} [{verdict.rule}] {sentence}{source}")
+            sentence = ((R(rule.id, rule.title) if rule is not None else "") if said
+                        else verdict.message or "")
+            if rule is not None:
+                parts.append(T("{label}: {state} [{rule}] {sentence} ({source})", label=variant.label, state=state,
+                               rule=verdict.rule, sentence=sentence, source=rule.source))
+            else:
+                parts.append(T("{label}: {state} [{rule}] {sentence}", label=variant.label, state=state,
+                               rule=verdict.rule, sentence=sentence))
             continue
         ids = [r for r in verdict.allowed if r in broken]
         ids += [r for r in verdict.allowed if r not in broken and _distinctive(game, r, variant, judging)]
         absent = [r for r in sorted(x for x in broken if x) if r not in verdict.allowed
                   and variant.preset not in catalog.get(r, _NO_RULE).rulesets]
-        text = f"{variant.label}: legal"
         # Parting settings differ in what a move set off: only that is worth naming.
         shown = ids or ([] if absent or head != "disputed" else list(verdict.allowed))
-        if shown:
-            text += " " + "; ".join(_cite(r) for r in shown)
+        text = (T("{label}: legal {rules}", label=variant.label, rules=J("; ", (_cite(r) for r in shown))) if shown
+                else T("{label}: legal", label=variant.label))
         if absent:
-            text += f" (no such rule in {variant.label}: {', '.join(absent)})"
+            text = T("{verdict} (no such rule in {label}: {rules})", verdict=text, label=variant.label,
+                     rules=", ".join(absent))
         parts.append(text)
-    return " | ".join(parts) + _apart_text(note)
+    return _with_apart(J(" | ", parts), note)
 
 
-def _apart_text(note: MoveNote) -> str:
-    return f" ({'; '.join(note.apart.values())})" if note.apart else ""
+def _with_apart(comment: str, note: MoveNote) -> str:
+    """A comment and, where settings went apart before this move, how."""
+    if not note.apart:
+        return comment
+    return T("{comment} ({apart})", comment=comment, apart=J("; ", note.apart.values()))
 
 
 class _NoRule:
@@ -405,19 +424,21 @@ def comments_for(game: Game, note: MoveNote, variants: Sequence[Variant], explai
     out: list[str] = []
     verdict = note.verdicts[ref.label]
     if not verdict.legal:
-        where = "" if note.disputed else _apart_text(note)
         if verdict.rejected:
-            out.append(f"rejected under {ref.label}, counted as a pass: [{verdict.rule}] {verdict.message}{where}")
+            comment = T("rejected under {label}, counted as a pass: [{rule}] {message}", label=ref.label,
+                        rule=verdict.rule, message=verdict.message)
         else:
-            out.append(f"illegal under {ref.label}: [{verdict.rule}] {verdict.message}{where}")
+            comment = T("illegal under {label}: [{rule}] {message}", label=ref.label, rule=verdict.rule,
+                        message=verdict.message)
+        out.append(comment if note.disputed else _with_apart(comment, note))
     if note.disputed:
         out.append(_disputed_comment(game, note, variants))
     elif note.parts:
-        out.append(_disputed_comment(game, note, variants, "parts here"))
+        out.append(_disputed_comment(game, note, variants, M("parts here")))
     if note.rulings:
-        out.append("ruling: " + "; ".join(_cite(r) for r in note.rulings))
+        out.append(T("ruling: {rules}", rules=J("; ", (_cite(r) for r in note.rulings))))
     if explain_all and step.legal and ref.own:
-        out.append(f"allowed under {ref.label}: {_ids(verdict.allowed)}")
+        out.append(T("allowed under {label}: {rules}", label=ref.label, rules=_ids(verdict.allowed)))
     return out
 
 
@@ -426,28 +447,28 @@ def comments_for(game: Game, note: MoveNote, variants: Sequence[Variant], explai
 
 def _record_comments(timeline: Timeline) -> list[str]:
     """Findings that belong to no move: tags, the deal, the result, the finishing order."""
-    out = []
+    out: list[str] = []
     report = timeline.report
     for f in report.errors:
         if f.ply is None:
-            out.append(f"record invalid: [{f.rule}] {_where(f)}{f.message}")
+            out.append(T("record invalid: [{rule}] round {round}: {message}", rule=f.rule, round=f.round,
+                         message=f.message) if f.round is not None else
+                       T("record invalid: [{rule}] {message}", rule=f.rule, message=f.message))
     for f in report.warnings:
         if f.ply is None:
-            out.append(f"record warning: [{f.rule}] {_where(f)}{f.message}")
+            out.append(T("record warning: [{rule}] round {round}: {message}", rule=f.rule, round=f.round,
+                         message=f.message) if f.round is not None else
+                       T("record warning: [{rule}] {message}", rule=f.rule, message=f.message))
     return out
 
 
-def _where(f: Finding) -> str:
-    return f"round {f.round}: " if f.round is not None else ""
-
-
 def _settings_comments(judged: Sequence[Judged], not_compared: Sequence[str]) -> list[str]:
-    out = []
+    out: list[str] = []
     outcomes = {None if f is None else (f.round, f.ply, f.rule) for f in (j.first_failure() for j in judged)}
     if len(outcomes) > 1:
-        out.append("settings: " + " | ".join(j.summary() for j in judged))
+        out.append(T("settings: {verdicts}", verdicts=J(" | ", (j.summary() for j in judged))))
     if not_compared:
-        out.append("not compared: " + "; ".join(not_compared))
+        out.append(T("not compared: {settings}", settings=J("; ", not_compared)))
     return out
 
 
@@ -456,11 +477,12 @@ def annotate_timeline(timeline: Timeline, wanted: Sequence[str] = (), explain_al
     as ``--rules`` takes them), or by default with the game's comparisons."""
     game = timeline.kind
     if game is None:
-        return Annotated(timeline, [], [], timeline.chunk.text, "the game is unknown")
+        return Annotated(timeline, [], [], timeline.chunk.text, T("the game is unknown"))
     if not timeline.readable:
         errors = timeline.record.errors if timeline.record is not None else timeline.report.errors
         first = errors[0] if errors else None
-        why = f"it cannot be read as written ([{first.rule}] {first.message})" if first else "it cannot be read"
+        why = (T("it cannot be read as written ([{rule}] {message})", rule=first.rule, message=first.message)
+               if first else T("it cannot be read"))
         return Annotated(timeline, [], [], timeline.chunk.text, why)
     settings = game.settings
     own_setting = _own_setting(game, timeline)
@@ -497,7 +519,9 @@ def annotate_timeline(timeline: Timeline, wanted: Sequence[str] = (), explain_al
         if note.comments:
             by_index.setdefault(note.step.index, []).extend(note.comments)
     record_comments = _record_comments(timeline) + _settings_comments(judged, not_compared)
-    text = game.part("annotate").write(timeline, by_index, record_comments)
+    # The comments go into the record in the language spoken; the JSON keeps them as messages.
+    text = game.part("annotate").write(timeline, {i: [tr(c) for c in cs] for i, cs in by_index.items()},
+                                       [tr(c) for c in record_comments])
     return Annotated(timeline, variants, notes, text, judged=judged, not_compared=not_compared,
                      record_comments=record_comments)
 

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee import spec
+from referee.engines.message import J, N, T
+from referee.i18n import current, tr
 from referee.jobs import registry
 from referee.jobs.annotate import Annotated, MoveNote, Variant, annotate_timeline
 from referee.jobs.render.frames import Frame, frames_of
@@ -45,6 +47,7 @@ class Explanation:
             rule = catalog.get(rule_id or "")
             entry: dict[str, object] = {"id": rule_id, "role": "allowed" if verdict.legal else "broken"}
             if rule is not None:
+                rule = spec.translated(rule, current())
                 entry.update(title=rule.title, kind=rule.kind, rulesets=list(rule.rulesets),
                              options=list(rule.options), text=rule.text, source=rule.source,
                              rulebook=anchor(rule.id))
@@ -86,30 +89,38 @@ def explain(lines: Iterable[str], file: str, ply: int, game: int = 1, round_no: 
             break
     else:
         count = timeline.report.index if timeline is not None else 0
-        raise ExplainError(f"{file} has {count} record{'s' * (count != 1)}, not {game}")
+        raise ExplainError(N("{file} has {n} record, not {game}", "{file} has {n} records, not {game}", count,
+                             file=file, game=game))
     annotated = annotate_timeline(timeline)
     if annotated.unchanged:
-        raise ExplainError(f"record {game} of {file}: {annotated.unchanged}; see `pitboss validate {file}`")
+        raise ExplainError(T("record {game} of {file}: {why}; see {command}", game=game, file=file,
+                             why=annotated.unchanged, command=f"`pitboss validate {file}`"))
     if not timeline.segments:
-        raise ExplainError(f"record {game} of {file} cannot be set up (its tags are wrong); "
-                           f"see `pitboss validate {file}`")
+        raise ExplainError(T("record {game} of {file} cannot be set up (its tags are wrong); see {command}",
+                             game=game, file=file, command=f"`pitboss validate {file}`"))
     rounds = [seg.round for seg in timeline.segments]
     if round_no is None:
         round_no = rounds[0]
     elif round_no not in rounds:
-        raise ExplainError(f"record {game} has no round {round_no} that the replay reached "
-                           f"(rounds: {', '.join(str(r) for r in rounds if r is not None) or 'none'})")
+        reached = ", ".join(str(r) for r in rounds if r is not None)
+        raise ExplainError(T("record {game} has no round {round} that the replay reached (rounds: {rounds})",
+                             game=game, round=round_no, rounds=reached) if reached else
+                           T("record {game} has no round {round} that the replay reached (rounds: none)",
+                             game=game, round=round_no))
     notes = [n for n in annotated.notes if n.step.round == round_no]
     note = next((n for n in notes if n.step.ply == ply), None)
     if note is None:
-        where = f"round {round_no} of record {game}" if round_no is not None else f"record {game}"
+        where = (T("round {round} of record {game}", round=round_no, game=game) if round_no is not None
+                 else T("record {game}", game=game))
         if not notes:
-            raise ExplainError(f"{where} has no move that the replay reached")
+            raise ExplainError(T("{where} has no move that the replay reached", where=where))
         last = notes[-1].step
         if not last.legal and not last.rejected and ply > last.ply:
-            raise ExplainError(f"{where}: the replay stops at the illegal move {last.ply} ({last.entry.text}); "
-                               f"move {ply} is never reached (explain --ply {last.ply} says why)")
-        raise ExplainError(f"{where} has no move {ply}: its moves are 1 to {last.ply}")
+            raise ExplainError(T("{where}: the replay stops at the illegal move {last} ({move}); "
+                                 "move {ply} is never reached ({command} says why)", where=where, last=last.ply,
+                                 move=last.entry.text, ply=ply, command=f"explain --ply {last.ply}"))
+        raise ExplainError(T("{where} has no move {ply}: its moves are 1 to {last}", where=where, ply=ply,
+                             last=last.ply))
     frames = frames_of(annotated)
     before = _frame_before(frames, note)
     return Explanation(annotated, note, before)
@@ -120,66 +131,89 @@ def _frame_before(frames: list[Frame], note: MoveNote) -> Frame:
     for f in frames:
         if f.round == step.round and f.ply == step.ply - 1 and not f.illegal:
             return f
-    raise ExplainError("the position before the move is missing")  # pragma: no cover - frames cover every step
+    raise ExplainError(T("the position before the move is missing"))  # pragma: no cover - frames cover every step
 
 
 def explanation_text(ex: Explanation, color: bool = False) -> str:
     paint = Painter(color)
     step = ex.note.step
     report = ex.annotated.timeline.report
-    where = f"round {step.round}, " if step.round is not None else ""
     own = ex.annotated.variants[0]
-    lines = [paint(f"{report.file}, game {report.index}, {where}ply {step.ply}: "
-                   f"{_who(report.game, step.player)}{step.entry.text}", "bold")
-             + f"  (line {step.entry.line}, column {step.entry.column}; the record's rules: {own.label})",
-             "", paint("Position before the move:", "bold"), render(ex.before, color).rstrip("\n"), ""]
+    move = _who(report.game, step.player, step.entry.text)
+    if step.round is not None:
+        head = T("{file}, game {game}, round {round}, ply {ply}: {move}", file=report.file, game=report.index,
+                 round=step.round, ply=step.ply, move=move)
+    else:
+        head = T("{file}, game {game}, ply {ply}: {move}", file=report.file, game=report.index, ply=step.ply,
+                 move=move)
+    lines = [paint(tr(head), "bold")
+             + tr(T("  (line {line}, column {column}; the record's rules: {rules})", line=step.entry.line,
+                    column=step.entry.column, rules=own.label)),
+             "", paint(tr(T("Position before the move:")), "bold"), render(ex.before, color).rstrip("\n"), ""]
     catalog = spec.catalog()
+    lang = current()
+
+    def rule_of(rule_id: str) -> spec.Rule | None:
+        rule = catalog.get(rule_id)
+        return spec.translated(rule, lang) if rule is not None else None
+
     for variant in ex.judging:
         verdict = ex.note.verdicts[variant.label]
-        mine = " (the record's rules)" if variant.own else ""
         if verdict.legal:
-            lines.append(paint(f"{variant.label}{mine}: legal", "green", "bold"))
+            state = (T("{rules} (the record's rules): legal", rules=variant.label) if variant.own
+                     else T("{rules}: legal", rules=variant.label))
+            lines.append(paint(tr(state), "green", "bold"))
             for rule_id in verdict.allowed:
-                rule = catalog.get(rule_id)
+                rule = rule_of(rule_id)
                 title = rule.title if rule else ""
                 tag = _rule_tag(rule, variant)
                 lines.append(f"  {paint('✓', 'green')} {rule_id} — {title}{tag}")
         else:
-            state = "rejected (counted as a pass)" if verdict.rejected else "ILLEGAL"
-            lines.append(paint(f"{variant.label}{mine}: {state}", "red", "bold"))
-            rule = catalog.get(verdict.rule or "")
+            if verdict.rejected:
+                state = (T("{rules} (the record's rules): rejected (counted as a pass)", rules=variant.label)
+                         if variant.own else T("{rules}: rejected (counted as a pass)", rules=variant.label))
+            else:
+                state = (T("{rules} (the record's rules): ILLEGAL", rules=variant.label) if variant.own
+                         else T("{rules}: ILLEGAL", rules=variant.label))
+            lines.append(paint(tr(state), "red", "bold"))
+            rule = rule_of(verdict.rule or "")
             lines.append(f"  {paint('✗', 'red')} {verdict.rule} — {rule.title if rule else ''}{_rule_tag(rule, variant)}")
-            lines.append(f"    {verdict.message}")
+            lines.append(f"    {tr(verdict.message)}")
             if rule is not None:
-                lines.append(f"    The rule: {rule.text}")
-                lines.append(f"    Source: {rule.source}")
+                lines.append("    " + tr(T("The rule: {text}", text=rule.text)))
+                lines.append("    " + tr(T("Source: {source}", source=rule.source)))
         lines.append("")
     if ex.note.disputed:
         legal = [v.label for v in ex.judging if ex.note.verdicts[v.label].legal]
         illegal = [v.label for v in ex.judging if not ex.note.verdicts[v.label].legal]
-        lines.append(paint(f"Disputed: legal under {', '.join(legal)}; illegal under {', '.join(illegal)}.",
-                           "yellow", "bold"))
+        lines.append(paint(tr(T("Disputed: legal under {legal}; illegal under {illegal}.", legal=", ".join(legal),
+                                illegal=", ".join(illegal))), "yellow", "bold"))
+    elif ex.note.own.legal:
+        lines.append(tr(T("Not disputed: legal under every rule set compared.")))
     else:
-        word = "legal" if ex.note.own.legal else "illegal"
-        lines.append(f"Not disputed: {word} under every rule set compared.")
+        lines.append(tr(T("Not disputed: illegal under every rule set compared.")))
     for why in ex.note.apart.values():
-        lines.append(f"Not judging this move: {why}.")
+        lines.append(tr(T("Not judging this move: {why}.", why=why)))
     for why in ex.annotated.not_compared:
-        lines.append(f"Not compared: {why}.")
+        lines.append(tr(T("Not compared: {why}.", why=why)))
     if ex.note.rulings:
         for r in ex.note.rulings:
-            rule = catalog[r]
-            lines.append(paint(f"Rests on a ruling: {r} — {rule.title}. {rule.text} ({rule.source})", "magenta"))
+            rule = spec.translated(catalog[r], lang)
+            lines.append(paint(tr(T("Rests on a ruling: {rule} — {title}. {text} ({source})", rule=r, title=rule.title,
+                                    text=rule.text, source=rule.source)), "magenta"))
     game = report.game or ""
-    lines += ["", f"Every rule above is in the rulebook under its id: pitboss rules {game} "
-                  f"(or --html rules.html, each rule at {anchor('<id>')})."]
+    lines += ["", tr(T("Every rule above is in the rulebook under its id: {command} (or {html}, each rule at {place}).",
+                       command=f"pitboss rules {game}", html="--html rules.html",
+                       place=anchor("<id>")))]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _who(game: str | None, player: str) -> str:
-    """Who moved, where the move's text does not say it (its notation names no player)."""
+def _who(game: str | None, player: str, move: str) -> str:
+    """The move, and who moved where the move's text does not say it (its notation names no player)."""
     kind = registry.find(game)
-    return f"player {player}: " if kind is not None and not kind.moves_name_mover else ""
+    if kind is not None and not kind.moves_name_mover:
+        return T("player {player}: {move}", player=player, move=move)
+    return move
 
 
 def _rule_tag(rule, variant) -> str:
@@ -187,9 +221,9 @@ def _rule_tag(rule, variant) -> str:
         return ""
     bits = []
     if rule.kind == "ruling":
-        bits.append("ruling")
+        bits.append(T("ruling"))
     if len(rule.rulesets) == 1:
-        bits.append(f"{rule.rulesets[0]} only")
+        bits.append(T("{rules} only", rules=rule.rulesets[0]))
     if rule.options:
-        bits.append("option " + ", ".join(rule.options))
-    return f"  [{'; '.join(bits)}]" if bits else ""
+        bits.append(T("option {options}", options=", ".join(rule.options)))
+    return f"  [{tr(J('; ', bits))}]" if bits else ""

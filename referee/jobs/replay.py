@@ -25,14 +25,28 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from referee.engines.base import Violation
+from referee.engines.message import M, T
 from referee.jobs.report import GameReport
 from referee.notation.records import Finding, MoveEntry
 
 if TYPE_CHECKING:
     from referee.jobs.game import Game
 
-#: What a message of a counted illegal move starts with.
-REJECTED = "rejected, counted as a pass: "
+#: The message of a counted illegal move (a warning): the violation's, said as rejected.
+REJECTED = M("rejected, counted as a pass: {message}")
+
+
+def rejected(message: str) -> T:
+    """A counted illegal move's message."""
+    return T(REJECTED, message=message)
+
+
+def unrejected(message: str) -> str:
+    """The violation's own message inside a counted illegal move's (else ``message``)."""
+    if isinstance(message, T) and message.msgid == REJECTED:
+        return message.args["message"]
+    prefix = REJECTED.partition("{")[0]
+    return message[len(prefix):] if message.startswith(prefix) else message
 
 
 @dataclass
@@ -171,7 +185,7 @@ def play(engine: Any, segment: Segment, report: GameReport, observer: Observer |
             report.plies += ply - 1
             observer.moved(step)
             return None
-        finding.message = REJECTED + finding.message
+        finding.message = rejected(finding.message)
         report.warnings.append(finding)
         observer.moved(step)
         state = after

@@ -14,30 +14,48 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from unicodedata import east_asian_width
 from xml.sax.saxutils import escape, quoteattr
 
 from referee import spec
+from referee.engines.message import M, T
+from referee.i18n import BCP47, Text, current, gettext_
 from referee.jobs.game import Game
 from referee.jobs.render.html import head
 
 #: What the rulebook says (one place, for translation).
-TEXT = {
-    "title": "{game}: the rulebook",
-    "rule_sets": "Rule sets",
-    "differences": "Where the rule sets differ",
-    "topic": "topic",
-    "options": "options",
-    "option": "option",
-    "none": "—",
-    "rules": "The rules",
-    "belongs": "rule sets: {sets}",
-    "by_options": "options: {options}",
-    "source": "source: {source}",
-    "ruling": "ruling (decided where the sources are silent)",
-    "rule": "rule",
-    "only": "only the rules of {rules}",
-    "notation": "records (both notations)",
-}
+TEXT = Text({
+    "title": M("{game}: the rulebook"),
+    "rule_sets": M("Rule sets"),
+    "rule_sets_list": M("Rule sets:"),
+    "differences": M("Where the rule sets differ"),
+    "topic": M("topic"),
+    "options": M("options"),
+    "option": M("option"),
+    "none": M("—"),
+    "rules": M("The rules"),
+    "belongs": M("rule sets: {sets}"),
+    "by_options": M("options: {options}"),
+    "source": M("source: {source}"),
+    "ruling": M("ruling (decided where the sources are silent)"),
+    "rule": M("rule"),
+    "rules_only": M("The rules (only the rules of {rules})"),
+    "notation": M("records (both notations)"),
+})
+
+#: The topics the rules are grouped by (the middle part of their ids: ``caravan.deck.size``
+#: is about the deck), as the rulebook's section headings say them. A topic missing here
+#: is shown as its id part (tests/test_i18n.py checks that none is).
+TOPICS = Text({
+    "combo": M("combo"), "deal": M("deal"), "deck": M("deck"), "direction": M("direction"),
+    "disband": M("disband"), "discard": M("discard"), "draw": M("draw"), "end": M("end"),
+    "exchange": M("exchange"), "face": M("face"), "finish": M("finish"), "hand": M("hand"),
+    "jack": M("jack"), "joker": M("joker"), "lane": M("lane"), "lead": M("lead"), "lock": M("lock"),
+    "log": M("log"), "miyako": M("miyako"), "number": M("number"), "opening": M("opening"),
+    "option": M("option"), "pass": M("pass"), "play": M("play"), "queen": M("queen"),
+    "result": M("result"), "round": M("round"), "suit": M("suit"), "trick": M("trick"),
+    "turn": M("turn"), "value": M("value"),
+})
 
 
 @dataclass(frozen=True)
@@ -61,24 +79,35 @@ def game_rules(game: Game) -> list[spec.Rule]:
     return own + shared
 
 
-def _topic(rule: spec.Rule, game: Game) -> str:
+def topic_of(rule: spec.Rule, game: Game) -> str:
+    """The topic a rule is shown under: its id's middle part (a record rule: the records')."""
     if rule.file not in game.spec_files:
-        return TEXT["notation"]
+        return "notation"
     parts = rule.id.split(".")
     return parts[1] if len(parts) > 2 else parts[0]
+
+
+def _topic(rule: spec.Rule, game: Game) -> str:
+    topic = topic_of(rule, game)
+    if rule.file not in game.spec_files:
+        return TEXT["notation"]
+    return TOPICS.get(topic, topic)
 
 
 def book(game: Game, rule_set: str | None = None) -> Book:
     """The rulebook of ``game`` (only ``rule_set``'s rules when given). Raises ValueError
     for a rule set the game does not have."""
     if rule_set is not None and rule_set not in game.rule_sets:
-        raise ValueError(f"{game.title} has no rule set {rule_set!r}: use one of {', '.join(game.rule_sets)}")
+        raise ValueError(T("{game} has no rule set {rules}: use one of {choices}", game=game.title,
+                           rules=repr(rule_set), choices=", ".join(game.rule_sets)))
     sets = (rule_set,) if rule_set else game.rule_sets
     topics: dict[str, list[spec.Rule]] = {}
+    lang = current()
     for rule in game_rules(game):
         if rule_set is not None and rule_set not in rule.rulesets:
             continue
-        topics.setdefault(_topic(rule, game), []).append(rule)
+        # In the language spoken: the rule's title and text where it has them, else English.
+        topics.setdefault(_topic(rule, game), []).append(spec.translated(rule, lang))
     return Book(game, sets, list(topics.items()))
 
 
@@ -122,19 +151,24 @@ def _wrap(text: str, width: int, indent: str) -> list[str]:
                          break_on_hyphens=False, break_long_words=False) or [indent]
 
 
+def _width(text: str) -> int:
+    """How many columns ``text`` takes on a terminal (a wide CJK character takes two)."""
+    return sum(2 if east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def text(books: Sequence[Book], width: int = 88) -> str:
     lines: list[str] = []
     for b in books:
         if lines:
             lines.append("")
-        heading = TEXT["title"].format(game=b.game.title)
-        lines += [heading, "=" * len(heading), ""]
-        lines.append(TEXT["rule_sets"] + ":")
+        heading = TEXT["title"].format(game=gettext_(b.game.title))
+        lines += [heading, "=" * _width(heading), ""]
+        lines.append(TEXT["rule_sets_list"])
         for s in b.rule_sets:
             lines += _wrap(f"{s}: {_describe(b, s)}", width, "  ")
         lines.append("")
         if len(b.rule_sets) > 1:
-            lines += [TEXT["differences"], "-" * len(TEXT["differences"])]
+            lines += [TEXT["differences"], "-" * _width(TEXT["differences"])]
             col = max(12, (width - 24) // len(b.rule_sets))
             label = max(len(x) for x in b.rule_sets) + 2
             for topic, cells in differences(b):
@@ -149,8 +183,8 @@ def text(books: Sequence[Book], width: int = 88) -> str:
                 for name, values in options:
                     lines.append(f"{name:<24}" + "".join(f"{v:<{col}}" for v in values).rstrip())
             lines.append("")
-        title = TEXT["rules"] + (f" ({TEXT['only'].format(rules=b.rule_sets[0])})" if len(b.rule_sets) == 1 else "")
-        lines += [title, "-" * len(title)]
+        title = TEXT["rules_only"].format(rules=b.rule_sets[0]) if len(b.rule_sets) == 1 else TEXT["rules"]
+        lines += [title, "-" * _width(title)]
         for n, (topic, rules) in enumerate(b.topics, start=1):
             lines += ["", f"{n}. {topic}"]
             for r in rules:
@@ -207,7 +241,7 @@ def html(books: Sequence[Book]) -> str:
     out: list[str] = []
     for b in books:
         g = b.game
-        out.append(f'<h1 id="{escape(g.name)}">{escape(TEXT["title"].format(game=g.title))}</h1>')
+        out.append(f'<h1 id="{escape(g.name)}">{escape(TEXT["title"].format(game=gettext_(g.title)))}</h1>')
         out.append(f"<h2>{escape(TEXT['rule_sets'])}</h2><ul>")
         out += [f"<li><b>{escape(s)}</b>: {escape(_describe(b, s))}</li>" for s in b.rule_sets]
         out.append("</ul>")
@@ -239,8 +273,8 @@ def html(books: Sequence[Book]) -> str:
                            f"<p>{escape(r.text)}</p>"
                            f'<p class="facts">{escape(" · ".join(facts))}</p>'
                            f'<p class="facts source">{escape(TEXT["source"].format(source=r.source))}</p></section>')
-    title = " · ".join(TEXT["title"].format(game=b.game.title) for b in books)
-    return head(title, STYLE, "default-src 'none'; style-src 'unsafe-inline'") + f"""
+    title = " · ".join(TEXT["title"].format(game=gettext_(b.game.title)) for b in books)
+    return head(title, STYLE, "default-src 'none'; style-src 'unsafe-inline'", BCP47[current()]) + f"""
 <body>
 {chr(10).join(out)}
 </body>

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.engines.message import T
 from referee.jobs import registry
 from referee.jobs.game import Game
 from referee.jobs.replay import Positions, Segment, Step, replay
@@ -86,8 +87,9 @@ def record_chunks(lines: Iterable[str], file: str) -> Iterator[Chunk]:
         return
     if foreign.convert is None:
         notations = " and ".join(g.notation for g in registry.games())
-        raise ContestLog(f"{file} is {foreign.title}: this command takes {notations} records; "
-                         f"judge it with `pitboss validate {file}`")
+        raise ContestLog(T("{file} is {format}: this command takes {notations} records; judge it with {command}",
+                           file=file, format=foreign.title, notations=notations,
+                           command=f"`pitboss validate {file}`"))
     converted = (line for text in foreign.converted(stream, file) for line in text.splitlines(keepends=True))
     yield from split(converted)
 

@@ -16,6 +16,7 @@ from itertools import chain
 from pathlib import Path
 from typing import Any, TextIO
 
+from referee.engines.message import J, T, said
 from referee.jobs import registry
 from referee.jobs.game import Foreign
 from referee.jobs.replay import replay
@@ -95,14 +96,14 @@ def parse_settings(texts: Iterable[str]) -> dict[str, Any]:
             try:
                 setting = game.settings.parse(text)
             except ValueError as err:
-                reasons.append(str(err))
+                reasons.append(said(err))
                 continue
             if game.name in out:
-                raise ValueError(f"two settings for {game.title}: give --rules once per game")
+                raise ValueError(T("two settings for {game}: give --rules once per game", game=game.title))
             out[game.name] = setting
             taken = True
         if not taken:
-            raise ValueError(f"--rules {text!r}: " + "; ".join(reasons))
+            raise ValueError(T("--rules {text}: {reasons}", text=repr(text), reasons=J("; ", reasons)))
     return out
 
 
@@ -112,10 +113,11 @@ def judge_chunk(chunk: Chunk, file: str, index: int, settings: dict[str, Any] | 
     kind = registry.find(chunk.game)
     if kind is None:
         if chunk.game is None:
-            message = ('the record has no [Game "..."] tag; say which game it is ('
-                       + " or ".join(f'"{g.title}"' for g in registry.games()) + ")")
+            message = T("the record has no {tag} tag; say which game it is ({games})", tag='[Game "..."]',
+                        games=" or ".join(f'"{g.title}"' for g in registry.games()))
         else:
-            message = f"unknown game {chunk.game!r}; pitboss knows {', '.join(g.title for g in registry.games())}"
+            message = T("unknown game {game}; pitboss knows {games}", game=repr(chunk.game),
+                        games=", ".join(g.title for g in registry.games()))
         line, column = _game_tag_place(chunk)
         finding = Finding("notation.tag.game", message, line, column)
         report = GameReport(file, index, chunk.game, None, errors=[finding], line=chunk.line)

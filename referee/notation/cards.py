@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from referee.engines.base import ALL_CARDS, RANK_NAMES, Card
+from referee.engines.message import T
 
 _SUIT_ALIASES = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _RANK_TEXT = {**{str(r): r for r in range(2, 11)}, "T": 10, **{v: k for k, v in RANK_NAMES.items()}}
@@ -23,6 +24,6 @@ class CardError(ValueError):
 def parse_card(text: str) -> Card:
     card = _CARDS.get(text.upper())
     if card is None:
-        raise CardError(f"{text!r} is not a card (write rank then suit, e.g. 10H, QS, AC; JK for the joker)")
+        raise CardError(T("{text} is not a card (write rank then suit, e.g. 10H, QS, AC; JK for the joker)", text=repr(text)))
     return card
 

@@ -21,22 +21,23 @@ from lark.exceptions import (
 )
 from lark.lark import _LOAD_ALLOWED_OPTIONS
 
+from referee.engines.message import J, M, T
 from referee.notation.records import Finding, source_lines, visible
 from referee.resources import data_dir
 
 #: What a terminal every notation shares is called in a message for a player (each
 #: notation's reader names its own terminals).
 TERMINAL_NAMES = {
-    "CARD": "a card",
-    "MOVE_NUMBER": "a move number",
-    "RESULT": "a result (1-0, 0-1, *)",
-    "GLYPH": "an annotation glyph",
-    "NAG": "a $N annotation",
-    "TAG_NAME": "a tag name",
-    "TAG_VALUE": 'a quoted tag value such as "2"',
+    "CARD": M("a card"),
+    "MOVE_NUMBER": M("a move number"),
+    "RESULT": M("a result (1-0, 0-1, *)"),
+    "GLYPH": M("an annotation glyph"),
+    "NAG": M("a $N annotation"),
+    "TAG_NAME": M("a tag name"),
+    "TAG_VALUE": M('a quoted tag value such as "2"'),
     "LSQB": "'['",
     "RSQB": "']'",
-    "$END": "the end of the record",
+    "$END": M("the end of the record"),
 }
 
 
@@ -172,7 +173,8 @@ def describe_expected(expected: set[str] | frozenset[str], names: dict[str, str]
         return ""
     if len(words) > 6:
         words = words[:6] + ["..."]
-    return "expected " + ", ".join(words)
+    said = set(table.values())  # the names are marked (M): said in the reader's language
+    return T("expected {words}", words=J(", ", (T(w) if w in said and "{" not in w else w for w in words)))
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -185,6 +187,7 @@ def syntax_finding(err: UnexpectedInput, text: str, line_offset: int,
     parsed text starts on, minus one)."""
     line = getattr(err, "line", None)
     column = getattr(err, "column", None)
+    what: str
     if isinstance(err, UnexpectedCharacters):
         # Lark declares pos_in_stream None on its base class, but UnexpectedCharacters
         # always sets it to the lexer's int position.
@@ -192,17 +195,19 @@ def syntax_finding(err: UnexpectedInput, text: str, line_offset: int,
         if pos < len(text) and text[pos] == "{" and "}" not in text[pos:]:
             lines = source_lines(text)
             source = lines[line - 1] if isinstance(line, int) and 0 < line <= len(lines) else ""
-            return Finding("notation.comment.unclosed", "this { comment is never closed: it runs to the end of the "
-                           "record (the next record starts at the next [Game tag)", err.line + line_offset, column,
+            return Finding("notation.comment.unclosed", T("this {{ comment is never closed: it runs to the end of the "
+                                                          "record (the next record starts at the next [Game tag)"),
+                           err.line + line_offset, column,
                            source=source)
-        what = f"unexpected {visible(repr(text[pos]))}" if pos < len(text) else "unexpected text"
+        what = T("unexpected {text}", text=visible(repr(text[pos]))) if pos < len(text) else T("unexpected text")
         expected = describe_expected(err.allowed or set(), names)
     elif isinstance(err, UnexpectedToken):
         tok = err.token
-        what = "unexpected end of record" if tok.type == "$END" else f"unexpected {visible(repr(_short(str(tok))))}"
+        what = (T("unexpected end of record") if tok.type == "$END"
+                else T("unexpected {text}", text=visible(repr(_short(str(tok))))))
         expected = describe_expected(err.expected or set(), names)
     elif isinstance(err, UnexpectedEOF):
-        what = "unexpected end of record"
+        what = T("unexpected end of record")
         expected = describe_expected(set(err.expected or ()), names)
         line = line if isinstance(line, int) and line > 0 else text.count("\n") + 1
     else:  # pragma: no cover - Lark has no other kinds
@@ -211,5 +216,5 @@ def syntax_finding(err: UnexpectedInput, text: str, line_offset: int,
         line, column = text.count("\n") + 1, 1
     lines = source_lines(text)
     source = lines[line - 1] if 0 < line <= len(lines) else ""
-    message = what + (f"; {expected}" if expected else "")
+    message = T("{what}; {expected}", what=what, expected=expected) if expected else what
     return Finding(rule, message, line + line_offset, column, source=source)

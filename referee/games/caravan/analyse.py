@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from referee.engines.message import J, T
 from referee.games.caravan import engine as cv
 from referee.games.caravan.solve.questions import line_question
 from referee.games.caravan.solve.search import WinSearch
@@ -66,14 +67,15 @@ def _forced(before: cv.State, after: cv.State | None, d: int, budget: Budget) ->
 def _sales_text(sales: dict[str, Any], k: int) -> str:
     parts = []
     for i, (letter, n) in enumerate(sales.items()):
-        head = f"{letter} sellable in" if i == 0 else f"{letter} in"
         if n == "unknown":
-            parts.append(f"{letter} unknown")
+            parts.append(T("{caravan} unknown", caravan=letter))
         elif n is None:
-            parts.append(f"{letter} not sellable within {k}" if i == 0 else f"{letter} not within {k}")
+            parts.append(T("{caravan} not sellable within {k}", caravan=letter, k=k) if i == 0
+                         else T("{caravan} not within {k}", caravan=letter, k=k))
         else:
-            parts.append(f"{head} {n}")
-    return ", ".join(parts)
+            parts.append(T("{caravan} sellable in {n}", caravan=letter, n=n) if i == 0
+                         else T("{caravan} in {n}", caravan=letter, n=n))
+    return J(", ", parts)
 
 
 def analyse(step, limits: Limits) -> MoveAnalysis | None:
@@ -96,13 +98,13 @@ def analyse(step, limits: Limits) -> MoveAnalysis | None:
         result.after["forced_win"] = kept
         if isinstance(first, int) and kept is None:
             lost = True
-            words.append(f"forced win in {first} lost")
+            words.append(T("forced win in {n} lost", n=first))
         elif kept == 0:
-            words.append("won")
+            words.append(T("won"))
         elif isinstance(kept, int):
-            words.append(f"forced win in {kept}")
+            words.append(T("forced win in {n}", n=kept))
         elif first is None and kept is None:
-            words.append(f"no forced win within {d}")
+            words.append(T("no forced win within {n}", n=d))
     sales_before = _sales(before, p, k, budget)
     result.before["sellable"] = sales_before
     if not after.over:
@@ -114,6 +116,6 @@ def analyse(step, limits: Limits) -> MoveAnalysis | None:
             result.glyph = result.glyph or "?"
     if lost:
         result.glyph = "??"
-    result.comment = "analysis: " + " | ".join(words) if words else None
+    result.comment = T("analysis: {findings}", findings=J(" | ", words)) if words else None
     result.time = time.monotonic() - start
     return result

@@ -18,10 +18,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from random import Random
 from typing import NamedTuple, Union
 
 from referee.engines.base import ALL_CARDS, Card, Violation
+from referee.engines.message import M, N, T
 
 JACK, QUEEN, KING = 11, 12, 13
 LANES = ((0, 3), (1, 4), (2, 5))
@@ -327,21 +329,23 @@ def check_deck(rules: RuleSet, deck: Iterable[tuple[Card, str]], who: str) -> li
     found: list[Violation] = []
     if len(cards) < rules.deck_min:
         found.append(Violation("caravan.deck.size",
-                               f"{who}'s deck has {_cards(len(cards))}; at least {rules.deck_min} are needed"))
+                               N("{who}'s deck has {n} card; at least {least} are needed",
+                                 "{who}'s deck has {n} cards; at least {least} are needed",
+                                 len(cards), who=who, least=rules.deck_min)))
     if rules.deck_max is not None and len(cards) > rules.deck_max:
         found.append(Violation("caravan.deck.max",
-                               f"{who}'s deck has {_cards(len(cards))}; {rules.name} allows at most {rules.deck_max}"))
+                               N("{who}'s deck has {n} card; {rules} allows at most {most}",
+                                 "{who}'s deck has {n} cards; {rules} allows at most {most}",
+                                 len(cards), who=who, rules=rules.name, most=rules.deck_max)))
     for (card, card_set), n in Counter(cards).items():
         if n > 1 and n > (2 if card.is_joker else 1):
-            where = "the default set" if not card_set else f"set {card_set!r}"
+            where = T("the default set") if not card_set else T("set {name}", name=repr(card_set))
             found.append(Violation("caravan.deck.duplicate",
-                                   f"{who}'s deck holds {card} {n} times from {where}; a set has "
-                                   f"{'two jokers' if card.is_joker else 'one of each card'}"))
+                                   T("{who}'s deck holds {card} {n} times from {where}; a set has two jokers",
+                                     who=who, card=card, n=n, where=where) if card.is_joker else
+                                   T("{who}'s deck holds {card} {n} times from {where}; a set has one of each card",
+                                     who=who, card=card, n=n, where=where)))
     return found
-
-
-def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def new_game(rules: RuleSet, decks: tuple[list[Card] | None, list[Card] | None], first: int = 0) -> State:
@@ -369,24 +373,29 @@ def check_position(rules: RuleSet, caravans: tuple[Caravan, ...]) -> list[Violat
         cap = rules.max_numbers_per_caravan
         if cap is not None and len(caravan) > cap:
             found.append(Violation("caravan.number.max-cards",
-                                   f"caravan {name} holds {len(caravan)} number cards; {rules.name} allows at most {cap}"))
+                                   N("caravan {name} holds {n} number card; {rules} allows at most {most}",
+                                     "caravan {name} holds {n} number cards; {rules} allows at most {most}",
+                                     len(caravan), name=name, rules=rules.name, most=cap)))
         for i, slot in enumerate(caravan, start=1):
             if not is_number(slot.card):
                 found.append(Violation("caravan.face.target",
-                                       f"{slot.card} stands in caravan {name} as a number card; face cards are only "
-                                       "ever attached to one"))
+                                       T("{card} stands in caravan {name} as a number card; face cards are only "
+                                         "ever attached to one", card=slot.card, name=name)))
             for face in slot.faces:
                 if is_number(face):
                     found.append(Violation("caravan.number.end",
-                                           f"{face} is attached to {name}{i}; number cards are never attached"))
+                                           T("{card} is attached to {place}; number cards are never attached",
+                                             card=face, place=f"{name}{i}")))
                 elif face.rank == JACK:
                     found.append(Violation("caravan.jack.remove",
-                                           f"a Jack is attached to {name}{i}; a Jack leaves the table with its card"))
+                                           T("a Jack is attached to {place}; a Jack leaves the table with its card",
+                                             place=f"{name}{i}")))
             faces = rules.max_faces_per_card
             if faces is not None and len(slot.faces) > faces:
                 found.append(Violation("caravan.face.limit",
-                                       f"{slot.card} in caravan {name} holds {len(slot.faces)} face cards; "
-                                       f"{rules.name} allows at most {faces}"))
+                                       N("{card} in caravan {name} holds {n} face card; {rules} allows at most {most}",
+                                         "{card} in caravan {name} holds {n} face cards; {rules} allows at most {most}",
+                                         len(slot.faces), card=slot.card, name=name, rules=rules.name, most=faces)))
     return found
 
 
@@ -418,7 +427,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     rules = state.rules
     p = state.to_move
     if state.end is not None:
-        return Violation("caravan.end.game-over", "the game is already over")
+        return Violation("caravan.end.game-over", T("the game is already over"))
     opening = state.placed[p] < OPENING_PLACEMENTS
     if consulted is not None:
         consulted.append("caravan.opening.deal" if opening else "caravan.turn.structure")
@@ -426,7 +435,7 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
         return _check_disband(state, move, opening, consulted) or _check_draw(state, move, False, consulted)
     card = move.card
     if not state.hands[p].holds(card):
-        return Violation("caravan.hand.possession", f"{_who(p)} does not hold {card}")
+        return Violation("caravan.hand.possession", T("{who} does not hold {card}", who=_who(p), card=card))
     if consulted is not None:
         consulted.append("caravan.hand.possession")
     if isinstance(move, Discard):
@@ -434,18 +443,19 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     number = _IS_NUMBER[card]
     if isinstance(move, Attach) and number:
         return Violation("caravan.number.end",
-                         f"{card} is a number card: it goes at the end of a caravan ({card}>{LETTERS[move.caravan]})")
+                         T("{card} is a number card: it goes at the end of a caravan ({move})",
+                           card=card, move=f"{card}>{LETTERS[move.caravan]}"))
     if isinstance(move, PlayNumber) and not number:
         return Violation("caravan.face.target",
-                         f"{card} is a face card: it must be attached to a number card, e.g. "
-                         f"{card}>{LETTERS[move.caravan]}1")
+                         T("{card} is a face card: it must be attached to a number card, e.g. {move}",
+                           card=card, move=f"{card}>{LETTERS[move.caravan]}1"))
     if opening:
         return _check_opening(state, move, consulted) or _check_draw(state, move, False, consulted)
     if isinstance(move, PlayNumber):
         c = move.caravan
         if owner(c) != p:
-            return Violation("caravan.number.own", f"caravan {LETTERS[c]} is not {_who(p)}'s; number cards go "
-                             "only on one's own caravans")
+            return Violation("caravan.number.own", T("caravan {name} is not {who}'s; number cards go "
+                                                     "only on one's own caravans", name=LETTERS[c], who=_who(p)))
         if consulted is not None:
             consulted += ("caravan.number.own", "caravan.number.end")
         return (placement_violation(rules, state.caravans[c], card, LETTERS[c], consulted)
@@ -453,8 +463,30 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     return _check_face(state, move, consulted) or _check_draw(state, move, True, consulted)
 
 
-def _who(p: int) -> str:
-    return f"player {player_name(p)}"
+# The violations that say nothing of the position, made once: the end-of-game check asks
+# after every move whether a discard or a disband is possible, and must not build a
+# sentence each time.
+_NO_OPENING_DISCARD = Violation("caravan.opening.discard", T("no card may be discarded during the opening"))
+_NO_OPENING_FACE = Violation("caravan.opening.number-only",
+                             T("face cards cannot be played in the opening: each of the first three turns "
+                               "places a number card"))
+_NO_OPENING_DISBAND = Violation("caravan.opening.disband", T("no caravan may be disbanded during the opening"))
+
+
+@cache
+def _not_own(c: int, p: int) -> Violation:
+    """A placement in the opening on the other side's caravan (the legal-move search tries them all)."""
+    return Violation("caravan.number.own", T("caravan {name} is not {who}'s", name=LETTERS[c], who=_who(p)))
+
+
+@cache
+def _occupied(c: int) -> Violation:
+    return Violation("caravan.opening.empty",
+                     T("caravan {name} already has a card; opening cards go on empty caravans", name=LETTERS[c]))
+
+
+def _who(p: int) -> T:
+    return T("player {name}", name=player_name(p))
 
 
 def _check_discard(state: State, opening: bool, consulted: list[str] | None) -> Violation | None:
@@ -462,14 +494,14 @@ def _check_discard(state: State, opening: bool, consulted: list[str] | None) -> 
     rules = state.rules
     if opening:
         if not rules.opening_discard:
-            return Violation("caravan.opening.discard", "no card may be discarded during the opening")
+            return _NO_OPENING_DISCARD
         if consulted is not None:
             consulted.append("caravan.opening.discard-redraw")
     if not rules.discard_with_empty_deck:
         p = state.to_move
         if state.decks[p] == ():
             return Violation("caravan.discard.empty-deck",
-                             f"{_who(p)}'s deck is empty; {rules.name} forbids discarding then")
+                             T("{who}'s deck is empty; {rules} forbids discarding then", who=_who(p), rules=rules.name))
         if consulted is not None:
             consulted.append("caravan.discard.empty-deck")
     return None
@@ -477,25 +509,22 @@ def _check_discard(state: State, opening: bool, consulted: list[str] | None) -> 
 
 def _check_opening(state: State, move: Move, consulted: list[str] | None) -> Violation | None:
     if type(move) is Attach:
-        return Violation("caravan.opening.number-only",
-                         "face cards cannot be played in the opening: each of the first three turns "
-                         "places a number card")
+        return _NO_OPENING_FACE
     assert isinstance(move, PlayNumber)
     p = state.to_move
     c = move.caravan
     if owner(c) != p:
-        return Violation("caravan.number.own", f"caravan {LETTERS[c]} is not {_who(p)}'s")
+        return _not_own(c, p)
     if state.caravans[c]:
-        return Violation("caravan.opening.empty",
-                         f"caravan {LETTERS[c]} already has a card; opening cards go on empty caravans")
+        return _occupied(c)
     if consulted is not None:
         consulted += ("caravan.number.own", "caravan.opening.empty")
     if state.rules.opening_first_empty:
         first = next(i for i in own_caravans(p) if not state.caravans[i])
         if first != c:
             return Violation("caravan.opening.order",
-                             f"under {state.rules.name} the opening card goes on the first empty caravan, "
-                             f"{LETTERS[first]}")
+                             T("under {rules} the opening card goes on the first empty caravan, {name}",
+                               rules=state.rules.name, name=LETTERS[first]))
         if consulted is not None:
             consulted.append("caravan.opening.order")
     return None
@@ -508,7 +537,9 @@ def placement_violation(rules: RuleSet, caravan: Caravan, card: Card, name: str 
     if cap is not None:
         if len(caravan) >= cap:
             return Violation("caravan.number.max-cards",
-                             f"caravan {name} already holds {cap} number cards, the most {rules.name} allows")
+                             N("caravan {name} already holds {n} number card, the most {rules} allows",
+                               "caravan {name} already holds {n} number cards, the most {rules} allows",
+                               cap, name=name, rules=rules.name))
         if consulted is not None:
             consulted.append("caravan.number.max-cards")
     if not caravan:
@@ -516,7 +547,8 @@ def placement_violation(rules: RuleSet, caravan: Caravan, card: Card, name: str 
     last = caravan[-1].card
     if card.rank == last.rank:
         return Violation("caravan.number.same-value",
-                         f"{card} cannot follow {last}: a number card never follows one of the same value")
+                         T("{card} cannot follow {last}: a number card never follows one of the same value",
+                           card=card, last=last))
     if consulted is not None:
         consulted.append("caravan.number.same-value")
         if (len(caravan) == 1 and rules.single_card_queen_rule
@@ -533,17 +565,19 @@ def placement_violation(rules: RuleSet, caravan: Caravan, card: Card, name: str 
             if first.card.rank == second.card.rank:
                 consulted.append("caravan.direction.equal")
         return None
-    way = "ascending" if d > 0 else "descending"
+    template = (M("caravan {name} is ascending from {last} and its suit is {suit}; "
+                  "{card} neither continues the direction nor matches the suit") if d > 0 else
+                M("caravan {name} is descending from {last} and its suit is {suit}; "
+                  "{card} neither continues the direction nor matches the suit"))
     return Violation("caravan.number.direction",
-                     f"caravan {name} is {way} from {last} and its suit is {_suit_name(suit)}; "
-                     f"{card} neither continues the direction nor matches the suit")
+                     T(template, name=name, last=last, suit=_suit_name(suit), card=card))
 
 
-_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_SUIT_NAMES = {"S": M("spades"), "H": M("hearts"), "D": M("diamonds"), "C": M("clubs")}
 
 
-def _suit_name(suit: str | None) -> str:
-    return _SUIT_NAMES.get(suit or "", "none")
+def _suit_name(suit: str | None) -> T:
+    return T(_SUIT_NAMES.get(suit or "", M("none")))
 
 
 def _check_face(state: State, move: Attach, consulted: list[str] | None) -> Violation | None:
@@ -552,8 +586,10 @@ def _check_face(state: State, move: Attach, consulted: list[str] | None) -> Viol
     name = LETTERS[move.caravan]
     n = len(caravan)
     if not 0 <= move.index < n:
-        has = "no number cards" if n == 0 else f"only {n} number card{'s' if n > 1 else ''}"
-        return Violation("caravan.face.target", f"caravan {name} has {has}")
+        return Violation("caravan.face.target",
+                         T("caravan {name} has no number cards", name=name) if n == 0 else
+                         N("caravan {name} has only {n} number card", "caravan {name} has only {n} number cards",
+                           n, name=name))
     if consulted is not None:
         consulted.append("caravan.face.target")
     cap = rules.max_faces_per_card
@@ -561,15 +597,16 @@ def _check_face(state: State, move: Attach, consulted: list[str] | None) -> Viol
         slot = caravan[move.index]
         if len(slot.faces) >= cap:
             return Violation("caravan.face.limit",
-                             f"{slot.card} in caravan {name} already holds {cap} face cards, the most "
-                             f"{rules.name} allows")
+                             N("{card} in caravan {name} already holds {n} face card, the most {rules} allows",
+                               "{card} in caravan {name} already holds {n} face cards, the most {rules} allows",
+                               cap, card=slot.card, name=name, rules=rules.name))
         if consulted is not None:
             consulted.append("caravan.face.limit")
     if move.card.rank == QUEEN and rules.queen_last_only:
         if move.index != n - 1:
             return Violation("caravan.queen.last",
-                             f"under {rules.name} a Queen goes only on the last number card of a caravan "
-                             f"({name}{n})")
+                             T("under {rules} a Queen goes only on the last number card of a caravan ({place})",
+                               rules=rules.name, place=f"{name}{n}"))
         if consulted is not None:
             consulted.append("caravan.queen.last")
     return None
@@ -580,20 +617,22 @@ def _check_disband(state: State, move: Disband, opening: bool, consulted: list[s
     p = state.to_move
     c = move.caravan
     if opening:
-        return Violation("caravan.opening.disband", "no caravan may be disbanded during the opening")
+        return _NO_OPENING_DISBAND
     if owner(c) != p:
-        return Violation("caravan.disband.own", f"caravan {LETTERS[c]} is not {_who(p)}'s")
+        return Violation("caravan.disband.own", T("caravan {name} is not {who}'s", name=LETTERS[c], who=_who(p)))
     if consulted is not None:
         consulted.append("caravan.disband.own")
     if not rules.disband_empty:
         if not state.caravans[c]:
-            return Violation("caravan.disband.empty", f"caravan {LETTERS[c]} is empty; there is nothing to disband")
+            return Violation("caravan.disband.empty",
+                             T("caravan {name} is empty; there is nothing to disband", name=LETTERS[c]))
         if consulted is not None:
             consulted.append("caravan.disband.empty")
     else:
         if not state.caravans[c] and not any(state.caravans[i] for i in own_caravans(p)):
             return Violation("caravan.disband.all-empty",
-                             f"all of {_who(p)}'s caravans are empty; {rules.name} allows no disband then")
+                             T("all of {who}'s caravans are empty; {rules} allows no disband then",
+                               who=_who(p), rules=rules.name))
         if consulted is not None:
             consulted.append("caravan.disband.all-empty")
     return None
@@ -605,16 +644,20 @@ def _check_draw(state: State, move: Move, draws: bool, consulted: list[str] | No
     if recorded is None:
         return None
     if not draws:
-        kind = "a disband" if isinstance(move, Disband) else "an opening placement"
-        return Violation("caravan.draw.none", f"nothing is drawn after {kind}, but the record shows +{recorded}")
+        return Violation("caravan.draw.none",
+                         T("nothing is drawn after a disband, but the record shows {draw}", draw=f"+{recorded}")
+                         if isinstance(move, Disband) else
+                         T("nothing is drawn after an opening placement, but the record shows {draw}",
+                           draw=f"+{recorded}"))
     deck = state.decks[state.to_move]
     if deck is None:
         return None
     if not deck:
         return Violation("caravan.draw.empty",
-                         f"the deck is empty, so nothing is drawn, but the record shows +{recorded}")
+                         T("the deck is empty, so nothing is drawn, but the record shows {draw}", draw=f"+{recorded}"))
     if deck[0] != recorded:
-        return Violation("caravan.draw.mismatch", f"the next card of the deck is {deck[0]}, not {recorded}")
+        return Violation("caravan.draw.mismatch",
+                         T("the next card of the deck is {card}, not {recorded}", card=deck[0], recorded=recorded))
     if consulted is not None:
         consulted.append("caravan.draw.mismatch")
     return None
@@ -625,7 +668,8 @@ def check_mover(state: State, player: int) -> Violation | None:
     sends it must be the player to move (caravan.turn.structure)."""
     if player == state.to_move:
         return None
-    return Violation("caravan.turn.structure", f"it is player {state.to_move + 1}'s turn, not player {player + 1}'s")
+    return Violation("caravan.turn.structure", T("it is player {mover}'s turn, not player {player}'s",
+                                                 mover=state.to_move + 1, player=player + 1))
 
 
 def after_illegal(state: State, move: Move, violation: Violation) -> State | None:
@@ -812,30 +856,33 @@ def check_result(state: State, declared: str, abandoned: bool = False) -> tuple[
         expected = "1-0" if state.winner == 0 else "0-1"
         if declared != expected:
             return Violation("caravan.result.wrong",
-                             f"the result is {declared}, but {describe_end(state)}, so it is {expected}"), False
+                             T("the result is {declared}, but {end}, so it is {expected}",
+                               declared=declared, end=describe_end(state), expected=expected)), False
         return None
     if declared == "*" or abandoned:
         return None
     if any(state.hands[p].size is None or state.decks[p] is None for p in (0, 1)):
         return Violation("caravan.result.unverified",
-                         f"the result {declared} cannot be confirmed: the lanes are not all "
-                         "decided and without both decks nobody can tell whether a player ran out"), True
+                         T("the result {declared} cannot be confirmed: the lanes are not all "
+                           "decided and without both decks nobody can tell whether a player ran out",
+                           declared=declared)), True
     return Violation("caravan.result.unfinished",
-                     f"the result is {declared}, but the game has not ended (not every lane is "
-                     f"decided and nobody ran out); only [Termination \"forfeit\"] allows that"), False
+                     T("the result is {declared}, but the game has not ended (not every lane is "
+                       "decided and nobody ran out); only {tag} allows that",
+                       declared=declared, tag='[Termination "forfeit"]')), False
 
 
-def describe_end(state: State) -> str:
+def describe_end(state: State) -> T:
     """How a finished game was won, as a sentence."""
-    winner = f"player {state.winner + 1}"  # type: ignore[operator]  # asked only of an ended game: it has a winner
-    loser = f"player {2 - state.winner}"  # type: ignore[operator]  # as above
+    winner = state.winner + 1  # type: ignore[operator]  # asked only of an ended game: it has a winner
+    loser = 2 - state.winner  # type: ignore[operator]  # as above
     if state.end == "lanes":
         values = [caravan_value(c) for c in state.caravans]
         lanes = ", ".join(f"{LETTERS[a]}/{LETTERS[b]} {values[a]}-{values[b]}" for a, b in LANES)
-        return f"{winner} won: all three lanes are decided ({lanes})"
+        return T("player {winner} won: all three lanes are decided ({lanes})", winner=winner, lanes=lanes)
     if state.end == "out":
-        return f"{winner} won: {loser} ran out of cards"
-    return f"{winner} won: {loser} had no legal move"
+        return T("player {winner} won: player {loser} ran out of cards", winner=winner, loser=loser)
+    return T("player {winner} won: player {loser} had no legal move", winner=winner, loser=loser)
 
 
 # --------------------------------------------------------------------------- legal moves

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from referee.engines.message import M
 from referee.games.caravan import engine
 from referee.games.caravan.questions import OPTIONS, QUESTIONS
 from referee.jobs.game import Game, Settings, lazy
@@ -18,7 +19,7 @@ def _allowed(before: engine.State, move: engine.Move, after: engine.State) -> li
 
 GAME = Game(
     name="caravan",
-    title="Caravan",
+    title=M("Caravan"),  # said in the reader's language where a page or sentence names the game
     notation="CVN",
     extensions=(".cvn",),
     rule_sets=tuple(engine.RULESETS),

@@ -7,6 +7,7 @@ declared result against the computed one.
 
 from __future__ import annotations
 
+from referee.engines.message import T
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import (
     RESULTS,
@@ -32,8 +33,7 @@ def start_state(record: CaravanRecord, report: GameReport, setting: cv.RuleSet |
     else:
         name = (rules_tag.value.strip().lower() if rules_tag else cv.DEFAULT_RULES)
         if rules_tag is not None and name not in cv.RULESETS:  # (the default is always known)
-            _tag_error(report, rules_tag, f"unknown Caravan rule set {rules_tag.value!r}; "
-                       f"choose one of {', '.join(cv.RULESETS)}", "notation.tag.rules")
+            _tag_error(report, rules_tag, T("unknown Caravan rule set {value}; choose one of {join}", value=repr(rules_tag.value), join=', '.join(cv.RULESETS)), "notation.tag.rules")
             return None
         rules = cv.ruleset(name)
     report.rules = rules.name
@@ -41,7 +41,7 @@ def start_state(record: CaravanRecord, report: GameReport, setting: cv.RuleSet |
     for tag_name in ("Result",):
         tag = record.tags.get(tag_name)
         if tag and tag.value not in RESULTS:
-            _tag_error(report, tag, f"Result must be one of {', '.join(RESULTS)}, not {tag.value!r}")
+            _tag_error(report, tag, T("Result must be one of {join}, not {value}", join=', '.join(RESULTS), value=repr(tag.value)))
     if first is None:
         return None
     if "Table" in record.tags:
@@ -49,7 +49,7 @@ def start_state(record: CaravanRecord, report: GameReport, setting: cv.RuleSet |
     for tag_name in ("Hand1", "Hand2", "ToMove", "Phase"):
         if tag_name in record.tags:
             tag = record.tags[tag_name]
-            _tag_error(report, tag, f"{tag_name} describes a start position and needs a Table tag")
+            _tag_error(report, tag, T("{tag_name} describes a start position and needs a Table tag", tag_name=tag_name))
     decks: list[list | None] = [None, None]
     for p, deck in enumerate(record.decks):
         if deck is None:
@@ -69,7 +69,7 @@ def _player_tag(record: CaravanRecord, report: GameReport, name: str, default: s
     tag = record.tags.get(name)
     value = tag.value.strip() if tag else default
     if tag is not None and value not in ("1", "2"):  # (the default is 1 or 2)
-        _tag_error(report, tag, f"{name} must be 1 or 2, not {value!r}")
+        _tag_error(report, tag, T("{name} must be 1 or 2, not {value}", name=name, value=repr(value)))
         return None
     return int(value) - 1
 
@@ -93,11 +93,11 @@ def _position(record: CaravanRecord, report: GameReport, rules: cv.RuleSet) -> c
     phase_tag = record.tags.get("Phase")
     phase = phase_tag.value.strip().lower() if phase_tag else "main"
     if phase_tag is not None and phase not in ("main", "opening"):  # (the default is "main")
-        _tag_error(report, phase_tag, f'Phase must be "main" or "opening", not {phase_tag.value!r}')
+        _tag_error(report, phase_tag, T('Phase must be "main" or "opening", not {value}', value=repr(phase_tag.value)))
     if caravans is not None:
         table = record.tags["Table"]
         for v in cv.check_position(rules, caravans):
-            report.errors.append(Finding(v.rule, f"Table: {v.message}", table.line, table.column))
+            report.errors.append(Finding(v.rule, T("Table: {message}", message=v.message), table.line, table.column))
     if caravans is None or len(hands) < 2 or to_move is None or report.errors or record.errors:
         return None
     return cv.position(rules, caravans, (hands[0], hands[1]), (decks[0], decks[1]), to_move,
@@ -144,7 +144,7 @@ def _check_result(record: CaravanRecord, report: GameReport, state: cv.State) ->
     token = record.result_token
     if tag and token and token[0] != tag.value and tag.value in RESULTS:
         report.errors.append(Finding("notation.result.mismatch",
-                                     f"the movetext ends with {token[0]} but the Result tag says {tag.value}",
+                                     T("the movetext ends with {token} but the Result tag says {value}", token=token[0], value=tag.value),
                                      token[1], token[2]))
         return
     declared = tag.value if tag else (token[0] if token else "*")

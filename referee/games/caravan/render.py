@@ -1,5 +1,5 @@
 """Caravan drawn: the table as text, as SVG, and as the compact data the replay page
-draws from (``data`` and ``SCRIPT``), with the move's number as CVN writes it and who
+draws from (``data`` and ``script()``), with the move's number as CVN writes it and who
 made it. Registered as the game's ``render`` part."""
 
 from __future__ import annotations
@@ -8,7 +8,9 @@ import json
 from collections.abc import Sequence
 
 from referee.engines.base import ALL_CARDS, Card
+from referee.engines.message import M, N, T
 from referee.games.caravan import engine as cv
+from referee.i18n import Text, gettext_, tr
 from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES
 from referee.jobs.render.frames import Frame
 from referee.jobs.render.svg import BAD, GOOD, INK, MUTED, card, document
@@ -16,29 +18,29 @@ from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad, visible_len
 
-TITLE = "Caravan"
+TITLE = M("Caravan")
 
 #: What the pictures say (one place, for translation).
-TEXT = {
-    "illegal": "illegal: the position before the move",
-    "disputed": "disputed",
-    "ruling": "by a ruling",
-    "deck_unknown": "deck unknown",
-    "deck": "deck {count}",
-    "player": "Player {n}",
-    "to_move": "to move",
-    "value": "value {value}",
-    "lane_open": "lane {a}/{b}: open",
-    "lane_won": "lane {a}/{b}: player {n}",
-    "hand_unknown": "hand unknown",
-    "over": "Game over: player {n} won",
-    "up": "▲ up",
-    "down": "▼ down",
-    "no_direction": "· none",
-    "empty": "empty",
-    "status": "{direction}, suit {glyph} {suit}",
-    "face_on": "{face} on {card}",
-}
+TEXT = Text({
+    "illegal": M("illegal: the position before the move"),
+    "disputed": M("disputed"),
+    "ruling": M("by a ruling"),
+    "deck_unknown": M("deck unknown"),
+    "deck": M("deck {count}"),
+    "player": M("Player {n}"),
+    "to_move": M("to move"),
+    "value": M("value {value}"),
+    "lane_open": M("lane {a}/{b}: open"),
+    "lane_won": M("lane {a}/{b}: player {n}"),
+    "hand_unknown": M("hand unknown"),
+    "over": M("Game over: player {n} won"),
+    "up": M("▲ up"),
+    "down": M("▼ down"),
+    "no_direction": M("· none"),
+    "empty": M("empty"),
+    "status": M("{direction}, suit {glyph} {suit}"),
+    "face_on": M("{face} on {card}"),
+})
 
 
 # ------------------------------------------------------------------ numbers and movers
@@ -84,7 +86,7 @@ def caravan_status(state: cv.State, c: int) -> str:
     d = state.rules.direction(caravan)
     suit = cv.current_suit(caravan)
     text = TEXT["status"].format(direction=direction_word(d), glyph=SUIT_GLYPHS.get(suit or "", "?"),
-                                 suit=SUIT_NAMES.get(suit or "", ""))
+                                 suit=gettext_(SUIT_NAMES.get(suit or "", "")) if suit else "")
     others = [f"{name}: {direction_word(r.direction(caravan))}" for name, r in cv.RULESETS.items()
               if r is not state.rules and r.direction(caravan) != d]
     if others:
@@ -98,29 +100,34 @@ def lane_text(state: cv.State, lane: int, paint: Painter) -> str:
     w = cv.lane_winner(va, vb)
     name = f"{cv.LETTERS[a]}/{cv.LETTERS[b]}"
     if w is None:
-        why = "tied" if va == vb and cv.TARGET_LOW <= va <= cv.TARGET_HIGH else "open"
-        return f"{name} {why} ({va}–{vb})"
-    winner = paint(f"player {w + 1}", "green", "bold")
+        if va == vb and cv.TARGET_LOW <= va <= cv.TARGET_HIGH:
+            return tr(T("{lane} tied ({a}–{b})", lane=name, a=va, b=vb))
+        return tr(T("{lane} open ({a}–{b})", lane=name, a=va, b=vb))
+    winner = paint(tr(T("player {n}", n=w + 1)), "green", "bold")
     return f"{name} {winner} ({va}–{vb})"
 
 
 def hand_text(hand: cv.Hand, paint: Painter) -> str:
     if hand.unknown is None:
-        return paint("unknown", "dim") + (f" (known: {' '.join(paint.card(c) for c in hand.known)})" if hand.known else "")
+        unknown = paint(tr(T("unknown")), "dim")
+        if hand.known:
+            return tr(T("{unknown} (known: {cards})", unknown=unknown,
+                        cards=" ".join(paint.card(c) for c in hand.known)))
+        return unknown
     cards = [paint.card(c) for c in hand.known] + [paint("?", "dim")] * hand.unknown
-    return " ".join(cards) if cards else paint("empty", "dim")
+    return " ".join(cards) if cards else paint(tr(T("empty")), "dim")
 
 
 def deck_text(deck: Sequence[Card] | None) -> str:
     if deck is None:
-        return "unknown"
-    return f"{len(deck)} card{'s' * (len(deck) != 1)}"
+        return tr(T("unknown"))
+    return tr(N("{n} card", "{n} cards", len(deck)))
 
 
 def text(frame: Frame, color: bool = False) -> str:
     state: cv.State = frame.state
     paint = Painter(color)
-    lines = [heading(frame, paint, TITLE)]
+    lines = [heading(frame, paint, gettext_(TITLE))]
     rows: dict[int, tuple[str, str, str]] = {}
     for c in range(6):
         value = state.values[c]
@@ -133,10 +140,11 @@ def text(frame: Frame, color: bool = False) -> str:
     width = max([visible_len(r[0]) for r in rows.values()] + [10])
 
     def side(p: int) -> list[str]:
-        out = [paint(f"Player {p + 1}", "bold") + f"  hand: {hand_text(state.hands[p], paint)}"
-               f"  deck: {deck_text(state.decks[p])}"]
+        out = [paint(TEXT["player"].format(n=p + 1), "bold")
+               + tr(T("  hand: {hand}  deck: {deck}", hand=hand_text(state.hands[p], paint),
+                      deck=deck_text(state.decks[p])))]
         if state.placed[p] < cv.OPENING_PLACEMENTS:
-            out[0] += f"  (opening: {state.placed[p]} of {cv.OPENING_PLACEMENTS} placed)"
+            out[0] += tr(T("  (opening: {placed} of {all} placed)", placed=state.placed[p], all=cv.OPENING_PLACEMENTS))
         for c in cv.own_caravans(p):
             cards, value, status = rows[c]
             value = " " * max(0, 3 - visible_len(value)) + value
@@ -147,18 +155,18 @@ def text(frame: Frame, color: bool = False) -> str:
     lines.append(top[0])
     lines.extend(top[1:])
     lanes = " · ".join(lane_text(state, i, paint) for i in range(3))
-    lines.append(f"  lanes: {lanes}")
+    lines.append(tr(T("  lanes: {lanes}", lanes=lanes)))
     bottom = side(0)
     lines.extend(bottom[1:])
     lines.append(bottom[0])
     if state.over:
         w = state.winner
         assert w is not None, "the engine ends a game with its winner"
-        why = {"lanes": "all three lanes are decided", "out": f"player {2 - w} ran out of cards",
-               "no-move": f"player {2 - w} had no legal move"}.get(state.end or "", state.end)
-        lines.append(paint(f"Game over: player {w + 1} won ({why}).", "bold"))
+        why = {"lanes": T("all three lanes are decided"), "out": T("player {n} ran out of cards", n=2 - w),
+               "no-move": T("player {n} had no legal move", n=2 - w)}.get(state.end or "", state.end)
+        lines.append(paint(tr(T("Game over: player {n} won ({why}).", n=w + 1, why=why)), "bold"))
     else:
-        lines.append(f"Player {state.to_move + 1} to move.")
+        lines.append(tr(T("Player {n} to move.", n=state.to_move + 1)))
     lines.extend(comment_lines(frame, paint))
     return "\n".join(lines) + "\n"
 
@@ -219,7 +227,7 @@ def data(frame: Frame) -> dict:
                      else [TEXT["lane_won"].format(a=la, b=lb, n=w + 1), 1])
     values = list(state.values)
     return {
-        "heading": svg_heading(frame, TITLE),
+        "heading": svg_heading(frame, gettext_(TITLE)),
         "marks": " · ".join(marks),
         "bad": frame.illegal,
         "sides": [side(0), side(1)],
@@ -311,8 +319,9 @@ def draw(d: dict) -> str:
     return document(WIDTH, y + 14, body, d["heading"])
 
 
-#: The replay page's drawing of :func:`data`: the same layout as :func:`draw`.
-SCRIPT = r"""
+#: The replay page's drawing of :func:`data`: the same layout as :func:`draw` (its words
+#: put in by :func:`script`, in the language spoken).
+_SCRIPT = r"""
 window.PitbossDraw.games.caravan = function (d, L) {
   "use strict";
   var C = L.C, COLUMN = %(column)d, CW = %(cw)d, CH = %(ch)d, STEP = %(step)d, FACE = %(face)d, WIDTH = %(width)d;
@@ -371,6 +380,11 @@ window.PitbossDraw.games.caravan = function (d, L) {
   if (d.over) { body.push(L.text(20, y, d.over, 16, GOOD, "start", "bold")); y += 10; }
   return L.doc(WIDTH, y + 14, body, d.heading);
 };
-""" % {"column": COLUMN, "cw": CW, "ch": CH, "step": STEP, "face": FACE_STEP, "width": WIDTH,
-       "good": GOOD, "bad": BAD, "muted": MUTED, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
-       "value": json.dumps(TEXT["value"]), "face_on": json.dumps(TEXT["face_on"])}
+"""
+
+
+def script() -> str:
+    """The replay page's drawing, its words in the language spoken."""
+    return _SCRIPT % {"column": COLUMN, "cw": CW, "ch": CH, "step": STEP, "face": FACE_STEP, "width": WIDTH,
+           "good": GOOD, "bad": BAD, "muted": MUTED, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
+           "value": json.dumps(TEXT["value"]), "face_on": json.dumps(TEXT["face_on"])}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from referee.engines.message import T
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import CaravanRecord
 from referee.jobs.game import Comparison
@@ -13,7 +14,8 @@ def parse(text: str) -> cv.RuleSet:
     """A setting as a user writes it (``fnv``). Raises ValueError with what is wrong."""
     words = text.split()
     if len(words) != 1 or words[0].lower() not in cv.RULESETS:
-        raise ValueError(f"{text!r} is not a Caravan rule set: use one of {', '.join(cv.RULESETS)}")
+        raise ValueError(T("{text} is not a Caravan rule set: use one of {choices}", text=repr(text),
+                           choices=", ".join(cv.RULESETS)))
     return cv.RULESETS[words[0].lower()]
 
 

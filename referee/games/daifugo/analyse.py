@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from referee.engines.message import N, T
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.solve.questions import out_question
 from referee.jobs.analyse import Budget, Limits, MoveAnalysis
@@ -40,7 +41,7 @@ def analyse(step, limits: Limits) -> MoveAnalysis | None:
     if not isinstance(n_before, int) or not isinstance(n_after, int):
         return None
     result = MoveAnalysis(step.index, step.player, {"out": n_before}, {"out": n_after})
-    result.comment = f"analysis: out in {n_after} play{'s' if n_after != 1 else ''}"
+    result.comment = T("analysis: {findings}", findings=N("out in {n} play", "out in {n} plays", n_after))
     if isinstance(move, df.Play) and n_after >= n_before:
         result.glyph = "?"
     result.time = time.monotonic() - start

@@ -32,6 +32,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from referee.engines.message import M
+from referee.i18n import Text, tr
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.exchange_inference import Outcome, infer_exchange
 from referee.games.daifugo.log_referee import LogReferee, _LogGameReplay, log_rules
@@ -43,18 +45,18 @@ from referee.games.daifugo.seed_check import logged_exchange
 RECORD_TARGETS = ("uecda-log",)
 
 #: Why a game is left out (one place, for translation).
-TEXT = {
-    "unread": "game {game} was not converted: the log reader found {count} problem(s) in it ({first})",
-    "no_header": "game {game} was not converted: the log has no header before it",
-    "bad_cell": "game {game} was not converted: entry {entry} holds a card outside the server's table, "
-                "which DFN cannot write",
-    "exchange": "game {game} was not converted: no exchange explains its play ({first})",
-    "orphan": "game {game} was not converted: its titles (mibun {mibun}) come from game {previous}, "
-              "which is not in the converted match or is invalid, and a DFN record cannot state titles",
-    "titles": "game {game} was not converted: its mibun line contradicts the server ({message}), "
-              "and a DFN record cannot state titles",
-    "deal": "game {game} was not converted: its deal is not the deck ({first})",
-}
+TEXT = Text({
+    "unread": M("game {game} was not converted: the log reader found {count} problem(s) in it ({first})"),
+    "no_header": M("game {game} was not converted: the log has no header before it"),
+    "bad_cell": M("game {game} was not converted: entry {entry} holds a card outside the server's table, "
+                "which DFN cannot write"),
+    "exchange": M("game {game} was not converted: no exchange explains its play ({first})"),
+    "orphan": M("game {game} was not converted: its titles (mibun {mibun}) come from game {previous}, "
+              "which is not in the converted match or is invalid, and a DFN record cannot state titles"),
+    "titles": M("game {game} was not converted: its mibun line contradicts the server ({message}), "
+              "and a DFN record cannot state titles"),
+    "deal": M("game {game} was not converted: its deal is not the deck ({first})"),
+})
 
 
 @dataclass
@@ -155,7 +157,7 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
         why = _unconvertible(game)
         titles_wrong = next((f for f in verdict.errors if f.rule == "daifugo.result.titles"), None)
         if why is None and titles_wrong is not None:
-            why = TEXT["titles"].format(game=game.index, message=titles_wrong.message)
+            why = TEXT["titles"].format(game=game.index, message=tr(titles_wrong.message))
         if why is None:
             header = game.header
             assert header is not None
@@ -207,7 +209,7 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
 
 def _unconvertible(game: ul.LogGame) -> str | None:
     if game.errors:
-        return TEXT["unread"].format(game=game.index, count=len(game.errors), first=game.errors[0].message)
+        return TEXT["unread"].format(game=game.index, count=len(game.errors), first=tr(game.errors[0].message))
     if game.header is None:
         return TEXT["no_header"].format(game=game.index)
     for entry in game.entries:
@@ -225,13 +227,13 @@ def _round(game: ul.LogGame, titles: tuple[int, ...] | None):
     hands = [tuple(h) for h in game.hands]
     violations = df.check_deal(rules, hands, game.seats)
     if violations:
-        return TEXT["deal"].format(game=game.index, first=violations[0].message)
+        return TEXT["deal"].format(game=game.index, first=tr(violations[0].message))
     start = df.new_round(rules, hands, game.seats, titles, game.index, names)
     gifts: list[df.Give] = []
     if start.phase == "exchange" and game.changes is not None:  # the later revision logs it
         after, wrong = logged_exchange(game, start)
         if wrong:
-            return TEXT["exchange"].format(game=game.index, first=wrong[0].message)
+            return TEXT["exchange"].format(game=game.index, first=tr(wrong[0].message))
         gifts = _gifts(start, after)
     elif start.phase == "exchange":
         recorder = _Recorder(game)
@@ -265,21 +267,21 @@ def records(lines: Iterable[str], file: str = "") -> Iterator[str]:
 # ------------------------------------------------------------------ DFN to a contest log
 
 #: Why a record cannot be written as a log (one place, for translation).
-LOG_TEXT = {
-    "game": "record {record} is a {game} record: a contest-server log holds Daifugo games",
-    "rules": "record {record} is played under {rules}: a contest-server log holds uecda games only",
-    "options": "record {record}'s options ({options}) are not contest-server flags: a log can say "
-               "eleven-back, six-reverse, -eight-cut, -suit-lock, -revolution and exchange=none only",
-    "unread": "record {record} cannot be read cleanly ({first}); validate it first",
-    "snapshot": "record {record}, round {round} starts from a position, not a deal: a log holds dealt games",
-    "stopped": "record {record}, round {round}: the replay stops at {first}, so the rest of the record "
-               "cannot be written as the server would have logged it",
-    "joker": "record {record}, round {round}, ply {ply}: a joker whose reading DFN leaves open; the server "
-             "logs each joker at the card it stands for",
-    "one": "{file} holds {count} records: a contest-server log holds one series of games; "
-           "choose one with --game",
-    "none": "{file} holds no record",
-}
+LOG_TEXT = Text({
+    "game": M("record {record} is a {game} record: a contest-server log holds Daifugo games"),
+    "rules": M("record {record} is played under {rules}: a contest-server log holds uecda games only"),
+    "options": M("record {record}'s options ({options}) are not contest-server flags: a log can say "
+               "eleven-back, six-reverse, -eight-cut, -suit-lock, -revolution and exchange=none only"),
+    "unread": M("record {record} cannot be read cleanly ({first}); validate it first"),
+    "snapshot": M("record {record}, round {round} starts from a position, not a deal: a log holds dealt games"),
+    "stopped": M("record {record}, round {round}: the replay stops at {first}, so the rest of the record "
+               "cannot be written as the server would have logged it"),
+    "joker": M("record {record}, round {round}, ply {ply}: a joker whose reading DFN leaves open; the server "
+             "logs each joker at the card it stands for"),
+    "one": M("{file} holds {count} records: a contest-server log holds one series of games; "
+           "choose one with --game"),
+    "none": M("{file} holds no record"),
+})
 
 #: Options and the header flag that says each (the contest server's names).
 _FLAGS = {"eleven-back": "RULE_11BACK", "six-reverse": "RULE_6REVERS", "eight-cut": "RULE_8GIRI",

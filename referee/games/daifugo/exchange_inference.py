@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation import uecda_log as ul
-from referee.jobs.replay import Positions
+from referee.jobs.replay import Positions, unrejected
 from referee.notation.records import Finding
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def infer_exchange(replay: "_LogGameReplay", start: df.State) -> Outcome:
         reached, _, warnings, _, positions = first
         ply = failure.ply
         assert ply is not None, "_exchange_could_fix picks only findings with a ply"
-        v = df.unexplained_exchange(after_server, duties, failure.message.removeprefix("rejected, counted as a pass: "))
+        v = df.unexplained_exchange(after_server, duties, unrejected(failure.message))
         error = Finding(v.rule, v.message, failure.line, failure.column, ply=failure.ply, round=failure.round,
                         player=failure.player, move=failure.move)
         earlier = [w for w in warnings if w.ply is not None and w.ply < ply]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from referee.engines.message import M
 from referee.games.daifugo import engine
 from referee.games.daifugo.questions import OPTIONS, QUESTIONS
 from referee.jobs.game import Foreign, Game, Settings, lazy
@@ -9,7 +10,7 @@ from referee.jobs.selfplay import Option, SelfPlay
 
 GAME = Game(
     name="daifugo",
-    title="Daifugo",
+    title=M("Daifugo"),  # said in the reader's language where a page or sentence names the game
     notation="DFN",
     extensions=(".dfn",),
     rule_sets=tuple(engine.PRESETS),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from referee.engines.message import T
 from referee.games.daifugo import engine as df
 from referee.games.daifugo import seed_check
 from referee.games.daifugo.exchange_inference import Outcome, infer_exchange
@@ -123,8 +124,11 @@ class LogReferee:
         known = previous_result if previous_result is not None and follows else None
         v = df.check_held_titles(held, len(names), new_block=fresh or game.number == 0, previous=known, names=names)
         if v is not None:
-            after = f", after game {game.index - 1}'s result {''.join(map(str, known))}" if known is not None else ""
-            report.errors.append(Finding(v.rule, f"{v.message} (game {game.index}: mibun {mibun.value}{after})",
+            report.errors.append(Finding(v.rule, T("{message} (game {index}: mibun {value})", message=v.message,
+                                                   index=game.index, value=mibun.value) if known is None else
+                                         T("{message} (game {index}: mibun {value}, after game {previous}'s result {result})",
+                                           message=v.message, index=game.index, value=mibun.value,
+                                           previous=game.index - 1, result="".join(map(str, known))),
                                          mibun.line, mibun.column, round=game.index))
             return
         previous: tuple[int, ...] | None = None

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from referee.engines.base import Card, Violation
+from referee.engines.message import T, said
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import (
     HAND_PREFIX,
@@ -42,8 +43,7 @@ def _rules(record: DaifugoRecord, report: GameReport) -> df.RuleSet | None:
     tag = record.tags.get("Rules")
     preset = tag.value.strip().lower() if tag else df.DEFAULT_PRESET
     if tag is not None and preset not in df.PRESETS:  # (the default is always known)
-        _tag_error(report, tag, f"unknown Daifugo rules {tag.value!r}; choose one of "
-                   f"{', '.join(df.PRESETS)}", "notation.tag.rules")
+        _tag_error(report, tag, T("unknown Daifugo rules {value}; choose one of {join}", value=repr(tag.value), join=', '.join(df.PRESETS)), "notation.tag.rules")
         return None
     report.rules = preset
     tag = record.tags.get("Options")
@@ -55,7 +55,7 @@ def _rules(record: DaifugoRecord, report: GameReport) -> df.RuleSet | None:
             name, value = toggle(word)
             df.ruleset(preset, {name: value})
         except ValueError as err:
-            report.errors.append(Finding("notation.tag.value", f"Options: {err}", tag.line, column))
+            report.errors.append(Finding("notation.tag.value", T("Options: {err}", err=said(err)), tag.line, column))
             return None
         toggles[name] = value
     report.details["options"] = tag.value
@@ -103,8 +103,8 @@ class DfnPlan:
                 return
             if rnd.number is not None and rnd.number != expected:
                 tag = rnd.tags["Round"]
-                _tag_error(report, tag, f"round {rnd.number} where round {expected} was expected: rounds "
-                           f"are numbered 1, 2, 3, ... in order", round=rnd.number)
+                _tag_error(report, tag, T("round {number} where round {expected} was expected: rounds are numbered 1, 2, 3, ... "
+                                          "in order", number=rnd.number, expected=expected), round=rnd.number)
                 return
             state = (self._snapshot(rules, rnd, number, previous) if rnd.is_snapshot
                      else self._deal(rules, rnd, number, previous))
@@ -124,8 +124,8 @@ class DfnPlan:
         record, report = self.record, self.report
         tag = record.tags.get("Players")
         if tag is None:
-            report.errors.append(Finding("notation.tag.value", 'the record has no [Players "..."] tag: list the '
-                                         "3 to 8 players in the order turns pass at the start",
+            report.errors.append(Finding("notation.tag.value", T('the record has no [Players "..."] tag: list the 3 to 8 players in the order turns '
+                                                                 "pass at the start"),
                                          record.line, 1))
             return False
         n = len(self.names)
@@ -156,8 +156,7 @@ class DfnPlan:
                     tag = rnd.tags.get("Round")
                     line, column = (tag.line, tag.column) if tag else (rnd.line, 1)
                     self.report.errors.append(Finding(
-                        "notation.tag.value", f"round {number} has no [Hand.{name}] tag: every player's "
-                        f"hand is needed", line, column, round=number))
+                        "notation.tag.value", T("round {number} has no [Hand.{name}] tag: every player's hand is needed", number=number, name=name), line, column, round=number))
                     return None
             hands.append(hand)
         return hands
@@ -174,7 +173,7 @@ class DfnPlan:
         if order is None and fixed is None and self.record.order is not None:
             order, order_tag = self.record.order, self.record.tags["Order"]
         if order is not None and len(order) != n:
-            _tag_error(report, order_tag, f"Order must list all {n} players, each once", round=number)  # type: ignore[arg-type]  # an order read comes from its tag
+            _tag_error(report, order_tag, T("Order must list all {n} players, each once", n=n), round=number)  # type: ignore[arg-type]  # an order read comes from its tag
             return None
         if fixed is not None:
             seats = fixed
@@ -236,14 +235,14 @@ class DfnPlan:
             try:
                 table = read_play(tag.value, self.index_of)
             except MoveTextError as err:
-                errors.append(Finding("notation.tag.value", f"Table: {err}", tag.line, tag.column))
+                errors.append(Finding("notation.tag.value", T("Table: {err}", err=said(err)), tag.line, tag.column))
         flags: dict[str, bool] = {}
         for name in ("Revolution", "Back"):
             tag = tags.get(name)
             if tag is not None:
                 value = TRUE_WORDS.get(tag.value.strip().lower())
                 if value is None:
-                    errors.append(Finding("notation.tag.value", f'{name} must be "yes" or "no", not {tag.value!r}',
+                    errors.append(Finding("notation.tag.value", T('{name} must be "yes" or "no", not {value}', name=name, value=repr(tag.value)),
                                           tag.line, tag.column))
                 flags[name] = bool(value)
         lock = None
@@ -254,15 +253,14 @@ class DfnPlan:
         to_move = None
         if tag is None:
             first = tags.get("Table") or next(iter(tags.values()))
-            errors.append(Finding("notation.tag.value", "a position needs a [ToMove] tag naming the player to move",
+            errors.append(Finding("notation.tag.value", T("a position needs a [ToMove] tag naming the player to move"),
                                   first.line, first.column))
         else:
             to_move = self.index_of.get(tag.value.strip())
             if to_move is None:
-                errors.append(Finding("notation.tag.value", f"ToMove: {tag.value} is not one of the players "
-                                      f"({', '.join(self.names)})", tag.line, tag.column))
+                errors.append(Finding("notation.tag.value", T("ToMove: {value} is not one of the players ({join})", value=tag.value, join=', '.join(self.names)), tag.line, tag.column))
         if rnd.order is not None and len(rnd.order) != n:
-            errors.append(Finding("notation.tag.value", f"Order must list all {n} players, each once",
+            errors.append(Finding("notation.tag.value", T("Order must list all {n} players, each once", n=n),
                                   tags["Order"].line, tags["Order"].column))
         hands = self._hands(rnd, number, optional=out) if not errors else None
         if errors or hands is None:
@@ -285,7 +283,7 @@ class DfnPlan:
             report.errors.append(Finding(v.rule, v.message, tag.line, tag.column, round=number))
         except ValueError as err:
             tag = self._position_tag(rnd, "Order")
-            report.errors.append(Finding("notation.tag.value", str(err), tag.line, tag.column, round=number))
+            report.errors.append(Finding("notation.tag.value", said(err), tag.line, tag.column, round=number))
         return None
 
     def _position_tag(self, rnd: DaifugoRound, name: str) -> Tag:
@@ -306,8 +304,11 @@ class DfnPlan:
         if all(p >= 0 for p in ids):
             return violation
         who = entry.label.split("->")[ids.index(-1)].strip() if len(ids) > 1 else entry.label
-        turn = f"; it is {state.name(state.to_move)}'s turn" if state.to_move is not None else ""
-        return Violation(violation.rule, f"{who} is not one of the players ({', '.join(self.names)}){turn}")
+        players = ", ".join(self.names)
+        if state.to_move is not None:
+            return Violation(violation.rule, T("{who} is not one of the players ({players}); it is {mover}'s turn",
+                                               who=who, players=players, mover=state.name(state.to_move)))
+        return Violation(violation.rule, T("{who} is not one of the players ({players})", who=who, players=players))
 
     def _finish(self, rnd: DaifugoRound, number: int, state: df.State) -> bool:
         if rnd.finish is None:

@@ -1,5 +1,5 @@
 """Daifugo drawn: the table as text, as SVG, and as the compact data the replay page
-draws from (``data`` and ``SCRIPT``); what lies on the table beside the engine's state
+draws from (``data`` and ``script()``); what lies on the table beside the engine's state
 (who made the play and how its jokers read). Registered as the game's ``render`` part."""
 
 from __future__ import annotations
@@ -9,8 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.engines.base import ALL_CARDS, Card
+from referee.engines.message import J, M, T
 from referee.games.daifugo import engine as df
+from referee.games.daifugo.engine.results import title_word
 from referee.games.daifugo.notation.dfn import MoveTextError, read_play
+from referee.i18n import Text, gettext_, tr
 from referee.jobs.render.cards import SUIT_GLYPHS
 from referee.jobs.render.frames import Frame, TablePlay
 from referee.jobs.render.svg import INK, MUTED, card, document
@@ -18,7 +21,7 @@ from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad
 
-TITLE = "Daifugo"
+TITLE = M("Daifugo")
 
 
 def table_start(timeline, segment) -> TablePlay | None:
@@ -61,53 +64,56 @@ def number(frame: Frame) -> str:
 def text(frame: Frame, color: bool = False) -> str:
     state: df.State = frame.state
     paint = Painter(color)
-    lines = [heading(frame, paint, TITLE)]
-    flags = [f"revolution: {'yes' if state.revolution else 'no'}"]
+    lines = [heading(frame, paint, gettext_(TITLE))]
+    yes = lambda on: T("yes") if on else T("no")  # noqa: E731
+    flags = [T("revolution: {v}", v=yes(state.revolution))]
     if state.rules.eleven_back:
-        flags.append(f"eleven-back: {'yes' if state.back else 'no'}")
+        flags.append(T("eleven-back: {v}", v=yes(state.back)))
     if state.rules.suit_lock:
-        lock = " ".join(SUIT_GLYPHS.get(s, "joker row") for s in sorted(state.lock, key="SHDC".find)) if state.lock else "none"
-        flags.append(f"lock: {lock}")
+        lock = (" ".join(SUIT_GLYPHS.get(s, tr(T("joker row"))) for s in sorted(state.lock, key="SHDC".find))
+                if state.lock else T("none"))
+        flags.append(T("lock: {v}", v=lock))
     if state.rules.six_reverse:
-        flags.append(f"turns: {'reversed' if state.direction < 0 else 'in seat order'}")
-    flags.append("order: " + ("reversed (3 strongest)" if state.reversed else "normal (2 strongest)"))
-    lines.append(" · ".join(flags))
+        flags.append(T("turns: reversed") if state.direction < 0 else T("turns: in seat order"))
+    flags.append(T("order: reversed (3 strongest)") if state.reversed else T("order: normal (2 strongest)"))
+    lines.append(tr(J(" · ", flags)))
     if state.phase == "exchange":
-        owed = "; ".join(f"{state.name(d.giver)} gives {d.count} to {state.name(d.receiver)} ({d.choose})"
-                         for d in state.pending)
-        lines.append(f"Exchange: {owed}")
+        owed = J("; ", (T("{giver} gives {n} to {receiver} ({choose})", giver=state.name(d.giver), n=d.count,
+                          receiver=state.name(d.receiver), choose=d.choose) for d in state.pending))
+        lines.append(tr(T("Exchange: {owed}", owed=owed)))
     if frame.table is not None and state.table is not None:
         cards = _daifugo_cards(frame.table.cards, frame.table.joker_as, paint)
-        lines.append(f"Table: {frame.table.player}: {cards}  ({state.table})")
+        lines.append(tr(T("Table: {player}: {cards}  ({combo})", player=frame.table.player, cards=cards,
+                          combo=state.table.describe())))
     elif state.table is not None:
-        lines.append(f"Table: {state.table}")
+        lines.append(tr(T("Table: {combo}", combo=state.table.describe())))
     else:
-        lines.append("Table: empty (the next play leads)")
+        lines.append(tr(T("Table: empty (the next play leads)")))
     previous = df.titles(state.previous) if state.previous is not None else None
     order = df.finishing_order(state) if state.over else None
     width = max(len(state.name(p)) for p in state.seats)
     for p in state.seats:
         mark = paint("▶", "bold") if p == state.to_move else " "
         name = paint(pad(state.name(p), width), "bold")
-        title = previous[p] if previous else ""
+        title = tr(title_word(previous[p])) if previous else ""
         status = []
         if p in state.finished:
-            status.append(f"out {_ordinal(state.finished.index(p) + 1)}")
+            status.append(tr(T("out {ordinal}", ordinal=_ordinal(state.finished.index(p) + 1))))
         if p in state.fouled:
-            status.append(paint("forbidden finish", "red"))
+            status.append(paint(tr(T("forbidden finish")), "red"))
         if p in state.dropped:
-            status.append(paint("dropped (miyako-ochi)", "red"))
+            status.append(paint(tr(T("dropped (miyako-ochi)")), "red"))
         if p in state.passed and state.is_in(p):
-            status.append(paint("passed", "dim"))
+            status.append(paint(tr(T("passed")), "dim"))
         if order is not None:
-            status.append(f"place {order.index(p) + 1}: {df.titles(order)[p]}")
-        hand = " ".join(paint.card(c) for c in _sorted_hand(state.hands[p])) or paint("no cards", "dim")
+            status.append(tr(T("place {n}: {title}", n=order.index(p) + 1, title=title_word(df.titles(order)[p]))))
+        hand = " ".join(paint.card(c) for c in _sorted_hand(state.hands[p])) or paint(tr(T("no cards")), "dim")
         lines.append(f"{mark} {name}  {pad(title, 9)} {hand}  ({len(state.hands[p])})"
                      + (f"  [{', '.join(status)}]" if status else ""))
     if state.over:
-        lines.append(paint("Round over.", "bold"))
+        lines.append(paint(tr(T("Round over.")), "bold"))
     elif state.to_move is not None:
-        lines.append(f"{state.name(state.to_move)} to move.")
+        lines.append(tr(T("{who} to move.", who=state.name(state.to_move))))
     lines.extend(comment_lines(frame, paint))
     return "\n".join(lines) + "\n"
 
@@ -138,27 +144,27 @@ def _ordinal(n: int) -> str:
 MIN_WIDTH = 560
 
 #: What the picture says (one place, for translation).
-TEXT = {
-    "revolution": "revolution: {v}",
-    "eleven_back": "eleven-back: {v}",
-    "lock": "lock: {v}",
-    "lock_none": "none",
-    "joker_row": "joker",
-    "order_reversed": "order: reversed",
-    "order_normal": "order: normal",
-    "yes": "yes",
-    "no": "no",
-    "table": "table: {player} — {combo}",
-    "table_bare": "table: {combo}",
-    "table_empty": "table empty: the next play leads",
-    "joker_as": "JK as {stand}",
-    "out": "out #{n}",
-    "forbidden": "forbidden finish",
-    "dropped": "dropped",
-    "passed": "passed",
-    "place": "place {n}",
-    "no_cards": "no cards",
-}
+TEXT = Text({
+    "revolution": M("revolution: {v}"),
+    "eleven_back": M("eleven-back: {v}"),
+    "lock": M("lock: {v}"),
+    "lock_none": M("none"),
+    "joker_row": M("joker"),
+    "order_reversed": M("order: reversed"),
+    "order_normal": M("order: normal"),
+    "yes": M("yes"),
+    "no": M("no"),
+    "table": M("table: {player} — {combo}"),
+    "table_bare": M("table: {combo}"),
+    "table_empty": M("table empty: the next play leads"),
+    "joker_as": M("JK as {stand}"),
+    "out": M("out #{n}"),
+    "forbidden": M("forbidden finish"),
+    "dropped": M("dropped"),
+    "passed": M("passed"),
+    "place": M("place {n}"),
+    "no_cards": M("no cards"),
+})
 
 _BY_NAME = {str(c): c for c in ALL_CARDS}
 
@@ -193,9 +199,9 @@ def data(frame: Frame) -> dict:
                 stand = next(readings, None)
                 label = TEXT["joker_as"].format(stand=stand) if stand is not None else "JK"
             cards.append([str(c), label])
-        table = {"label": TEXT["table"].format(player=frame.table.player, combo=state.table), "cards": cards}
+        table = {"label": TEXT["table"].format(player=frame.table.player, combo=tr(state.table.describe())), "cards": cards}
     elif state.table is not None:
-        table = {"label": TEXT["table_bare"].format(combo=state.table), "cards": []}
+        table = {"label": TEXT["table_bare"].format(combo=tr(state.table.describe())), "cards": []}
     else:
         table = {"label": TEXT["table_empty"], "cards": [], "empty": 1}
     previous = df.titles(state.previous) if state.previous is not None else None
@@ -219,7 +225,7 @@ def data(frame: Frame) -> dict:
                         1 if p == state.to_move else 0])
     longest = max((len(state.hands[p]) for p in state.seats), default=0)
     width = max(MIN_WIDTH, 170 + 30 * max(0, longest - 1) + 40 + 24, 34 + 50 * len(table["cards"]) + 24)
-    return {"heading": svg_heading(frame, TITLE), "flags": " · ".join(flags), "table": table,
+    return {"heading": svg_heading(frame, gettext_(TITLE)), "flags": " · ".join(flags), "table": table,
             "players": players, "width": width, "last": sorted(last_places(frame))}
 
 
@@ -260,8 +266,9 @@ def draw(d: dict) -> str:
     return document(width, y + 10, body, d["heading"])
 
 
-#: The replay page's drawing of :func:`data`: the same layout as :func:`draw`.
-SCRIPT = r"""
+#: The replay page's drawing of :func:`data`: the same layout as :func:`draw` (its words
+#: put in by :func:`script`, in the language spoken).
+_SCRIPT = r"""
 window.PitbossDraw.games.daifugo = function (d, L) {
   "use strict";
   var C = L.C, WIDTH = d.width, MUTED = "%(muted)s", body = [], y = 30, last = d.last.indexOf("table") >= 0;
@@ -291,4 +298,9 @@ window.PitbossDraw.games.daifugo = function (d, L) {
   });
   return L.doc(WIDTH, y + 10, body, d.heading);
 };
-""" % {"muted": MUTED, "no_cards": json.dumps(TEXT["no_cards"])}
+"""
+
+
+def script() -> str:
+    """The replay page's drawing, its words in the language spoken."""
+    return _SCRIPT % {"muted": MUTED, "no_cards": json.dumps(TEXT["no_cards"])}

@@ -3,15 +3,17 @@ part)."""
 
 from __future__ import annotations
 
+from referee.engines.message import M
 from referee.games.daifugo import engine
+from referee.i18n import Text
 
 #: The presets in a few words (one place, for translation).
-TEXT = {
-    "seed": "the written rules this project was asked for",
-    "uecda": "the rules of the UEC computer-Daihinmin contest server",
-    "on": "on",
-    "off": "off",
-}
+TEXT = Text({
+    "seed": M("the written rules this project was asked for"),
+    "uecda": M("the rules of the UEC computer-Daihinmin contest server"),
+    "on": M("on"),
+    "off": M("off"),
+})
 
 
 def describe(rule_set: str) -> str:

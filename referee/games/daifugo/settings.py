@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from referee.engines.message import T, said
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import (
     DaifugoRecord,
@@ -32,8 +33,8 @@ def parse(text: str) -> df.RuleSet:
     them (``seed +spade3 -eight-cut stairs-revolution=5``). Raises ValueError."""
     parts = text.split()
     if not parts or parts[0].lower() not in df.PRESETS:
-        raise ValueError(f"{text!r}: a Daifugo setting starts with its preset ({', '.join(df.PRESETS)}), "
-                         f"then option toggles such as +spade3 -eight-cut")
+        raise ValueError(T("{text}: a Daifugo setting starts with its preset ({join}), then option toggles such "
+                           "as +spade3 -eight-cut", text=repr(text), join=', '.join(df.PRESETS)))
     return df.ruleset(parts[0].lower(), dict(toggle(w) for w in parts[1:]))
 
 
@@ -79,15 +80,18 @@ def comparisons(own: df.RuleSet, record: DaifugoRecord) -> Sequence[Comparison]:
         if name == own.name:
             continue
         if not base.min_players <= players <= base.max_players:
-            seats = (f"{base.min_players}" if base.min_players == base.max_players
-                     else f"{base.min_players} to {base.max_players}")
-            out.append(Comparison(None, f"{name} (it seats {seats} players, "
-                                        f"the record has {players})"))
+            if base.min_players == base.max_players:
+                why = T("{rules} (it seats {n} players, the record has {players})", rules=name, n=base.min_players,
+                        players=players)
+            else:
+                why = T("{rules} (it seats {least} to {most} players, the record has {players})", rules=name,
+                        least=base.min_players, most=base.max_players, players=players)
+            out.append(Comparison(None, why))
             continue
         try:
             other = df.ruleset(name, toggles)
         except ValueError as err:
-            out.append(Comparison(None, f"{name} ({err})"))
+            out.append(Comparison(None, T("{rules} ({error})", rules=name, error=said(err))))
             continue
         seen.add(other)
         out.append(Comparison(other))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from referee.engines.message import M
+
 from referee.engines.base import RANK_NAMES, Card
 
 SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+#: The suits' names (marked: a page or a drawing says them in the language spoken).
+SUIT_NAMES = {"S": M("spades"), "H": M("hearts"), "D": M("diamonds"), "C": M("clubs")}
 RED_SUITS = frozenset("HD")
 
 

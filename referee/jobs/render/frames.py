@@ -8,7 +8,7 @@ engine's state for drawing (``Frame.table``), comes from the game's ``render`` p
   table at a segment's start and after a move, beyond the engine's state;
 * ``mover(timeline, step)``: who moved, as a player reads it;
 * ``number(frame)``: the move's number as the game's notation writes it (``3.``, ``3…``);
-* ``text(frame, color)``, ``svg(frame)``, ``data(frame)`` and ``SCRIPT``: the drawings.
+* ``text(frame, color)``, ``svg(frame)``, ``data(frame)`` and ``script()``: the drawings.
 """
 
 from __future__ import annotations
@@ -18,23 +18,30 @@ from types import ModuleType
 from typing import Any
 
 from referee import spec
+from referee.engines.message import M, T
+from referee.i18n import Text, current, tr
 from referee.jobs import registry
 from referee.jobs.annotate import Annotated, MoveNote
+from referee.jobs.replay import unrejected
 
 #: The sentences of the notes (one place, for translation).
-TEXT = {
-    "start": "start",
-    "round": "round {round}, ",
-    "ply": "ply {ply}: {move}",
-    "illegal_mark": " (illegal)",
-    "rejected_mark": " (rejected)",
-    "illegal": "This move is illegal under {rules}: {message}.",
-    "rejected": "The contest server rejected this submission and counted it as a pass: {message}.",
-    "disputed": "The rule sets disagree about this move: {verdicts}.",
-    "verdict_legal": "under {rules} it is legal",
-    "verdict_illegal": "under {rules} it is illegal ({message})",
-    "ruling": "It stands by a ruling, where the written rules are silent: {title} ({source}).",
-}
+TEXT = Text({
+    # A frame's title: (round_)start, (round_)ply(_illegal|_rejected).
+    "start": M("start"),
+    "round_start": M("round {round}, start"),
+    "ply": M("ply {ply}: {move}"),
+    "ply_illegal": M("ply {ply}: {move} (illegal)"),
+    "ply_rejected": M("ply {ply}: {move} (rejected)"),
+    "round_ply": M("round {round}, ply {ply}: {move}"),
+    "round_ply_illegal": M("round {round}, ply {ply}: {move} (illegal)"),
+    "round_ply_rejected": M("round {round}, ply {ply}: {move} (rejected)"),
+    "illegal": M("This move is illegal under {rules}: {message}."),
+    "rejected": M("The contest server rejected this submission and counted it as a pass: {message}."),
+    "disputed": M("The rule sets disagree about this move: {verdicts}."),
+    "verdict_legal": M("under {rules} it is legal"),
+    "verdict_illegal": M("under {rules} it is illegal ({message})"),
+    "ruling": M("It stands by a ruling, where the written rules are silent: {title} ({source})."),
+})
 
 
 @dataclass(frozen=True)
@@ -95,11 +102,11 @@ class Frame:
 
     @property
     def title(self) -> str:
-        where = TEXT["round"].format(round=self.round) if self.round is not None else ""
+        key = "round_" if self.round is not None else ""
         if self.move is None:
-            return where + TEXT["start"]
-        mark = TEXT["illegal_mark"] if self.illegal else TEXT["rejected_mark"] if self.rejected else ""
-        return where + TEXT["ply"].format(ply=self.ply, move=self.move) + mark
+            return TEXT[key + "start"].format(round=self.round)
+        key += "ply_illegal" if self.illegal else "ply_rejected" if self.rejected else "ply"
+        return TEXT[key].format(round=self.round, ply=self.ply, move=self.move)
 
     def to_json(self) -> dict:
         return {"round": self.round, "ply": self.ply, "move": self.move, "player": self.player,
@@ -126,10 +133,8 @@ def sentences(note: MoveNote, own: str) -> list[Note]:
     catalog = spec.catalog()
     if step.violation is not None:
         v = step.violation
-        message = v.message.rstrip(".")
+        message = tr(unrejected(v.message)).rstrip(".。")
         if step.rejected:
-            prefix = "rejected, counted as a pass: "
-            message = message[len(prefix):] if message.startswith(prefix) else message
             out.append(Note("rejected", TEXT["rejected"].format(message=message), (v.rule,)))
         else:
             out.append(Note("illegal", TEXT["illegal"].format(rules=own, message=message), (v.rule,)))
@@ -140,14 +145,16 @@ def sentences(note: MoveNote, own: str) -> list[Note]:
             if verdict.legal:
                 parts.append(TEXT["verdict_legal"].format(rules=label))
             else:
-                parts.append(TEXT["verdict_illegal"].format(rules=label, message=(verdict.message or "").rstrip(".")))
+                parts.append(TEXT["verdict_illegal"].format(rules=label,
+                                                            message=tr(verdict.message or "").rstrip(".。")))
                 if verdict.rule:
                     ids.append(verdict.rule)
         out.append(Note("disputed", TEXT["disputed"].format(verdicts="; ".join(parts)), tuple(ids)))
     for r in note.rulings:
         rule = catalog.get(r)
         if rule is not None:
-            out.append(Note("ruling", TEXT["ruling"].format(title=rule.title, source=rule.source), (r,)))
+            title = spec.translated(rule, current()).title
+            out.append(Note("ruling", TEXT["ruling"].format(title=title, source=rule.source), (r,)))
     return out
 
 
@@ -191,7 +198,7 @@ def select(frames: list[Frame], ply: int | None, round_no: int | None = None) ->
     first round when a ply is given), or the last frame when ``ply`` is None. Raises
     LookupError when there is no such position."""
     if not frames:
-        raise LookupError("the record has no position to show (its start could not be set up)")
+        raise LookupError(T("the record has no position to show (its start could not be set up)"))
     if round_no is None:
         if ply is None:
             return frames[-1]
@@ -199,12 +206,17 @@ def select(frames: list[Frame], ply: int | None, round_no: int | None = None) ->
     pool = [f for f in frames if f.round == round_no]
     if not pool:
         rounds = sorted({f.round for f in frames if f.round is not None})
-        raise LookupError(f"there is no round {round_no} (rounds: {', '.join(map(str, rounds)) or 'none'})")
+        if not rounds:
+            raise LookupError(T("there is no round {round} (rounds: none)", round=round_no))
+        raise LookupError(T("there is no round {round} (rounds: {rounds})", round=round_no,
+                            rounds=", ".join(map(str, rounds))))
     if ply is None:
         return pool[-1]
     for f in pool:
         if f.ply == ply and not f.illegal:
             return f
     last = max(f.ply for f in pool if not f.illegal)
-    stop = "; the replay stops at an illegal move" if any(f.illegal for f in pool) else ""
-    raise LookupError(f"ply {ply} is not a position of the replay (plies 0 to {last}{stop})")
+    if any(f.illegal for f in pool):
+        raise LookupError(T("ply {ply} is not a position of the replay (plies 0 to {last}; the replay stops at an "
+                            "illegal move)", ply=ply, last=last))
+    raise LookupError(T("ply {ply} is not a position of the replay (plies 0 to {last})", ply=ply, last=last))

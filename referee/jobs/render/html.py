@@ -2,7 +2,7 @@
 
 The page carries each position as compact data (the game's ``render`` part's ``data``:
 cards as notation, sentences already written) and draws the board in the page with the
-game's script (``SCRIPT``), the same layout its ``svg`` draws; so a long match stays a
+game's script (``script()``), the same layout its ``svg`` draws; so a long match stays a
 small page. Everything is inline; a Content-Security-Policy forbids any network access.
 
 It fits a phone (the board on top, full width; the move list below) and a desktop (the
@@ -22,34 +22,36 @@ import json
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
+from referee import i18n
 from referee import spec
+from referee.engines.message import M
+from referee.i18n import Text, gettext_
 from referee.jobs import registry
-from referee.jobs.render.frames import TEXT as FRAME_TEXT
 from referee.jobs.render.frames import Frame, render_part
+from referee.jobs.render.frames import TEXT as FRAME_TEXT
 from referee.jobs.render.svg import BLACK, FELT, FONT, INK, JOKER_COLOR, LAST, RED
 from referee.jobs.render.svg import TEXT as SVG_TEXT
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
 #: What the page says (one place, for translation).
-TEXT = {
-    "lang": "en",
-    "first": "first position (Home)",
-    "prev": "previous move (\u2190)",
-    "next": "next move (\u2192)",
-    "last": "last position (End)",
-    "slider": "move",
-    "moves": "Moves",
-    "position": "Position {i} of {n}",
-    "why": "Why it is illegal",
-    "why_rejected": "Why the server rejected it",
-    "rule": "rule {id}",
-    "illegal": "illegal",
-    "rejected": "rejected",
-    "disputed": "disputed",
-    "ruling": "ruling",
-    "start": "start",
-}
+TEXT = Text({
+    "first": M("first position (Home)"),
+    "prev": M("previous move (\u2190)"),
+    "next": M("next move (\u2192)"),
+    "last": M("last position (End)"),
+    "slider": M("move"),
+    "moves": M("Moves"),
+    "position": M("Position {i} of {n}"),
+    "why": M("Why it is illegal"),
+    "why_rejected": M("Why the server rejected it"),
+    "rule": M("rule {id}"),
+    "illegal": M("illegal"),
+    "rejected": M("rejected"),
+    "disputed": M("disputed"),
+    "ruling": M("ruling"),
+    "start": M("start"),
+})
 
 STYLE = """
 :root { color-scheme: light dark; --ink: #1d232a; --muted: #4b5560; --paper: #f6f3ea; --panel: #ffffff;
@@ -183,10 +185,9 @@ SCRIPT = r"""
   }
   // A frame's title, as frames.Frame.title writes it.
   function title(f) {
-    var W = page.titles, where = f.round === null ? "" : W.round.replace("{round}", f.round);
-    if (f.move === null) { return where + W.start; }
-    return where + W.ply.replace("{ply}", f.ply).replace("{move}", f.move) +
-      (f.illegal ? W.illegal_mark : f.rejected ? W.rejected_mark : "");
+    var key = (f.round === null ? "" : "round_") +
+      (f.move === null ? "start" : f.illegal ? "ply_illegal" : f.rejected ? "ply_rejected" : "ply");
+    return page.titles[key].replace("{round}", f.round).replace("{ply}", f.ply).replace("{move}", f.move);
   }
   frames.forEach(function (f, i) {
     f.d = i ? patch(frames[i - 1].d, f.d) : f.d;
@@ -332,8 +333,9 @@ def page_data(frames: Sequence[Frame]) -> dict:
         cited.update(r for n in f.notes for r in n.rules)
         if f.why:
             cited.add(f.why[0])
-    rules = {r: {"title": catalog[r].title, "text": catalog[r].text, "source": catalog[r].source}
-             for r in sorted(cited) if r in catalog}
+    lang = i18n.current()
+    rules = {r: {"title": t.title, "text": t.text, "source": catalog[r].source}
+             for r in sorted(cited) if r in catalog for t in (spec.translated(catalog[r], lang),)}
     items = [frame_data(f) for f in frames]
     previous: dict = {}
     last_round = None
@@ -349,8 +351,8 @@ def page_data(frames: Sequence[Frame]) -> dict:
             del item["round"]
         last_round = this_round
     game = registry.game(frames[0].game)
-    return {"game": game.name, "heading": f"{game.title} · {frames[0].rules} · ", "text": TEXT, "rules": rules,
-            "start": SVG_TEXT["start"], "titles": FRAME_TEXT, "frames": items}
+    return {"game": game.name, "heading": f"{gettext_(game.title)} · {frames[0].rules} · ", "text": dict(TEXT), "rules": rules,
+            "start": SVG_TEXT["start"], "titles": dict(FRAME_TEXT), "frames": items}
 
 
 def head(title: str, style: str, csp: str, lang: str = "en") -> str:
@@ -377,7 +379,7 @@ def replay_page(frames: Sequence[Frame], title: str, subtitle: str = "") -> str:
                          "FELT": FELT, "FONT": FONT})
     library = LIBRARY % {"colors": colors}
     t = {k: escape(v) for k, v in TEXT.items()}
-    return head(title, STYLE, CSP, t["lang"]) + f"""
+    return head(title, STYLE, CSP, i18n.BCP47[i18n.current()]) + f"""
 <body data-frame="0">
 <header><h1>{escape(title)}</h1><p>{escape(subtitle)}</p></header>
 <main>
@@ -398,7 +400,7 @@ def replay_page(frames: Sequence[Frame], title: str, subtitle: str = "") -> str:
 </main>
 <script type="application/json" id="replay">{_json_for_script(page_data(frames))}</script>
 <script>{library}</script>
-<script>{part.SCRIPT}</script>
+<script>{part.script()}</script>
 <script>{SCRIPT}</script>
 </body>
 </html>

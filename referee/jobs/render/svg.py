@@ -14,6 +14,8 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from referee.engines.base import Card
+from referee.engines.message import M
+from referee.i18n import Text
 from referee.jobs.render.cards import SUIT_GLYPHS, is_red, rank_text
 from referee.jobs.render.frames import Frame, render_part
 
@@ -24,9 +26,9 @@ FELT, INK, MUTED, GOOD, BAD = "#1f5f3f", "#f4f1e8", "#b9c9bd", "#8fe3a5", "#ff9b
 LAST = "#ffd23f"
 
 #: What the pictures say (one place, for translation).
-TEXT = {
-    "start": "start position",
-}
+TEXT = Text({
+    "start": M("start position"),
+})
 
 
 def render(frame: Frame) -> str:

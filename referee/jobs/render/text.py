@@ -8,7 +8,11 @@ pipes and files.
 
 from __future__ import annotations
 
+from unicodedata import east_asian_width
+
 from referee.engines.base import Card
+from referee.engines.message import M
+from referee.i18n import Text
 from referee.jobs.render.cards import glyph, is_red
 from referee.jobs.render.frames import Frame, render_part
 
@@ -17,12 +21,12 @@ STYLES = {"red": "\x1b[31m", "bold": "\x1b[1m", "dim": "\x1b[2m", "green": "\x1b
           "yellow": "\x1b[33m", "magenta": "\x1b[35m", "cyan": "\x1b[36m", "inverse": "\x1b[7m"}
 
 #: What the heading says (one place, for translation).
-TEXT = {
-    "illegal": "ILLEGAL: the position before it",
-    "disputed": "disputed",
-    "ruling": "by a ruling",
-    "start": "start position",
-}
+TEXT = Text({
+    "illegal": M("ILLEGAL: the position before it"),
+    "disputed": M("disputed"),
+    "ruling": M("by a ruling"),
+    "start": M("start position"),
+})
 
 
 class Painter:
@@ -41,12 +45,13 @@ class Painter:
 
 
 def visible_len(text: str) -> int:
+    """The columns ``text`` takes on a terminal: colour codes none, a wide (CJK) character two."""
     out, i = 0, 0
     while i < len(text):
         if text[i] == "\x1b":
             i = text.index("m", i) + 1
             continue
-        out += 1
+        out += 2 if text[i] >= "\u1100" and east_asian_width(text[i]) in "WF" else 1
         i += 1
     return out
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engines.message import T
 from referee.jobs import registry
 from referee.jobs.questions import option_names, question_names, question_options
 from referee.jobs.solve import Answer, Deadline, QuestionError
@@ -60,22 +61,24 @@ def _ask(position: Position, question: str, options: Options) -> Answer:
         value = options.values.get(name)
         most = min((o.max for o in declared if o.max is not None), default=None)
         if value is not None and most is not None and value > most:
-            raise QuestionError(f"--{name} {value} is past its maximum, {most}")
+            raise QuestionError(T("--{name} {value} is past its maximum, {most}", name=name, value=value, most=most))
     game = registry.game(position.game)
     q = next((q for q in game.questions if q.name == question), None)
     if q is None:
         owner = next((g for g in registry.games() for x in g.questions if x.name == question), None)
         if owner is None:
-            raise QuestionError(f"unknown question {question!r}: {', '.join(question_names())}")
+            raise QuestionError(T("unknown question {question}: {questions}", question=repr(question),
+                                  questions=", ".join(question_names())))
         fits = ", ".join(x.name for x in game.questions)
-        raise QuestionError(f"--question {question} is a {owner.title} question, but the record is "
-                            f"{game.title}; ask one of: {fits}")
+        raise QuestionError(T("--question {question} is a {game} question, but the record is {other}; ask one of: "
+                              "{fits}", question=question, game=owner.title, other=game.title, fits=fits))
     given = {name for name, value in options.values.items() if value is not None}
     if options.method != "auto":
         given.add("method")
     extra = sorted(given - q.takes)
     if extra:
-        raise QuestionError(f"--question {question} does not take {', '.join('--' + e for e in extra)}")
+        raise QuestionError(T("--question {question} does not take {options}", question=question,
+                              options=", ".join("--" + e for e in extra)))
     solver = game.part("solve")  # loading it (z3) is the question's time too
     if options.deadline.expired():
         return Answer(question, "unknown", text=["unknown"])

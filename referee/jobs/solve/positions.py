@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.engines.message import N, T
 from referee.jobs.report import GameReport
 from referee.jobs.timeline import (
     ContestLog,
@@ -58,8 +59,14 @@ class Position:
         return getattr(record, "players", None) or None
 
     def describe(self) -> str:
-        where = f"round {self.round}, " if self.round is not None else ""
-        return f"{self.timeline.report.file} game {self.timeline.report.index} ({self.game}, {self.rules}), {where}after {self.ply} move{'s' if self.ply != 1 else ''}"
+        report = self.timeline.report
+        if self.round is not None:
+            return N("{file} game {index} ({game}, {rules}), round {round}, after {n} move",
+                     "{file} game {index} ({game}, {rules}), round {round}, after {n} moves", self.ply,
+                     file=report.file, index=report.index, game=self.game, rules=self.rules, round=self.round)
+        return N("{file} game {index} ({game}, {rules}), after {n} move",
+                 "{file} game {index} ({game}, {rules}), after {n} moves", self.ply,
+                 file=report.file, index=report.index, game=self.game, rules=self.rules)
 
 
 def load_position(path: str, game: int = 1, ply: int | None = None, round: int | None = None,
@@ -68,7 +75,7 @@ def load_position(path: str, game: int = 1, ply: int | None = None, round: int |
     ``settings``' setting for its game, when given: game name -> setting, as
     ``referee.jobs.validate.parse_settings`` makes them)."""
     if path != "-" and not Path(path).exists():
-        raise UsageError(f"no such file: {path}")
+        raise UsageError(T("no such file: {path}", path=path))
     name = "<stdin>" if path == "-" else path
     handle = open_text(path)
     try:
@@ -80,31 +87,35 @@ def load_position(path: str, game: int = 1, ply: int | None = None, round: int |
     finally:
         if path != "-":
             handle.close()
-    raise UsageError(f"{name} has no record {game} (--game counts records from 1)")
+    raise UsageError(T("{name} has no record {game} (--game counts records from 1)", name=name, game=game))
 
 
 def _position(timeline: Timeline, ply: int | None, round: int | None) -> Position:
     report = timeline.report
     game = timeline.game or "?"
     if timeline.kind is None:
-        raise PositionError("not a record of a game Pitboss knows", report, report.errors)
+        raise PositionError(T("not a record of a game Pitboss knows"), report, report.errors)
     if not timeline.segments:
-        raise PositionError("the record's start position cannot be set up", report, report.errors)
+        raise PositionError(T("the record's start position cannot be set up"), report, report.errors)
     segment = _segment(timeline, round, ply is not None)
     steps = segment.steps
     if ply is not None and ply < 0:
-        raise UsageError("--ply counts moves from 0 (the start position)")
+        raise UsageError(T("--ply counts moves from 0 (the start position)"))
     reached = [s for s in steps if s.after is not None]
     available = len(segment.entries)
     if ply is None:
         ply = available  # the end of the record (of the round)
     if ply > available:
-        raise UsageError(f"the {'record' if segment.round is None else 'round'} has {available} move"
-                         f"{'s' if available != 1 else ''}; --ply {ply} is past its end")
+        if segment.round is None:
+            raise UsageError(N("the record has {n} move; --ply {ply} is past its end",
+                               "the record has {n} moves; --ply {ply} is past its end", available, ply=ply))
+        raise UsageError(N("the round has {n} move; --ply {ply} is past its end",
+                           "the round has {n} moves; --ply {ply} is past its end", available, ply=ply))
     if ply > len(reached):
         bad = steps[len(reached)] if len(reached) < len(steps) else None
         findings = [f for f in report.errors if bad is None or (f.ply == bad.ply and f.round == segment.round)]
-        raise PositionError(f"move {len(reached) + 1} is illegal, so ply {ply} cannot be reached", report,
+        raise PositionError(T("move {n} is illegal, so ply {ply} cannot be reached", n=len(reached) + 1, ply=ply),
+                            report,
                             findings or report.errors)
     state = segment.start if ply == 0 else reached[ply - 1].after
     later = [f for f in report.errors + report.warnings if f.ply is not None and f.ply > ply]
@@ -120,4 +131,7 @@ def _segment(timeline: Timeline, round: int | None, ply_given: bool) -> Segment:
         if seg.round == round:
             return seg
     rounds = [s.round for s in timeline.segments]
-    raise UsageError(f"the replay has no round {round} (rounds replayed: {', '.join(map(str, rounds)) or 'none'})")
+    if not rounds:
+        raise UsageError(T("the replay has no round {round} (rounds replayed: none)", round=round))
+    raise UsageError(T("the replay has no round {round} (rounds replayed: {rounds})", round=round,
+                       rounds=", ".join(map(str, rounds))))

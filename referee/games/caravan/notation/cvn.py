@@ -15,6 +15,7 @@ from lark import Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
 from referee.engines.base import Card
+from referee.engines.message import M, T, said
 from referee.games.caravan import engine as cv
 from referee.notation import grammar, pieces
 from referee.notation.cards import CardError, parse_card
@@ -100,9 +101,9 @@ def parse_move(text: str) -> cv.Move:
     saying what is wrong; a move number or a draw (``+9D``) is not a move."""
     m = _ITEM.fullmatch(text.strip() + " ") or _ITEM.fullmatch(text.strip())
     if m is None or m.lastgroup == "MOVE_NUMBER" or not (m["PLACE"] or m["DISCARD"] or m["DISBAND"]):
-        raise ValueError(f"{text.strip()!r} is not a CVN move (write e.g. 7H>A, KS>D2, discard 4C, disband B)")
+        raise ValueError(T("{strip} is not a CVN move (write e.g. 7H>A, KS>D2, discard 4C, disband B)", strip=repr(text.strip())))
     if m["DRAW"]:
-        raise ValueError("a draw (+9D) is not part of the move: the deck's top card is drawn")
+        raise ValueError(T("a draw (+9D) is not part of the move: the deck's top card is drawn"))
     return _decode(m)[0]
 
 
@@ -113,12 +114,12 @@ _DECODED_MAX = 100_000
 
 #: What CVN's own terminals are called in a message for a player.
 TERMINAL_NAMES = {
-    "PLACE": "a move such as 7H>A or KS>D2",
+    "PLACE": M("a move such as 7H>A or KS>D2"),
     "DISCARD": "'discard'",
     "DISBAND": "'disband'",
-    "CARAVAN": "a caravan letter A-F",
-    "DRAW": "a draw such as +9D",
-    "TAG_VALUE": 'a quoted tag value such as "Caravan"',
+    "CARAVAN": M("a caravan letter A-F"),
+    "DRAW": M("a draw such as +9D"),
+    "TAG_VALUE": M('a quoted tag value such as "Caravan"'),
 }
 
 
@@ -157,7 +158,7 @@ def _read_run(record: CaravanRecord, run: Token, offset: int, warned: bool) -> b
                 n = int(m.group().rstrip().rstrip("."))
                 turn = len(moves) // 2 + 1
                 if n != turn:
-                    record.warnings.append(Finding("notation.move-number", f"move number {n} where {turn} was expected",
+                    record.warnings.append(Finding("notation.move-number", T("move number {n} where {turn} was expected", n=n, turn=turn),
                                                    line, column0 + pos - line_start, ply=len(moves) + 1))
                     warned = True  # one warning per record is enough
             continue
@@ -221,7 +222,7 @@ def read_caravan(chunk: Chunk, file: str = "", index: int = 1) -> CaravanRecord:
     for tag in tags:
         tag.line += offset
         if tag.name in record.tags:
-            record.errors.append(Finding("notation.tag.duplicate", f"the {tag.name} tag is given twice",
+            record.errors.append(Finding("notation.tag.duplicate", T("the {name} tag is given twice", name=tag.name),
                                          tag.line, tag.column))
             continue
         record.tags[tag.name] = tag
@@ -275,7 +276,7 @@ def parse_card_list(record: Record, tag: Tag, allow_sets: bool = False,
             else:
                 out.append(parse_card(word))
         except CardError as err:
-            record.errors.append(Finding("notation.tag.value", f"{tag.name}: {err}", tag.line, column))
+            record.errors.append(Finding("notation.tag.value", T("{name}: {err}", name=tag.name, err=said(err)), tag.line, column))
             ok = False
         column += len(word) + 1
     return out if ok else None
@@ -291,7 +292,7 @@ def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
     except UnexpectedInput as err:
         finding = grammar.syntax_finding(err, tag.value, tag.line - 1, TERMINAL_NAMES, rule="notation.tag.value")
         finding.column = tag.column + (err.column - 1 if isinstance(err.column, int) and err.column > 0 else 0)
-        finding.message = f"Table: {finding.message}"
+        finding.message = T("Table: {message}", message=finding.message)
         record.errors.append(finding)
         return None
     caravans: list[cv.Caravan] = [()] * 6

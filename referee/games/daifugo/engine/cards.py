@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from referee.engines.base import ALL_CARDS, JOKER, SUITS, Card
+from referee.engines.message import M
 
 #: The server's out-of-range joker columns (uecda sequences only).
 BELOW_3, ABOVE_2 = 0, 14
@@ -83,7 +84,7 @@ def _strengths(cards: Iterable[Card]) -> list[int]:
     return sorted(_STRENGTH[c] for c in cards)
 
 
-_SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "": "the joker row"}
+_SUIT_NAMES = {"S": M("spades"), "H": M("hearts"), "D": M("diamonds"), "C": M("clubs"), "": M("the joker row")}
 
 
 def _suit_pos(s: str) -> int:

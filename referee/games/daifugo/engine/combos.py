@@ -8,6 +8,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from referee.engines.base import ALL_CARDS, SUITS, Card
+from referee.engines.message import N, T
 from referee.games.daifugo.engine.cards import (
     _STRENGTH,
     ABOVE_2,
@@ -67,14 +68,19 @@ class Combo(NamedTuple):
         return not self.lone_joker and self.low <= s <= self.high
 
     def __str__(self) -> str:
+        return str(self.describe())
+
+    def describe(self) -> T:
+        """The combination in words ("a group of 3 5s"), as a message."""
         if self.lone_joker:
-            return "a lone joker"
+            return T("a lone joker")
         if self.kind == SINGLE:
-            return f"a single {_strength_name(self.low)}"
+            return T("a single {rank}", rank=_strength_name(self.low))
         if self.kind == GROUP:
-            return f"a group of {self.size} {_strength_name(self.low)}s"
+            return T("a group of {n} {rank}s", n=self.size, rank=_strength_name(self.low))
         suit = next(iter(self.suits)) if self.suits and len(self.suits) == 1 else ""
-        return f"a {self.size}-card sequence {_strength_name(self.low)}{suit}-{_strength_name(self.high)}{suit}"
+        return T("a {n}-card sequence {cards}", n=self.size,
+                 cards=f"{_strength_name(self.low)}{suit}-{_strength_name(self.high)}{suit}")
 
 
 LONE_JOKER = Combo(SINGLE, 1, LONE_JOKER_STRENGTH, LONE_JOKER_STRENGTH, None, (), True)
@@ -210,28 +216,33 @@ def _merge(found: Sequence[Combo]) -> Combo | None:
     return first
 
 
-def _invalid_message(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[Stand | None]) -> str:
+def _invalid_message(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[Stand | None]) -> T:
     if not cards:
-        return "a play needs at least one card"
+        return T("a play needs at least one card")
     reals = [c for c in cards if not c.is_joker]
     k = len(cards) - len(reals)
     if len(joker_as) > k:
-        return f"{len(joker_as)} joker readings are given for {k} joker{'s' if k != 1 else ''}"
+        return N("{given} joker readings are given for {n} joker", "{given} joker readings are given for {n} jokers",
+                 k, given=len(joker_as))
     for c in reals:
         if reals.count(c) > 1:
-            return f"{c} appears twice in one play"
+            return T("{card} appears twice in one play", card=c)
     shown = list(map(str, reals))
     shown += [f"JK({st})" if st is not None else "JK" for st in tuple(joker_as) + (None,) * (k - len(joker_as))]
     what = " ".join(shown)
     if reals and len({_STRENGTH[c] for c in reals}) == 1 and len(cards) > rules.max_group:
-        extra = f" (a 5-card group is no combination under {rules.name})" if rules.max_group == 4 and len(cards) == 5 else ""
-        return f"{what}: a group has at most {rules.max_group} cards{extra}"
+        if rules.max_group == 4 and len(cards) == 5:
+            return T("{cards}: a group has at most {most} cards (a 5-card group is no combination under {rules})",
+                     cards=what, most=rules.max_group, rules=rules.name)
+        return T("{cards}: a group has at most {most} cards", cards=what, most=rules.max_group)
     if rules.joker_out_of_range:
-        ends = "; the joker may also stand below the 3 or above the 2 at a sequence's end"
-    else:
-        ends = "; no sequence wraps between 2 and 3"
-    return (f"{what} form no combination: a single card, 2 to {rules.max_group} cards of one rank, or 3 or "
-            f"more consecutive cards of one suit (a joker may stand in for any one card){ends}")
+        return T("{cards} form no combination: a single card, 2 to {most} cards of one rank, or 3 or "
+                 "more consecutive cards of one suit (a joker may stand in for any one card); "
+                 "the joker may also stand below the 3 or above the 2 at a sequence's end",
+                 cards=what, most=rules.max_group)
+    return T("{cards} form no combination: a single card, 2 to {most} cards of one rank, or 3 or "
+             "more consecutive cards of one suit (a joker may stand in for any one card); "
+             "no sequence wraps between 2 and 3", cards=what, most=rules.max_group)
 
 
 def revolution_rule(rules: RuleSet, combo: Combo) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from referee.engines.base import ALL_CARDS, JOKER, Card, Violation
+from referee.engines.message import J, M, N, T
 from referee.games.daifugo.engine.cards import DIAMOND_3, _cards
 from referee.games.daifugo.engine.combos import _invalid_message, _merge, readings
 from referee.games.daifugo.engine.rules import RuleSet
@@ -30,9 +31,11 @@ def check_players(rules: RuleSet, n_players: int) -> Violation | None:
     """Is ``n_players`` a player count the rules allow (daifugo.deal.players)?"""
     if rules.min_players <= n_players <= rules.max_players:
         return None
-    allowed = (f"exactly {rules.min_players}" if rules.min_players == rules.max_players
-               else f"{rules.min_players} to {rules.max_players}")
-    return _v("daifugo.deal.players", f"{n_players} players; {rules.name} is played by {allowed}")
+    if rules.min_players == rules.max_players:
+        return _v("daifugo.deal.players", T("{n} players; {rules} is played by exactly {least}",
+                                            n=n_players, rules=rules.name, least=rules.min_players))
+    return _v("daifugo.deal.players", T("{n} players; {rules} is played by {least} to {most}",
+                                        n=n_players, rules=rules.name, least=rules.min_players, most=rules.max_players))
 
 
 def check_seats(rules: RuleSet, order: Sequence[int], previous: Sequence[int] | None,
@@ -45,13 +48,16 @@ def check_seats(rules: RuleSet, order: Sequence[int], previous: Sequence[int] | 
     if fixed is None or tuple(order) == fixed:
         return None
 
-    def said(seats: Sequence[int]) -> str:
-        return " ".join(names[p] if names is not None and 0 <= p < len(names) else f"player {p + 1}"
-                        for p in seats)
+    def said(seats: Sequence[int]) -> T:
+        return J(" ", (names[p] if names is not None and 0 <= p < len(names) else T("player {n}", n=p + 1)
+                       for p in seats))
 
-    rule = "daifugo.lead.first-round" if previous is None else "daifugo.lead.later-rounds"
-    why = "the listed order of the players" if previous is None else "the reverse of the previous finishing order"
-    return _v(rule, f"the turn order is {said(fixed)} ({why}), not {said(order)}")
+    if previous is None:
+        return _v("daifugo.lead.first-round", T("the turn order is {fixed} (the listed order of the players), not {order}",
+                                                fixed=said(fixed), order=said(order)))
+    return _v("daifugo.lead.later-rounds",
+              T("the turn order is {fixed} (the reverse of the previous finishing order), not {order}",
+                fixed=said(fixed), order=said(order)))
 
 
 def check_deal(rules: RuleSet, hands: Sequence[Sequence[Card]],
@@ -76,15 +82,20 @@ def check_deal(rules: RuleSet, hands: Sequence[Sequence[Card]],
     for card, k in counts.items():
         allowed_k = jokers if card.is_joker else 1
         if k > allowed_k:
-            holds = f"{allowed_k} joker{'s' if allowed_k != 1 else ''}" if card.is_joker else "one of each card"
             found.append(_v("daifugo.deal.duplicate",
-                            f"{card} is dealt {k} times; the deck for {n} players holds {holds}"))
+                            N("{card} is dealt {k} times; the deck for {players} players holds {n} joker",
+                              "{card} is dealt {k} times; the deck for {players} players holds {n} jokers",
+                              allowed_k, card=card, k=k, players=n) if card.is_joker else
+                            T("{card} is dealt {k} times; the deck for {players} players holds one of each card",
+                              card=card, k=k, players=n)))
     missing = [c for c in ALL_CARDS[:-1] if c not in counts]
     missing += [JOKER] * max(0, jokers - counts.get(JOKER, 0))
     if missing:
         found.append(_v("daifugo.deal.missing",
-                        f"not dealt: {_cards(missing)} (the deck for {n} players is 52 cards and "
-                        f"{jokers} joker{'s' if jokers > 1 else ''})"))
+                        T(M("not dealt: {cards} (the deck for {players} players is 52 cards and {jokers} joker)")
+                          if jokers <= 1 else
+                          M("not dealt: {cards} (the deck for {players} players is 52 cards and {jokers} jokers)"),
+                          cards=_cards(missing), players=n, jokers=jokers)))
     # Hand sizes, once the right number of cards was dealt (else the deck rules say it all).
     if n and sum(counts.values()) == 52 + jokers:
         order = list(deal_order) if deal_order is not None else list(range(n))
@@ -93,15 +104,15 @@ def check_deal(rules: RuleSet, hands: Sequence[Sequence[Card]],
         expected = [q + 1] * r + [q] * (n - r)
         if rules.deal_start == "first":
             ok = sizes == expected
-            how = "the first players dealt to (from the first-ranked player) hold one card more"
+            how = T("the first players dealt to (from the first-ranked player) hold one card more")
         else:
             ok = any(sizes[i:] + sizes[:i] == expected for i in range(n))
-            how = f"the dealer and the next {r - 1} seats hold one card more"
+            how = T("the dealer and the next {n} seats hold one card more", n=r - 1)
         if not ok:
             found.append(_v("daifugo.deal.count",
-                            f"hand sizes {' '.join(map(str, sizes))} (in dealing order) are not those of "
-                            f"a one-at-a-time deal of {52 + jokers} cards to {n}: {q} or {q + 1} each, "
-                            f"and {how}"))
+                            T("hand sizes {sizes} (in dealing order) are not those of "
+                              "a one-at-a-time deal of {cards} cards to {players}: {q} or {q1} each, and {how}",
+                              sizes=" ".join(map(str, sizes)), cards=52 + jokers, players=n, q=q, q1=q + 1, how=how)))
     return found
 
 
@@ -139,9 +150,11 @@ def unexplained_exchange(state: State, duties: Sequence[Duty], why: str) -> Viol
     """An unlogged exchange that no legal choice explains (daifugo.exchange.choice): no gift
     by the ``duties``' givers, in ``state``, leaves every player holding the cards they later
     play; ``why`` says what the first try ran into."""
-    givers = " and ".join(f"{state.name(d.giver)} ({d.count} to {state.name(d.receiver)})" for d in duties)
-    return _v("daifugo.exchange.choice", f"an exchange no legal choice could explain: no gift by {givers} leaves "
-                                         f"every player holding the cards they later play ({why})")
+    givers = J(" and ", (T("{giver} ({n} to {receiver})", giver=state.name(d.giver), n=d.count,
+                            receiver=state.name(d.receiver)) for d in duties))
+    return _v("daifugo.exchange.choice", T("an exchange no legal choice could explain: no gift by {givers} leaves "
+                                           "every player holding the cards they later play ({why})",
+                                           givers=givers, why=why))
 
 
 def _holder(hands: Sequence[Sequence[Card]], card: Card) -> int | None:
@@ -240,13 +253,14 @@ def snapshot(rules: RuleSet, hands: Sequence[Sequence[Card]], seats: Sequence[in
     for c in [c for h in hands_t for c in h] + list(table.cards if table else ()):
         seen[c] = seen.get(c, 0) + 1
         if seen[c] > (rules.jokers(n) if c.is_joker else 1):
-            raise RuleError(_v("daifugo.deal.duplicate", f"{c} appears more often than the deck holds it"))
+            raise RuleError(_v("daifugo.deal.duplicate", T("{card} appears more often than the deck holds it", card=c)))
     for p in set(state.finished) | set(state.fouled):
         if hands_t[p]:
-            raise RuleError(_v("daifugo.turn.finished", f"{state.name(p)} is listed as out but holds cards"))
+            raise RuleError(_v("daifugo.turn.finished", T("{who} is listed as out but holds cards", who=state.name(p))))
     for p in range(n):
         if not hands_t[p] and p not in state.finished and p not in state.fouled:
-            raise RuleError(_v("daifugo.turn.finished", f"{state.name(p)} holds no cards but is not listed as out"))
+            raise RuleError(_v("daifugo.turn.finished", T("{who} holds no cards but is not listed as out",
+                                                          who=state.name(p))))
     if table is not None:
         found = readings(rules, table.cards, table.joker_as)
         if not found:
@@ -254,8 +268,8 @@ def snapshot(rules: RuleSet, hands: Sequence[Sequence[Card]], seats: Sequence[in
         combo = _merge(found)
         if combo is None:
             raise RuleError(_v("daifugo.joker.ambiguous",
-                               f"the table {_cards(table.cards)} can be read several ways; "
-                               f"write the joker's card, e.g. JK(5D)"))
+                               T("the table {cards} can be read several ways; write the joker's card, e.g. {example}",
+                                 cards=_cards(table.cards), example="JK(5D)")))
         state = state._replace(table=combo, last_player=table.player)
     else:
         state = state._replace(last_player=to_move)
@@ -263,5 +277,5 @@ def snapshot(rules: RuleSet, hands: Sequence[Sequence[Card]], seats: Sequence[in
         return _end_round(state, ())
     if not 0 <= to_move < n or not state.is_in(to_move) or to_move in state.passed:
         raise RuleError(_v("daifugo.turn.order",
-                           f"{state.name(to_move)} cannot be to move: they are out or have passed"))
+                           T("{who} cannot be to move: they are out or have passed", who=state.name(to_move))))
     return state

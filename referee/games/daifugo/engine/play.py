@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from referee.engines.base import JOKER, Card, Violation
+from referee.engines.message import J, M, N, T
 from referee.games.daifugo.engine.cards import (
     _SUIT_NAMES,
     ABOVE_2,
@@ -89,10 +90,10 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     phase = state.phase
     if phase != "play":
         if phase == "over":
-            return _v("daifugo.end.game-over", "the round is already over")
+            return _v("daifugo.end.game-over", T("the round is already over"))
         if isinstance(move, Give):
             return _check_give(state, move, consulted)
-        return _v("daifugo.exchange.pending", "the card exchange is not complete: " + _owed(state))
+        return _v("daifugo.exchange.pending", T("the card exchange is not complete: {owed}", owed=_owed(state)))
     if isinstance(move, Give):
         return _check_give(state, move, consulted)
     p = move.player
@@ -103,14 +104,16 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     if isinstance(move, Pass):
         if state.table is None:
             if not state.rules.leader_may_pass:
-                return _v("daifugo.pass.leader", f"{state.name(p)} leads this trick and must play; "
-                                                 f"only followers may pass")
+                return _v("daifugo.pass.leader", T("{who} leads this trick and must play; only followers may pass",
+                                                   who=state.name(p)))
             if consulted is not None:
                 consulted.append("daifugo.pass.empty-stage")
         return None
     if isinstance(move, Unreadable):
-        return _v("daifugo.hand.possession", f"{move.text or 'the submission'} holds a card outside the "
-                                             f"server's table (a real card below the 3 or above the 2)")
+        return _v("daifugo.hand.possession",
+                  T("{move} holds a card outside the server's table (a real card below the 3 or above the 2)",
+                    move=move.text) if move.text else
+                  T("the submission holds a card outside the server's table (a real card below the 3 or above the 2)"))
     v = _check_possession(state, p, move.cards)
     if v is not None:
         return v
@@ -130,13 +133,14 @@ def _check_turn(state: State, p: int) -> Violation:
     """Why ``p``, who is not to move, may not move (daifugo.turn.order and its cases)."""
     mover = state.name(state.to_move)  # type: ignore[arg-type]  # during play someone is to move
     if not 0 <= p < len(state.hands):
-        return _v("daifugo.turn.order", f"there is no player {p + 1}; it is {mover}'s turn")
+        return _v("daifugo.turn.order", T("there is no player {n}; it is {mover}'s turn", n=p + 1, mover=mover))
     if p in state.passed:
-        return _v("daifugo.pass.sat-out", f"{state.name(p)} passed earlier in this trick and may not play "
-                                          f"again until it ends; it is {mover}'s turn")
+        return _v("daifugo.pass.sat-out", T("{who} passed earlier in this trick and may not play "
+                                            "again until it ends; it is {mover}'s turn", who=state.name(p), mover=mover))
     if not state.is_in(p):
-        return _v("daifugo.turn.finished", f"{state.name(p)} is out of this round; it is {mover}'s turn")
-    return _v("daifugo.turn.order", f"it is {mover}'s turn, not {state.name(p)}'s")
+        return _v("daifugo.turn.finished", T("{who} is out of this round; it is {mover}'s turn",
+                                             who=state.name(p), mover=mover))
+    return _v("daifugo.turn.order", T("it is {mover}'s turn, not {who}'s", mover=mover, who=state.name(p)))
 
 
 def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> Card | None:
@@ -153,12 +157,13 @@ def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> Card | None:
 
 def _check_possession(state: State, p: int, cards: Sequence[Card]) -> Violation | None:
     if not cards:
-        return _v("daifugo.combo.invalid", "a play needs at least one card (or pass)")
+        return _v("daifugo.combo.invalid", T("a play needs at least one card (or pass)"))
     missing = _holds(state.hands[p], cards)
     if missing is None:
         return None
-    times = " that often" if missing in state.hands[p] else ""
-    return _v("daifugo.hand.possession", f"{state.name(p)} does not hold {missing}{times}")
+    if missing in state.hands[p]:
+        return _v("daifugo.hand.possession", T("{who} does not hold {card} that often", who=state.name(p), card=missing))
+    return _v("daifugo.hand.possession", T("{who} does not hold {card}", who=state.name(p), card=missing))
 
 
 _SPADE_3_STRENGTH = strength(SPADE_3)
@@ -251,12 +256,18 @@ def _resolve_uncached(state: State, move: Play, consulted: list[str] | None = No
         return None, first_v
     merged = _merge(legal)
     if merged is None:
-        options = ", ".join(sorted({str(c) for c in legal}))
-        return None, _Fault("daifugo.joker.ambiguous", lambda: f"the joker can be read several legal ways here "
-                                                               f"({options}); write its card, e.g. JK(5D)")
+        return None, _Fault("daifugo.joker.ambiguous", lambda: T("the joker can be read several legal ways here "
+                                                                 "({options}); write its card, e.g. {example}",
+                                                                 options=_readings(legal), example="JK(5D)"))
     if consulted is not None and decided is not None:
         consulted += decided
     return merged, None
+
+
+def _readings(combos: Sequence[Combo]) -> T:
+    """The legal readings of a play, each once, in words."""
+    said = {str(d): d for d in (c.describe() for c in combos)}
+    return J(", ", [said[k] for k in sorted(said)])
 
 
 def _stronger(state: State, combo: Combo, table: Combo) -> bool:
@@ -283,7 +294,8 @@ def _fits(state: State, combo: Combo, consulted: list[str] | None = None) -> _Fa
     v = _against_table(state, combo, consulted)
     if v is None and combo.kind == SEQUENCE and not state.rules.sequences:
         return _Fault("daifugo.option.sequences",
-                      lambda: f"{combo}: sequences are not played under these rules (-sequences)")
+                      lambda: T("{combo}: sequences are not played under these rules ({option})",
+                                combo=combo.describe(), option="-sequences"))
     return v
 
 
@@ -302,30 +314,39 @@ def _against_table(state: State, combo: Combo, consulted: list[str] | None = Non
             if consulted is not None:
                 consulted.append("daifugo.play.lone-joker")
             return None
-        tail = "only the spade 3 beats it (spade3)" if rules.spade3 else "nothing beats it"
-        return _Fault("daifugo.play.lone-joker", lambda: f"a lone joker is on the table: {tail}")
+        if rules.spade3:
+            return _Fault("daifugo.play.lone-joker",
+                          lambda: T("a lone joker is on the table: only the spade 3 beats it ({option})", option="spade3"))
+        return _Fault("daifugo.play.lone-joker", lambda: T("a lone joker is on the table: nothing beats it"))
     if combo.lone_joker:
         if table.kind == SINGLE:
             if consulted is not None:
                 consulted += ("daifugo.play.same-kind", "daifugo.play.lone-joker")
             return None
         return _Fault("daifugo.play.same-kind",
-                      lambda: f"the table holds {table}: a lone joker can only follow a single")
+                      lambda: T("the table holds {table}: a lone joker can only follow a single", table=table.describe()))
     if combo.kind != table.kind or combo.size != table.size:
         return _Fault("daifugo.play.same-kind",
-                      lambda: f"the table holds {table}; the play must be the same kind with {table.size} "
-                              f"card{'s' if table.size > 1 else ''}, not {combo}")
+                      lambda: N("the table holds {table}; the play must be the same kind with {n} card, not {combo}",
+                                "the table holds {table}; the play must be the same kind with {n} cards, not {combo}",
+                                table.size, table=table.describe(), combo=combo.describe()))
     if not _stronger(state, combo, table) and not _waived(state, combo):
-        order = "reversed order" if state.reversed else "normal order"
+        rev = state.reversed
         if combo.kind == SEQUENCE:
             if rules.sequence_compare == "above":
                 return _Fault("daifugo.play.sequence-above",
-                              lambda: f"{combo} does not lie wholly {'below' if state.reversed else 'above'} "
-                                      f"{table} ({order})")
+                              lambda: T(M("{combo} does not lie wholly below {table} (reversed order)") if rev else
+                                        M("{combo} does not lie wholly above {table} (normal order)"),
+                                        combo=combo.describe(), table=table.describe()))
             return _Fault("daifugo.play.sequence-top",
-                          lambda: f"{combo} is not stronger than {table}: sequences compare by their strongest "
-                                  f"card ({order})")
-        return _Fault("daifugo.play.stronger", lambda: f"{combo} does not beat {table} ({order})")
+                          lambda: T(M("{combo} is not stronger than {table}: sequences compare by their strongest "
+                                      "card (reversed order)") if rev else
+                                    M("{combo} is not stronger than {table}: sequences compare by their strongest "
+                                      "card (normal order)"), combo=combo.describe(), table=table.describe()))
+        return _Fault("daifugo.play.stronger",
+                      lambda: T(M("{combo} does not beat {table} (reversed order)") if rev else
+                                M("{combo} does not beat {table} (normal order)"),
+                                combo=combo.describe(), table=table.describe()))
     if consulted is not None:
         consulted.append("daifugo.play.same-kind")
         if combo.kind == SEQUENCE:
@@ -336,39 +357,41 @@ def _against_table(state: State, combo: Combo, consulted: list[str] | None = Non
     if state.lock is not None:
         if combo.suits != state.lock:
             lock = state.lock
-            return _Fault("daifugo.option.suit-lock", lambda: f"the suits are locked to {_suit_names(lock)}; "
-                                                              f"this play must use exactly those suits")
+            return _Fault("daifugo.option.suit-lock", lambda: T("the suits are locked to {suits}; "
+                                                                "this play must use exactly those suits",
+                                                                suits=_suit_names(lock)))
         if consulted is not None:
             consulted.append("daifugo.option.suit-lock")
     return None
 
 
-def _suit_names(suits: frozenset[str]) -> str:
-    return ", ".join(_SUIT_NAMES[x] for x in sorted(suits, key=_suit_pos))
+def _suit_names(suits: frozenset[str]) -> T:
+    return J(", ", (T(_SUIT_NAMES[x]) for x in sorted(suits, key=_suit_pos)))
 
 
-def _owed(state: State) -> str:
-    return "; ".join(f"{state.name(d.giver)} owes {state.name(d.receiver)} {d.count} "
-                     f"card{'s' if d.count > 1 else ''} ({d.choose})" for d in state.pending)
+def _owed(state: State) -> T:
+    return J("; ", (N("{giver} owes {receiver} {n} card ({choose})", "{giver} owes {receiver} {n} cards ({choose})",
+                      d.count, giver=state.name(d.giver), receiver=state.name(d.receiver), choose=d.choose)
+                    for d in state.pending))
 
 
 def _check_give(state: State, move: Give, consulted: list[str] | None = None) -> Violation | None:
     rules = state.rules
     if state.phase != "exchange":
-        return _v("daifugo.exchange.duty", "no exchange is due now (gifts come before the first play "
-                                           "of a round after the first)")
+        return _v("daifugo.exchange.duty", T("no exchange is due now (gifts come before the first play "
+                                             "of a round after the first)"))
     g = move.giver
     duty = next((d for d in state.pending if d.giver == g), None)
     if duty is None:
-        return _v("daifugo.exchange.duty", f"{state.name(g)} owes no cards now; {_owed(state)}")
+        return _v("daifugo.exchange.duty", T("{who} owes no cards now; {owed}", who=state.name(g), owed=_owed(state)))
     if move.receiver != duty.receiver or len(move.cards) != duty.count:
-        return _v("daifugo.exchange.duty", f"{state.name(g)} must give {duty.count} card"
-                                           f"{'s' if duty.count > 1 else ''} to {state.name(duty.receiver)}")
+        return _v("daifugo.exchange.duty", N("{who} must give {n} card to {receiver}", "{who} must give {n} cards to {receiver}",
+                                             duty.count, who=state.name(g), receiver=state.name(duty.receiver)))
     why = ["daifugo.exchange.duty"]
     if rules.exchange_style == "server":
         if not duty.server and any(d.server for d in state.pending):
-            return _v("daifugo.exchange.order", "the server first moves the lower titles' strongest cards; "
-                                                "the upper titles choose after that")
+            return _v("daifugo.exchange.order", T("the server first moves the lower titles' strongest cards; "
+                                                  "the upper titles choose after that"))
         why.append("daifugo.exchange.order")
     simultaneous = rules.exchange_style == "simultaneous" and state.dealt is not None
     if simultaneous:
@@ -378,9 +401,9 @@ def _check_give(state: State, move: Give, consulted: list[str] | None = None) ->
     if missing is not None:
         if simultaneous and _holds(state.hands[g], move.cards) is None:
             return _v("daifugo.exchange.simultaneous",
-                      f"{missing} was not dealt to {state.name(g)}: the exchange is simultaneous, so "
-                      f"a card received cannot be passed on")
-        return _v("daifugo.hand.possession", f"{state.name(g)} does not hold {missing}")
+                      T("{card} was not dealt to {who}: the exchange is simultaneous, so "
+                        "a card received cannot be passed on", card=missing, who=state.name(g)))
+        return _v("daifugo.hand.possession", T("{who} does not hold {card}", who=state.name(g), card=missing))
     why.append("daifugo.hand.possession")
     if duty.choose == "strongest":
         if duty.server:
@@ -391,16 +414,18 @@ def _check_give(state: State, move: Give, consulted: list[str] | None = None) ->
             ok = _strengths(move.cards) == _strengths(best)
         if not ok:
             return _v("daifugo.exchange.strongest",
-                      f"{state.name(g)} must give the {duty.count} strongest card"
-                      f"{'s' if duty.count > 1 else ''} ({_cards(best)}), not {_cards(move.cards)}")
+                      N("{who} must give the {n} strongest card ({best}), not {given}",
+                        "{who} must give the {n} strongest cards ({best}), not {given}",
+                        duty.count, who=state.name(g), best=_cards(best), given=_cards(move.cards)))
         why.append("daifugo.exchange.strongest")
     elif duty.choose == "weakest":
         worst = weakest_cards(source, duty.count)
         if _strengths(move.cards) != _strengths(worst):
             return _v("daifugo.exchange.weakest",
-                      f"{state.name(g)} must give the {duty.count} weakest card"
-                      f"{'s' if duty.count > 1 else ''} ({_cards(worst)}), not {_cards(move.cards)} "
-                      f"(exchange=weakest)")
+                      N("{who} must give the {n} weakest card ({worst}), not {given} ({option})",
+                        "{who} must give the {n} weakest cards ({worst}), not {given} ({option})",
+                        duty.count, who=state.name(g), worst=_cards(worst), given=_cards(move.cards),
+                        option="exchange=weakest"))
         why.append("daifugo.exchange.weakest")
     if consulted is not None:
         consulted += why

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.engines.base import Card, Violation
+from referee.engines.message import J, M, T
 from referee.games.daifugo.engine.rules import RuleSet
 from referee.games.daifugo.engine.state import State, _v
 
@@ -48,6 +49,16 @@ def title_names(n: int) -> tuple[str, ...]:
 #: The contest log's ``mibun`` digits, 0..4.
 UECDA_TITLES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
 
+#: The titles as words in a sentence (the catalog says them as the players do: 大富豪, 大貧民).
+_TITLE_WORDS = {"daifugo": M("daifugo"), "fugo": M("fugo"), "heimin": M("heimin"), "hinmin": M("hinmin"),
+                "daihinmin": M("daihinmin")}
+
+
+def title_word(title: str) -> str:
+    """A title (``daifugo``, ...) as a word of a sentence; anything else as it is."""
+    word = _TITLE_WORDS.get(title)
+    return T(word) if word is not None else title
+
 
 def titles(order: Sequence[int]) -> tuple[str, ...]:
     """Each player's title (by player id) from a finishing order."""
@@ -63,10 +74,9 @@ def check_finish(state: State, claimed: Sequence[int]) -> Violation | None:
     the play (daifugo.result.finish)?"""
     order = finishing_order(state)
     claimed = tuple(claimed)
-    said = ", ".join(state.name(p) for p in claimed)
     if order is None:
-        return _v("daifugo.result.finish", f"the record gives the finishing order {said}, but the round "
-                                           f"is not over")
+        return _v("daifugo.result.finish", T("the record gives the finishing order {said}, but the round "
+                                             "is not over", said=J(", ", (state.name(p) for p in claimed))))
     if state.stalled:
         top = state.finished
         remaining = [p for p in state.seats if state.is_in(p)]
@@ -78,8 +88,9 @@ def check_finish(state: State, claimed: Sequence[int]) -> Violation | None:
         ok = claimed == order
     if ok:
         return None
-    return _v("daifugo.result.finish", f"the finishing order is {', '.join(state.name(p) for p in order)}, "
-                                       f"not {said}")
+    return _v("daifugo.result.finish", T("the finishing order is {order}, not {said}",
+                                         order=J(", ", (state.name(p) for p in order)),
+                                         said=J(", ", (state.name(p) for p in claimed))))
 
 
 def check_titles(order: Sequence[int], claimed: Sequence[str],
@@ -93,13 +104,17 @@ def check_titles(order: Sequence[int], claimed: Sequence[str],
         return None
 
     def who(p: int) -> str:
-        return names[p] if names is not None and p < len(names) else f"player {p + 1}"
+        return names[p] if names is not None and p < len(names) else T("player {n}", n=p + 1)
 
     wrong = [p for p in range(len(want)) if p >= len(claimed) or claimed[p] != want[p]]
     p = wrong[0]
-    got = claimed[p] if p < len(claimed) else "nothing"
-    return _v("daifugo.result.titles", f"{who(p)} finished {order.index(p) + 1} of {len(order)} and is "
-                                       f"{want[p]}, not {got}")
+    if p >= len(claimed):
+        return _v("daifugo.result.titles", T("{who} finished {place} of {n} and is {title}, not nothing",
+                                             who=who(p), place=order.index(p) + 1, n=len(order),
+                                             title=title_word(want[p])))
+    return _v("daifugo.result.titles", T("{who} finished {place} of {n} and is {title}, not {got}",
+                                         who=who(p), place=order.index(p) + 1, n=len(order),
+                                         title=title_word(want[p]), got=title_word(claimed[p])))
 
 
 def check_round_over(state: State, next_round: int) -> Violation | None:
@@ -107,10 +122,13 @@ def check_round_over(state: State, next_round: int) -> Violation | None:
     once that round is over (daifugo.round.end)."""
     if state.over:
         return None
-    left = [state.name(p) for p in state.seats if state.is_in(p)]
-    mover = f"{state.name(state.to_move)} is to move, " if state.to_move is not None else ""
-    return _v("daifugo.round.end", f"round {next_round - 1} is not over ({mover}{', '.join(left)} still hold "
-                                   f"cards), yet round {next_round} starts")
+    left = J(", ", (state.name(p) for p in state.seats if state.is_in(p)))
+    if state.to_move is not None:
+        return _v("daifugo.round.end", T("round {ended} is not over ({mover} is to move, {left} still hold "
+                                         "cards), yet round {next} starts", ended=next_round - 1,
+                                         mover=state.name(state.to_move), left=left, next=next_round))
+    return _v("daifugo.round.end", T("round {ended} is not over ({left} still hold cards), yet round {next} starts",
+                                     ended=next_round - 1, left=left, next=next_round))
 
 
 def check_held_titles(held: Sequence[str] | None, n_players: int, *, new_block: bool,
@@ -124,17 +142,18 @@ def check_held_titles(held: Sequence[str] | None, n_players: int, *, new_block: 
     when it is known and this game follows it."""
     if new_block:
         if held is not None:
-            return _v("daifugo.result.titles", "the titles are reset at the start of a block of games: nobody "
-                                               "holds one yet")
+            return _v("daifugo.result.titles", T("the titles are reset at the start of a block of games: nobody "
+                                                 "holds one yet"))
         return None
     if held is None:
         if previous is not None:
-            return _v("daifugo.result.titles", "nobody holds a title, but the game before gave titles and this "
-                                               "game does not start a new block")
+            return _v("daifugo.result.titles", T("nobody holds a title, but the game before gave titles and this "
+                                                 "game does not start a new block"))
         return None
     if sorted(held) != sorted(title_names(n_players)):
-        return _v("daifugo.result.titles", f"the titles held ({', '.join(held)}) are not the {n_players} titles "
-                                           f"({', '.join(title_names(n_players))}) once each")
+        return _v("daifugo.result.titles", T("the titles held ({held}) are not the {n} titles ({titles}) once each",
+                                             held=J(", ", map(title_word, held)), n=n_players,
+                                             titles=J(", ", map(title_word, title_names(n_players)))))
     if previous is not None:
         return check_titles(previous, held, names)
     return None

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple, Union
 
 from referee.engines.base import Card, Violation
+from referee.engines.message import T
 from referee.games.daifugo.engine.combos import Combo, Stand
 from referee.games.daifugo.engine.rules import RuleSet
 
@@ -126,7 +127,7 @@ class State(NamedTuple):
     def name(self, player: int) -> str:
         if self.names is not None and 0 <= player < len(self.names):
             return self.names[player]
-        return f"player {player + 1}"
+        return T("player {n}", n=player + 1)
 
     def is_in(self, player: int) -> bool:
         """Still in the round: holding cards and not dropped by miyako-ochi."""

@@ -23,6 +23,7 @@ from lark import Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.engines.base import JOKER, Card
+from referee.engines.message import M, T, said
 from referee.games.daifugo import engine as df
 from referee.notation import grammar
 from referee.notation.cards import CardError, parse_card
@@ -48,10 +49,10 @@ HAND_PREFIX = "Hand."
 
 #: What the grammar's terminals are called in a syntax error message.
 TERMINAL_NAMES = {
-    "MOVES": "a move such as Aki: 3C 3D, Ben: pass or Dai -> Aki: 2S JK",
+    "MOVES": M("a move such as Aki: 3C 3D, Ben: pass or Dai -> Aki: 2S JK"),
     "END": "'*'",
-    "LSQB": "a tag such as [Round \"1\"]",
-    "TAG": "a tag such as [Round \"1\"]",
+    "LSQB": M("a tag such as [Round \"1\"]"),
+    "TAG": M("a tag such as [Round \"1\"]"),
 }
 
 # ------------------------------------------------------------------ the grammar's pieces
@@ -117,7 +118,7 @@ def _stand(inner: str) -> df.Stand:
     if inner[:1] in "<>":
         suit = _SUIT_NAMES.get(inner[2:].upper())
         if suit is None or inner[1:2] != ("3" if inner[0] == "<" else "2"):
-            raise CardError(f"JK({inner}) names no card (write e.g. JK(5D), JK(<3D), JK(>2D))")
+            raise CardError(T("JK({inner}) names no card (write e.g. JK(5D), JK(<3D), JK(>2D))", inner=inner))
         return df.Stand(suit, df.BELOW_3 if inner[0] == "<" else df.ABOVE_2)
     return df.Stand.of(parse_card(inner))
 
@@ -246,7 +247,7 @@ def read_daifugo(chunk: Chunk, file: str = "", index: int = 1) -> DaifugoRecord:
                 record.rounds.append(current)
             section = current.tags if current is not None else record.tags
             if item.name in section:
-                record.errors.append(Finding("notation.tag.duplicate", f"the {item.name} tag is given twice",
+                record.errors.append(Finding("notation.tag.duplicate", T("the {name} tag is given twice", name=item.name),
                                              item.line, item.column))
                 continue
             section[item.name] = item
@@ -296,8 +297,8 @@ def _syntax_finding(err: UnexpectedInput, text: str, offset: int) -> Finding:
         return finding
     at = text.index(word, at)
     finding.column = (finding.column or 1) + at - pos
-    finding.message = (f"{word!r} is not a card (write rank then suit, e.g. 10H, QS, AC; JK or JK(5D) for "
-                       f"the joker; or pass)")
+    finding.message = T("{word} is not a card (write rank then suit, e.g. 10H, QS, AC; JK or JK(5D) for "
+                        "the joker; or pass)", word=repr(word))
     return finding
 
 
@@ -312,11 +313,11 @@ def _read_players(record: DaifugoRecord) -> dict[str, int]:
         if word and word not in seen:
             if not _NAME_RE.fullmatch(word):
                 record.errors.append(Finding(
-                    "notation.tag.value", f"Players: {word!r} cannot be a player name (names may not hold "
-                    f"spaces nor any of [ ] {{ }} ; \" ( ) $ ! ? > : *)", tag.line, column))
+                    "notation.tag.value", T("Players: {word} cannot be a player name (names may not hold spaces nor any of [ ] {{ "
+                                            '}} ; " ( ) $ ! ? > : *)', word=repr(word)), tag.line, column))
             seen[word] = len(seen)
         elif word:
-            record.errors.append(Finding("notation.tag.value", f"Players: {word} is listed twice",
+            record.errors.append(Finding("notation.tag.value", T("Players: {word} is listed twice", word=word),
                                          tag.line, column))
         column += len(word) + 1
     record.players = names
@@ -401,11 +402,10 @@ def read_names(record: Record, tag: Tag, index_of: dict[str, int], errors: list[
     for word, column in words(tag):
         p = index_of.get(word)
         if p is None:
-            errors.append(Finding("notation.tag.value", f"{tag.name}: {word} is not one of the players "
-                                  f"({', '.join(index_of)})", tag.line, column))
+            errors.append(Finding("notation.tag.value", T("{name}: {word} is not one of the players ({join})", name=tag.name, word=word, join=', '.join(index_of)), tag.line, column))
             return None
         if p in out:
-            errors.append(Finding("notation.tag.value", f"{tag.name}: {word} is listed twice", tag.line, column))
+            errors.append(Finding("notation.tag.value", T("{name}: {word} is listed twice", name=tag.name, word=word), tag.line, column))
             return None
         out.append(p)
     return tuple(out)
@@ -417,7 +417,7 @@ def read_hand(tag: Tag, errors: list[Finding]) -> tuple[Card, ...] | None:
         try:
             cards.append(JOKER if word.upper() == "JK" else parse_card(word))
         except CardError as err:
-            errors.append(Finding("notation.tag.value", f"{tag.name}: {err}", tag.line, column))
+            errors.append(Finding("notation.tag.value", T("{name}: {err}", name=tag.name, err=said(err)), tag.line, column))
             return None
     return tuple(cards)
 
@@ -438,14 +438,14 @@ def read_play(text: str, index_of: dict[str, int]) -> df.Play:
     Raises MoveTextError when it is not one, or names no player of the record."""
     m = _ITEM_RE.fullmatch(text.strip() + " ")
     if m is None or m["who"] is None or m["cards"] is None or "->" in m["who"]:
-        raise MoveTextError(f"{text!r} is not a play such as Ben: 5S 5C")
+        raise MoveTextError(T("{text} is not a play such as Ben: 5S 5C", text=repr(text)))
     p = index_of.get(m["who"])
     if p is None:
-        raise MoveTextError(f"{m['who']} is not one of the players ({', '.join(index_of)})")
+        raise MoveTextError(T("{who} is not one of the players ({players})", who=m['who'], players=', '.join(index_of)))
     try:
         cards, stands = decode_cards(m["cards"])
     except CardError as err:
-        raise MoveTextError(str(err)) from None
+        raise MoveTextError(said(err)) from None
     return df.Play(p, cards, stands)
 
 
@@ -458,8 +458,7 @@ def _read_round(record: DaifugoRecord, rnd: DaifugoRound) -> None:
         if number:
             rnd.number = number
         else:
-            errors.append(Finding("notation.tag.value", f"Round must be a round number (1, 2, ...), "
-                                  f"not {tag.value!r}", tag.line, tag.column))
+            errors.append(Finding("notation.tag.value", T("Round must be a round number (1, 2, ...), not {value}", value=repr(tag.value)), tag.line, tag.column))
     for name, tag in rnd.tags.items():
         if not name.startswith(HAND_PREFIX):
             continue
@@ -467,8 +466,7 @@ def _read_round(record: DaifugoRecord, rnd: DaifugoRound) -> None:
         p = index_of.get(who)
         if p is None:
             if record.players:
-                errors.append(Finding("notation.tag.value", f"{name}: {who} is not one of the players "
-                                      f"({', '.join(record.players)})", tag.line, tag.name_column or tag.column))
+                errors.append(Finding("notation.tag.value", T("{name}: {who} is not one of the players ({join})", name=name, who=who, join=', '.join(record.players)), tag.line, tag.name_column or tag.column))
             continue
         hand = read_hand(tag, errors)
         if hand is not None:
@@ -485,7 +483,7 @@ def read_suits(tag: Tag, errors: list[Finding]) -> list[str] | None:
     for word, column in words(tag):
         suit = _SUIT_NAMES.get(word.upper())
         if suit is None:
-            errors.append(Finding("notation.tag.value", f"{tag.name}: {word!r} is not a suit (S H D C)",
+            errors.append(Finding("notation.tag.value", T("{name}: {word} is not a suit (S H D C)", name=tag.name, word=repr(word)),
                                   tag.line, column))
             return None
         out.append(suit)
@@ -506,15 +504,16 @@ def toggle(word: str) -> tuple[str, object]:
         return word[1:], word[0] == "+"
     name, eq, value = word.partition("=")
     if not eq:
-        raise ValueError(f"{word!r} is no option toggle: write +name, -name or name=value")
+        raise ValueError(T("{word} is no option toggle: write +name, -name or name=value", word=repr(word)))
     if name in df.OPTION_CHOICES:
         return name, value.lower()
     if name == "stairs-revolution" and small_int(value) is not None:
         return name, small_int(value)
     if value.lower() in TRUE_WORDS:
         return name, TRUE_WORDS[value.lower()]
-    raise ValueError(f"option {name} takes {'a sequence length' if name == 'stairs-revolution' else 'on or off'}, "
-                     f"not {value!r}")
+    if name == "stairs-revolution":
+        raise ValueError(T("option {name} takes a sequence length, not {value}", name=name, value=repr(value)))
+    raise ValueError(T("option {name} takes on or off, not {value}", name=name, value=repr(value)))
 
 
 def ruleset_of(preset: str, options: str = "") -> df.RuleSet:
@@ -558,7 +557,7 @@ def move_text(move: df.Move, names: Sequence[str], label: str | None = None) -> 
     if isinstance(move, df.Pass):
         return f"{who}: pass"
     if isinstance(move, df.Unreadable):
-        raise ValueError(f"{who}: an unreadable contest submission ({move.text!r}) has no DFN text")
+        raise ValueError(T("{who}: an unreadable contest submission ({text}) has no DFN text", who=who, text=repr(move.text)))
     return f"{who}: {cards_text(move.cards, move.joker_as)}"
 
 

@@ -31,6 +31,7 @@ from lark import Tree
 from lark.exceptions import UnexpectedInput
 
 from referee.engines.base import JOKER, Card
+from referee.engines.message import M, N, T
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import over_dealt
 from referee.notation import grammar
@@ -57,15 +58,15 @@ _ROW_OF = {"S": "S", "H": "H", "D": "D", "C": "C", "K": "S", "L": "H", "M": "D",
 
 TERMINAL_NAMES = {
     "HEADER_TAG": "%-----%",
-    "GAME_TAG": "a game number such as %00000%",
-    "HEADER_KEY": "a header key such as RULE_KAKUMEI",
-    "DIGITS": "five digits",
-    "HAND": "a hand of card codes such as S3H4J3",
-    "ENTRIES": "an entry such as 2S6S7S8EE or 1EE",
-    "WORD": "a value",
-    "CHANGES": "an exchange such as 42S2J3EE",
+    "GAME_TAG": "a game number such as %00000%",  # not marked: Babel would take it for a %-format
+    "HEADER_KEY": M("a header key such as RULE_KAKUMEI"),
+    "DIGITS": M("five digits"),
+    "HAND": M("a hand of card codes such as S3H4J3"),
+    "ENTRIES": M("an entry such as 2S6S7S8EE or 1EE"),
+    "WORD": M("a value"),
+    "CHANGES": M("an exchange such as 42S2J3EE"),
     "NULL": "NULL",
-    "NUMBER": "a number",
+    "NUMBER": M("a number"),
 }
 
 
@@ -282,7 +283,7 @@ def entry_code(move: df.Move) -> str:
         if c.is_joker:
             stand = next(readings, None)
             if stand is None:
-                raise ValueError("a joker in a combination needs its reading to be logged")
+                raise ValueError(T("a joker in a combination needs its reading to be logged"))
             rank = "x" if stand.strength in (df.BELOW_3, df.ABOVE_2) else _RANK_CHAR[df.rank_of(stand.strength)]
             cells.append((_ROW_INDEX[stand.suit], stand.strength, _JOKER_LETTER[stand.suit] + rank))
         else:
@@ -348,7 +349,7 @@ class _Reader:
             self._header(tokens, lineno, text)
             return None
         if self.trailer_seen:
-            self.error(f"a game line after the log's {self.trailer_seen} line: the games come before it", lineno, 1,
+            self.error(T("a game line after the log's {trailer_seen} line: the games come before it", trailer_seen=self.trailer_seen), lineno, 1,
                        source=text)
             return None
         tag = tokens[0]
@@ -367,7 +368,7 @@ class _Reader:
             if self.header.later and str(key) in TRAILER_KEYS:
                 self._trailer(str(key), values, lineno, text)
                 return
-            self.error("a header line among the games: the header comes before the first game", lineno, 1,
+            self.error(T("a header line among the games: the header comes before the first game"), lineno, 1,
                        source=text)
             return
         self.header.lines[str(key)] = lineno
@@ -387,8 +388,7 @@ class _Reader:
             self.header.names = names
             self.header.line = lineno
             if len(names) != 5:
-                self.header_errors.append(Finding("notation.syntax", f"palyer_name lists {len(names)} names; the "
-                                                  "server's games have 5 players", lineno, key.end_column + 1,
+                self.header_errors.append(Finding("notation.syntax", T("palyer_name lists {n} names; the server's games have 5 players", n=len(names)), lineno, key.end_column + 1,
                                                   source=text))
         else:
             self.header.flags[str(key)] = " ".join(str(v) for v in values)
@@ -397,17 +397,17 @@ class _Reader:
         """TIME_END, TOTAL_POINT: after the last game (the later revision)."""
         game = self.game
         if game is None:
-            self.error(f"a {key} line outside a game's end", lineno, 1, source=text)
+            self.error(T("a {key} line outside a game's end", key=key), lineno, 1, source=text)
             return
         if game.seen and game.seen[-1] != game.header.kinds()[-1]:  # type: ignore[union-attr]  # _open gives every game the header
-            self.error(f"a {key} line inside game {game.index}, which has not ended", lineno, 1, source=text)
+            self.error(T("a {key} line inside game {index}, which has not ended", key=key, index=game.index), lineno, 1, source=text)
             return
         self.trailer_seen = key
         if key == "TOTAL_POINT":
             numbers = [small_int(str(v)) for v in values]
             column = values[0].column if values else len(text)
             if any(n is None for n in numbers) or len(numbers) != 5:
-                self.error(f"TOTAL_POINT is not five numbers: {' '.join(map(str, values))}", lineno, column,
+                self.error(T("TOTAL_POINT is not five numbers: {join}", join=' '.join(map(str, values))), lineno, column,
                            source=text)
                 return
             game.total = LogNumbers(tuple(n for n in numbers if n is not None), lineno, column)
@@ -419,14 +419,12 @@ class _Reader:
             game.errors.extend(self.header_errors)
             game.warnings.extend(self.header_warnings)
             if not self.header.names:
-                game.errors.append(Finding("notation.syntax", "the log has no %-----%palyer_name% header line",
+                game.errors.append(Finding("notation.syntax", T("the log has no {line} header line", line="%-----%palyer_name%"),
                                            lineno, 1))
         elif number != self.last_number + 1:
-            game.errors.append(Finding("notation.syntax", f"game {number + 1} follows game {self.last_number + 1}; "
-                                       "the server numbers games one after another", lineno, column))
+            game.errors.append(Finding("notation.syntax", T("game {n} follows game {n2}; the server numbers games one after another", n=number + 1, n2=self.last_number + 1), lineno, column))
         if self.last_number is not None and self.header.names and len(self.header.names) != 5:
-            game.errors.append(Finding("notation.syntax", f"the header's palyer_name line (line {self.header.line}) "
-                                       f"lists {len(self.header.names)} names, so no game can be judged",
+            game.errors.append(Finding("notation.syntax", T("the header's palyer_name line (line {line}) lists {n} names, so no game can be judged", line=self.header.line, n=len(self.header.names)),
                                        lineno, 1))
         self.header_errors = []
         self.last_number = number
@@ -439,10 +437,11 @@ class _Reader:
         expected = kinds[len(game.seen)] if len(game.seen) < len(kinds) else None
         if kind != expected:
             if expected is None:
-                what = f"game {game.index} already ended with its result line"
+                self.error(T("a {key} line out of place: game {index} already ended with its result line",
+                             key=LINE_KEYS[kind], index=game.index), lineno, 1, source=text)
             else:
-                what = f"the {LINE_KEYS[expected]} line of game {game.index} was expected here"
-            self.error(f"a {LINE_KEYS[kind]} line out of place: {what}", lineno, 1, source=text)
+                self.error(T("a {key} line out of place: the {expected} line of game {index} was expected here",
+                             key=LINE_KEYS[kind], expected=LINE_KEYS[expected], index=game.index), lineno, 1, source=text)
             return
         game.seen.append(kind)
         values = tokens[1:]
@@ -465,7 +464,7 @@ class _Reader:
             numbers = [small_int(str(v)) for v in values]
             column = values[0].column if values else len(text)
             if len(numbers) != 5 or any(n is None for n in numbers):
-                self.error(f"points is not five numbers: {' '.join(map(str, values))}", lineno, column, source=text)
+                self.error(T("points is not five numbers: {join}", join=' '.join(map(str, values))), lineno, column, source=text)
                 return
             game.points = LogNumbers(tuple(n for n in numbers if n is not None), lineno, column)
         else:
@@ -486,9 +485,10 @@ class _Reader:
         ok = len(digits) == 5 and (sorted(digits) == list("01234") or
                                    (kind == "mibun" and (digits == "22222" or set(digits) <= set("01234"))))
         if not ok:
-            what = {"mibun": "five title digits 0-4 (or 22222)", "seat": "the five player ids 0-4, each once",
-                    "result": "the five player ids 0-4, each once"}[kind]
-            self.error(f"{LINE_KEYS[kind]} {digits} is not {what}", value.line, value.column, source=text)
+            what = {"mibun": M("five title digits 0-4 (or 22222)"), "seat": M("the five player ids 0-4, each once"),
+                    "result": M("the five player ids 0-4, each once")}[kind]
+            self.error(T("{key} {digits} is not {what}", key=LINE_KEYS[kind], digits=digits, what=T(what)),
+                       value.line, value.column, source=text)
         return ok
 
     def _cards(self, values: list, lineno: int, text: str) -> None:
@@ -497,12 +497,12 @@ class _Reader:
         game.cards_line = lineno
         game.cards_column = values[0].column if values else len(text)
         if len(values) != 5:
-            self.error(f"palyer_cards holds {len(values)} hands, not 5", lineno, game.cards_column, source=text)
+            self.error(T("palyer_cards holds {n} hands, not 5", n=len(values)), lineno, game.cards_column, source=text)
             return
         for token in values:
             hand = decode_hand(str(token))
             if hand is None:
-                self.error(f"{token} holds a code that is no card (x is no rank of a real card)", lineno,
+                self.error(T("{token} holds a code that is no card (x is no rank of a real card)", token=token), lineno,
                            token.column, source=text)
                 return
             game.hands.append(hand)
@@ -516,15 +516,18 @@ class _Reader:
         if len(game.seen) < len(kinds):
             missing = [LINE_KEYS[k] for k in kinds[len(game.seen):]]
             what = " and ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
-            lines = f"line{'s' if len(missing) > 1 else ''}"
             if last:
                 # The file ends here: the server stopped (hung, crashed or was killed) mid-game.
                 game.cut_short = True
-                game.errors.append(Finding(CUT_SHORT, f"the log is cut short: it stops in game {game.index}, "
-                                           f"which has no {what} {lines} (the server stopped before the game "
-                                           "ended)", self.last_line, 1, round=game.index))
+                game.errors.append(Finding(CUT_SHORT, N("the log is cut short: it stops in game {index}, which has no {what} "
+                                                        "line (the server stopped before the game ended)",
+                                                        "the log is cut short: it stops in game {index}, which has no "
+                                                        "{what} lines (the server stopped before the game ended)",
+                                                        len(missing), index=game.index, what=what),
+                                           self.last_line, 1, round=game.index))
             else:
-                game.errors.append(Finding("notation.syntax", f"game {game.index} has no {what} {lines}",
+                game.errors.append(Finding("notation.syntax", N("game {index} has no {what} line", "game {index} has no {what} lines",
+                                                                len(missing), index=game.index, what=what),
                                            game.line, 1, round=game.index))
         return game
 
@@ -532,9 +535,8 @@ class _Reader:
         game = self._close(last=True)
         if game is not None and not game.cut_short and self.header.later and not self.trailer_seen:
             game.cut_short = True
-            game.errors.append(Finding(CUT_SHORT, f"the log is cut short: it stops after game {game.index} "
-                                       "without the TIME_END line the later revision writes when the match "
-                                       "ends", self.last_line, 1, round=game.index))
+            game.errors.append(Finding(CUT_SHORT, T("the log is cut short: it stops after game {index} without the TIME_END line the "
+                                                    "later revision writes when the match ends", index=game.index), self.last_line, 1, round=game.index))
         if game is None and self.last_number is None:
             # A log with no game: its header's problems, or its stopping after the header,
             # still need a record to stand on.
@@ -542,9 +544,8 @@ class _Reader:
             game.errors.extend(self.header_errors)
             if self.header.names or self.header.flags:
                 game.cut_short = True
-                game.errors.append(Finding(CUT_SHORT, "the log is cut short: it stops after its header, before "
-                                           "its first game ended (the server hung or crashed before it wrote a "
-                                           "game)", max(self.last_line, 1), 1))
+                game.errors.append(Finding(CUT_SHORT, T("the log is cut short: it stops after its header, before its first game ended (the "
+                                                        "server hung or crashed before it wrote a game)"), max(self.last_line, 1), 1))
             elif not game.errors:
                 return None
         return game
