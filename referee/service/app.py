@@ -12,6 +12,7 @@ import base64
 import contextlib
 import json
 import math
+import sys
 import time
 from typing import Any
 
@@ -25,7 +26,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from referee.service import jobs, page
 from referee.service import openapi as openapi_doc
 from referee.service.store import open_store
-from referee.service.tables import HubError, Table, TableHub, token_hash
+from referee.service.tables import HubError, Table, TableHub
+from referee.service.tables import dumps as tables_dumps
 
 MOVE_BODY = 64 * 1024
 RECORD_BODY = 8 * 1024 * 1024
@@ -34,24 +36,36 @@ PAGE_SIZE = 50
 
 
 class Limits:
-    """Per-token request rate: a token bucket of ``burst`` requests refilled at ``rate``/s."""
+    """Per-token request rate: a token bucket of ``burst`` requests refilled at ``rate``/s.
+
+    A bucket that has refilled to ``burst`` is the same as none, so such buckets are
+    dropped as they come (a sweep at most once every ``burst / rate`` seconds): the map
+    holds only the tokens used in the last few seconds, never one entry per table ever
+    played (which was the service's one per-finished-table memory growth)."""
 
     def __init__(self, rate: float, burst: float):
         self.rate = rate
         self.burst = burst
         self.buckets: dict[str, tuple[float, float]] = {}
+        self._full_after = burst / rate
+        self._swept = time.monotonic()
 
     def allow(self, key: str) -> bool:
         t = time.monotonic()
+        if t - self._swept > self._full_after:
+            self._sweep(t)
         tokens, last = self.buckets.get(key, (self.burst, t))
         tokens = min(self.burst, tokens + (t - last) * self.rate)
         if tokens < 1:
             self.buckets[key] = (tokens, t)
             return False
         self.buckets[key] = (tokens - 1, t)
-        if len(self.buckets) > 10_000:  # forget the idle ones
-            self.buckets = {k: v for k, v in self.buckets.items() if t - v[1] < 60}
         return True
+
+    def _sweep(self, t: float) -> None:
+        self._swept = t
+        burst, rate = self.burst, self.rate
+        self.buckets = {k: (n, last) for k, (n, last) in self.buckets.items() if n + (t - last) * rate < burst}
 
 
 def _error(status: int, message: str, **more: Any) -> JSONResponse:
@@ -128,6 +142,72 @@ def _uncursor(text: str) -> tuple[float, str]:
         raise HubError(400, {"error": "bad cursor"}) from None
 
 
+def _json_text(text: str, status: int = 200) -> Response:
+    return Response(text, status, media_type="application/json")
+
+
+async def _send_json(send, status: int, text: str | bytes) -> None:
+    data = text.encode() if isinstance(text, str) else text
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-length", str(len(data)).encode()), (b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": data})
+
+
+def _scope_header(scope, name: bytes) -> bytes | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return value
+    return None
+
+
+def _scope_bearer(scope) -> str | None:
+    header = _scope_header(scope, b"authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.decode("latin-1").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+async def _scope_body(scope, receive, limit: int) -> bytes:
+    """The request body from ASGI messages, as :func:`_body` reads it from a Request."""
+    length = _scope_header(scope, b"content-length")
+    if length is not None:
+        if not length.isdigit():
+            raise HubError(400, {"error": "bad Content-Length"})
+        if int(length) > limit:
+            raise HubError(413, {"error": f"the body is over {limit // 1024} KiB"})
+    chunks = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            raise HubError(400, {"error": "the client went away mid-body"})
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise HubError(413, {"error": f"the body is over {limit // 1024} KiB"})
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+class _FastApp(Starlette):
+    """Starlette with a fast path in front: the hot endpoints (views and moves, a few
+    per move played) are answered straight from ASGI, without the router's scan, the
+    middleware layers and Request/Response objects, which cost more CPU than the move."""
+
+    def __init__(self, fast, **kwargs: Any):
+        super().__init__(**kwargs)
+        self._fast = fast
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and await self._fast(scope, receive, send):
+            return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 400.0,
                resume: bool = True) -> Starlette:
     """The service on database ``db`` (a SQLite path or ``postgresql://...``)."""
@@ -163,15 +243,13 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
             raise HubError(401, {"error": "a seat token of this table is needed (Authorization: Bearer TOKEN)"})
         return seat
 
-    def rate_or_429(token: str) -> None:
-        if not limits.allow(token_hash(token)):
-            raise HubError(429, {"error": "too many requests from this token; slow down"})
-
     # ------------------------------------------------------------------ endpoints
 
     async def healthz(request: Request) -> Response:
         store = state["store"]
-        return JSONResponse({"ok": True, "storage": store.kind, "commits": store.commits, "writes": store.batched})
+        return JSONResponse({"ok": True, "storage": store.kind, "commits": store.commits, "writes": store.batched,
+                             "memory": {"python_blocks": sys.getallocatedblocks(), "tables": len(hub().tables),
+                                        "finished_cached": len(hub().finished)}})
 
     async def openapi(request: Request) -> Response:
         return JSONResponse(openapi_doc.build())
@@ -196,31 +274,82 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
         return JSONResponse({"tables": [hub().summary(r) for r in rows],
                              "next": _cursor(rows[-1]) if more else None})
 
-    async def public_view(request: Request) -> Response:
-        table = await table_or_404(request.path_params["id"])
-        return JSONResponse(hub().view(table, None))
+    # The hot endpoints (a seat's view, a move, the public view) are written once, as
+    # functions of the table id, the token and the body; the Starlette routes and the
+    # fast path (``_FastApp``: no routing, middleware or Request objects for them) call them.
 
-    async def seat_view(request: Request) -> Response:
-        table = await table_or_404(request.path_params["id"])
-        token = _bearer(request)
-        seat = seat_or_401(table, token)
-        rate_or_429(token)  # type: ignore[arg-type]
-        return JSONResponse(hub().view(table, seat))
+    def rate_or_429_seat(table: Table, seat: int) -> None:
+        if not limits.allow(f"{table.id}/{seat}"):
+            raise HubError(429, {"error": "too many requests from this token; slow down"})
 
-    async def post_move(request: Request) -> Response:
-        table_id = request.path_params["id"]
+    async def do_public_view(table_id: str) -> str:
         table = await table_or_404(table_id)
-        token = _bearer(request)
+        return hub().view_text(table, None)
+
+    async def do_seat_view(table_id: str, token: str | None) -> str:
+        table = await table_or_404(table_id)
         seat = seat_or_401(table, token)
-        rate_or_429(token)  # type: ignore[arg-type]
-        body = await _json(request, MOVE_BODY)
+        rate_or_429_seat(table, seat)
+        hub().claim(table, seat)
+        return hub().view_text(table, seat)
+
+    async def do_move(table_id: str, token: str | None, read) -> tuple[int, dict[str, Any]]:
+        table = await table_or_404(table_id)
+        seat = seat_or_401(table, token)
+        rate_or_429_seat(table, seat)
+        raw = await read(MOVE_BODY)
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise HubError(400, {"error": "the body is not JSON", "detail": None}) from None
         if not isinstance(body, dict) or not isinstance(body.get("move"), str) or set(body) - {"move", "ply"}:
             raise HubError(400, {"error": 'the body is {"move": "...", "ply": N} (ply optional)'})
         ply = body.get("ply")
         if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
             raise HubError(400, {"error": "ply is a whole number"})
+        hub().claim(table, seat)
         answer = await hub().submit(table_id, seat, body["move"], ply)
-        return JSONResponse(answer.body, answer.status)
+        return answer.status, answer.body
+
+    async def public_view(request: Request) -> Response:
+        return _json_text(await do_public_view(request.path_params["id"]))
+
+    async def seat_view(request: Request) -> Response:
+        return _json_text(await do_seat_view(request.path_params["id"], _bearer(request)))
+
+    async def post_move(request: Request) -> Response:
+        status, body = await do_move(request.path_params["id"], _bearer(request),
+                                     lambda limit: _body(request, limit))
+        return JSONResponse(body, status)
+
+    async def fast(scope, receive, send) -> bool:
+        """The hot endpoints straight from ASGI; False: not one of them (Starlette answers)."""
+        path: str = scope["path"]
+        if not path.startswith("/v1/tables/"):
+            return False
+        table_id, sep, tail = path[11:].partition("/")
+        method = scope["method"]
+        if not table_id:
+            return False
+        status = 200
+        try:
+            if not sep and method == "GET":
+                text: str | bytes = await do_public_view(table_id)
+            elif tail == "view" and method == "GET":
+                text = await do_seat_view(table_id, _scope_bearer(scope))
+            elif tail == "moves" and method == "POST":
+                status, body = await do_move(table_id, _scope_bearer(scope),
+                                             lambda limit: _scope_body(scope, receive, limit))
+                text = tables_dumps(body)
+            else:
+                return False
+        except HubError as exc:
+            status, text = exc.status, tables_dumps(_json_safe(exc.body))
+        except Exception:
+            await _send_json(send, 500, tables_dumps({"error": "internal error"}))
+            raise  # the server logs it, as Starlette's error middleware does
+        await _send_json(send, status, text)
+        return True
 
     async def record(request: Request) -> Response:
         table = await table_or_404(request.path_params["id"])
@@ -234,6 +363,7 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
         seat = None
         if token:
             seat = seat_or_401(table, token)
+            hub().claim(table, seat)
         return Response(render(table.match.frame(seat)), media_type="image/svg+xml")
 
     async def job_validate(request: Request) -> Response:
@@ -281,11 +411,12 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
             if seat is None:
                 await ws.close(code=4401, reason="unknown token for this table")
                 return
+            hub().claim(table, seat)
         await ws.accept()
         obs = hub().observe(table, seat)
         reader = asyncio.get_running_loop().create_task(_drain_client(ws))
         try:
-            await ws.send_json({"type": "view", **hub().view(table, seat)})
+            await ws.send_text('{"type":"view",' + hub().view_text(table, seat)[1:])
             if table.finished:
                 await ws.send_json({"type": "end", "result": table.match.view(None)["result"]})
             while True:
@@ -297,7 +428,9 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
                     if code is not None:
                         await ws.close(code=code)
                     return
-                await ws.send_json(getter.result())
+                message = getter.result()
+                text = getattr(message, "text", None)
+                await (ws.send_text(text) if text is not None else ws.send_json(message))
                 if obs.dropped and obs.queue.empty():
                     await ws.close(code=4408, reason="too far behind: reconnect for a fresh view")
                     return
@@ -354,7 +487,18 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
         Route("/v1/solve", job_solve, methods=["POST"]),
     ]
     handlers: dict[Any, Any] = {HubError: hub_error, 404: not_found, 405: not_allowed, 500: crashed}
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    return _FastApp(fast, routes=routes, lifespan=lifespan, exception_handlers=handlers)
+
+
+def _loop_factory():
+    """uvloop's event loop where it is installed (it comes with ``uvicorn[standard]``): the
+    server's per-request CPU is mostly the event loop's and the HTTP layer's. uvicorn picks
+    it only when it runs the loop itself; here the loop is ours, so it is chosen here."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - a platform without uvloop (Windows)
+        return None
+    return uvloop.new_event_loop
 
 
 def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 400.0,
@@ -365,8 +509,11 @@ def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 
     import uvicorn
 
     app = create_app(db, rate=rate, burst=burst)
+    # no proxy headers (nothing here reads the client's address), no access log, no Server
+    # header: per-request work that answers nobody
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MESSAGE * 16,
-                            timeout_graceful_shutdown=10, lifespan="on")
+                            timeout_graceful_shutdown=10, lifespan="on", proxy_headers=False,
+                            access_log=False, server_header=False)
     server = uvicorn.Server(config)
 
     async def main() -> None:
@@ -392,7 +539,8 @@ def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 
     stopped_by: list[int] = []
     previous = {sig: signal.signal(sig, lambda s, _frame: stopped_by.append(s)) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        asyncio.run(main())
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            runner.run(main())
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -20,10 +20,10 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: Migrations: version -> statements (the same SQL for both databases).
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -49,6 +49,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             PRIMARY KEY (table_id, ply)
         )""",
     ),
+    # the seats whose token has been used (a table is ``waiting`` until its human seats are taken)
+    2: ("ALTER TABLE live_tables ADD COLUMN claimed TEXT NOT NULL DEFAULT '[]'",),
 }
 
 
@@ -69,6 +71,8 @@ class TableRow:
     tokens: list[str]
     clock: float | None
     status: str
+    #: The seats whose token has been used, in the order they were first used.
+    claimed: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -80,14 +84,18 @@ class MoveRow:
 
 
 class _Unit:
-    __slots__ = ("statements", "future")
+    """One write: its statements (all or nothing) and who waits for it: a
+    ``concurrent.futures.Future`` (``submit``), or an asyncio future on ``loop`` (``write``)."""
 
-    def __init__(self, statements: Sequence[tuple[str, tuple]], future: Future):
+    __slots__ = ("statements", "future", "loop")
+
+    def __init__(self, statements: Sequence[tuple[str, tuple]], future: Any, loop: Any = None):
         self.statements = statements
         self.future = future
+        self.loop = loop
 
 
-def _settle(future: Future, error: BaseException | None) -> None:
+def _settle(future: Any, error: BaseException | None) -> None:
     """Tell the waiting request how its write went (unless it stopped waiting: a request
     cancelled mid-commit must not stop the writer)."""
     if future.done():
@@ -99,6 +107,27 @@ def _settle(future: Future, error: BaseException | None) -> None:
             future.set_exception(error)
     except Exception:  # cancelled between the check and the call
         pass
+
+
+def _settle_all(done: list[tuple[Any, BaseException | None]]) -> None:
+    for future, error in done:
+        _settle(future, error)
+
+
+def _settle_units(units: Sequence[_Unit], results: Sequence[BaseException | None]) -> None:
+    """Settle a transaction's writes: the asyncio ones in one call per event loop (one
+    wake-up of the loop per transaction, not one per move), the others at once."""
+    by_loop: dict[Any, list[tuple[Any, BaseException | None]]] = {}
+    for unit, result in zip(units, results):
+        if unit.loop is None:
+            _settle(unit.future, result)
+        else:
+            by_loop.setdefault(unit.loop, []).append((unit.future, result))
+    for loop, done in by_loop.items():
+        try:
+            loop.call_soon_threadsafe(_settle_all, done)
+        except RuntimeError:  # that loop is closed: nobody waits any more
+            pass
 
 
 class Store(ABC):
@@ -130,9 +159,6 @@ class Store(ABC):
 
     def _begin(self, conn) -> None:
         pass
-
-    def _savepoints(self) -> bool:
-        return True
 
     # ------------------------------------------------------------------ life
 
@@ -203,8 +229,7 @@ class Store(ABC):
                 try:
                     self._commit(conn, units)
                 except Exception as err:  # the connection broke: fail these writes, connect again
-                    for unit in units:
-                        _settle(unit.future, err)
+                    _settle_units(units, [err] * len(units))
                     try:
                         conn.close()
                     except Exception:
@@ -216,52 +241,123 @@ class Store(ABC):
             conn.close()
 
     def _commit(self, conn, units: list[_Unit]) -> None:
-        results: list[BaseException | None] = []
+        """One transaction for all these writes. First without savepoints (a savepoint per
+        write is three more statements per move, and a conflict is rare: only a second
+        server on the same database makes one); when a write fails, the transaction is
+        rolled back and done again with a savepoint per write, so that one write's
+        conflict sinks none of the others."""
         try:
-            self._begin(conn)
-            cur = conn.cursor()
-            for i, unit in enumerate(units):
-                cur.execute(f"SAVEPOINT u{i}")
-                try:
-                    for statement, params in unit.statements:
-                        cur.execute(self._sql(statement), params)
-                    cur.execute(f"RELEASE SAVEPOINT u{i}")
-                    results.append(None)
-                except Exception as err:  # one unit's conflict must not sink the others
-                    cur.execute(f"ROLLBACK TO SAVEPOINT u{i}")
-                    cur.execute(f"RELEASE SAVEPOINT u{i}")
-                    results.append(Conflict(str(err)) if self._is_conflict(err) else err)
+            try:
+                self._begin(conn)
+                cur = conn.cursor()
+                for statement, params in self._merged(units):
+                    cur.execute(statement, params)
+                results: list[BaseException | None] = [None] * len(units)
+            except Exception:
+                conn.rollback()
+                results = self._each_in_savepoint(conn, units)
             conn.commit()
         except Exception as err:
             try:
                 conn.rollback()
             except Exception:
                 pass
-            for unit in units:
-                _settle(unit.future, err)
+            _settle_units(units, [err] * len(units))
             return
         self.commits += 1
         self.batched += len(units)
-        for unit, result in zip(units, results):
-            _settle(unit.future, result)
+        _settle_units(units, results)
+
+    #: Rows one merged INSERT takes at most (SQLite allows 32,766 parameters a statement).
+    MERGE = 500
+
+    def _merged(self, units: list[_Unit]) -> list[tuple[str, tuple]]:
+        """The transaction's statements in order, each run of the same ``INSERT ... VALUES
+        (...)`` merged into one multi-row INSERT: a transaction of N moves is one statement,
+        not N (N round trips to PostgreSQL; N hand-overs of the GIL between the writer and
+        the event loop, each up to the interpreter's switch interval when the loop is busy)."""
+        out: list[tuple[str, tuple]] = []
+        run: list[tuple] = []
+        current = ""
+
+        def flush() -> None:
+            if not run:
+                return
+            if len(run) == 1:
+                out.append((self._sql(current), run[0]))
+            else:
+                out.append((self._multi(current, len(run)), tuple(v for params in run for v in params)))
+            run.clear()
+
+        for unit in units:
+            for statement, params in unit.statements:
+                if statement != current or len(run) >= self.MERGE or not self._mergeable(statement):
+                    flush()
+                    current = statement
+                run.append(params)
+        flush()
+        return out
+
+    @staticmethod
+    def _mergeable(statement: str) -> bool:
+        return statement.startswith("INSERT INTO ") and statement.endswith(")") and " VALUES (" in statement
+
+    _multis: dict[tuple[str, int], str] = {}
+
+    def _multi(self, statement: str, rows: int) -> str:
+        key = (statement, rows)
+        text = self._multis.get(key)
+        if text is None:
+            head, _, row = statement.partition(" VALUES ")
+            text = self._sql(f"{head} VALUES {', '.join([row] * rows)}")
+            if len(self._multis) < 4096:
+                self._multis[key] = text
+        return text
+
+    def _each_in_savepoint(self, conn, units: list[_Unit]) -> list[BaseException | None]:
+        results: list[BaseException | None] = []
+        self._begin(conn)
+        cur = conn.cursor()
+        for i, unit in enumerate(units):
+            cur.execute(f"SAVEPOINT u{i}")
+            try:
+                for statement, params in unit.statements:
+                    cur.execute(self._sql(statement), params)
+                cur.execute(f"RELEASE SAVEPOINT u{i}")
+                results.append(None)
+            except Exception as err:  # one unit's conflict must not sink the others
+                cur.execute(f"ROLLBACK TO SAVEPOINT u{i}")
+                cur.execute(f"RELEASE SAVEPOINT u{i}")
+                results.append(Conflict(str(err)) if self._is_conflict(err) else err)
+        return results
 
     def submit(self, statements: Sequence[tuple[str, tuple]]) -> Future:
+        """Queue these statements (one unit: all or nothing); the future is settled once
+        they are committed (or failed)."""
         fut: Future = Future()
         self._queue.put(_Unit(statements, fut))
         return fut
 
     async def write(self, statements: Sequence[tuple[str, tuple]]) -> None:
         """Commit these statements (one unit: all or nothing); returns once committed."""
-        await asyncio.wrap_future(self.submit(statements))
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._queue.put(_Unit(statements, fut, loop))
+        await fut
 
     # ------------------------------------------------------------------ the service's writes
 
     @staticmethod
     def insert_table(row: TableRow) -> list[tuple[str, tuple]]:
-        return [("INSERT INTO live_tables (id, created, game, rules, setup, seats, tokens, clock, status) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        return [("INSERT INTO live_tables (id, created, game, rules, setup, seats, tokens, clock, status, claimed) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  (row.id, row.created, row.game, row.rules, json.dumps(row.setup), json.dumps(row.seats),
-                  json.dumps(row.tokens), row.clock, row.status))]
+                  json.dumps(row.tokens), row.clock, row.status, json.dumps(row.claimed)))]
+
+    @staticmethod
+    def update_claimed(table_id: str, claimed: list[int], status: str) -> list[tuple[str, tuple[Any, ...]]]:
+        return [("UPDATE live_tables SET claimed = ?, status = ? WHERE id = ?",
+                 (json.dumps(claimed), status, table_id))]
 
     @staticmethod
     def insert_move(table_id: str, move: MoveRow, status: str | None = None) -> list[tuple[str, tuple[Any, ...]]]:
@@ -294,9 +390,9 @@ class Store(ABC):
     @staticmethod
     def _table(row: tuple) -> TableRow:
         return TableRow(row[0], row[1], row[2], row[3], json.loads(row[4]), json.loads(row[5]),
-                        json.loads(row[6]), row[7], row[8])
+                        json.loads(row[6]), row[7], row[8], json.loads(row[9]))
 
-    _COLUMNS = "id, created, game, rules, setup, seats, tokens, clock, status"
+    _COLUMNS = "id, created, game, rules, setup, seats, tokens, clock, status, claimed"
 
     def table(self, table_id: str) -> TableRow | None:
         rows = self._query(f"SELECT {self._COLUMNS} FROM live_tables WHERE id = ?", (table_id,))

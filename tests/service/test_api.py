@@ -35,7 +35,8 @@ def test_create_answers_seats_with_tokens_and_the_views_hide_hands(client):
     assert doc["rules"] == "holotape" and [s["name"] for s in doc["seats"]] == ["Ann", "Bob"]
     assert all(len(s["token"]) >= 24 for s in doc["seats"])
     public = client.get(f"/v1/tables/{doc['id']}").json()
-    assert public["status"] == "playing" and public["ply"] == 0 and public["to_move"] == "Ann"
+    # nobody has taken a seat yet (used its token): the table waits
+    assert public["status"] == "waiting" and public["ply"] == 0 and public["to_move"] == "Ann"
     assert "hand" not in public and "legal" not in public
     assert all("token" not in json.dumps(s) for s in public["seats"])
     mine = client.get(f"/v1/tables/{doc['id']}/view", headers=auth(doc["seats"][0]["token"])).json()
@@ -43,6 +44,8 @@ def test_create_answers_seats_with_tokens_and_the_views_hide_hands(client):
     assert mine["legal"] and all(m.endswith((">A", ">B", ">C")) for m in mine["legal"])
     theirs = client.get(f"/v1/tables/{doc['id']}/view", headers=auth(doc["seats"][1]["token"])).json()
     assert theirs["legal"] == [] and len(theirs["hand"]) == 8
+    assert mine["status"] == "waiting" and theirs["status"] == "playing"  # Bob's view took the last seat
+    assert client.get(f"/v1/tables/{doc['id']}").json()["status"] == "playing"
     # the seed and the decks are nowhere in the public view or the unfinished record
     text = json.dumps(public) + client.get(f"/v1/tables/{doc['id']}/record").text
     assert "Seed" not in text and "Deck1" not in text and '"seed"' not in text
@@ -260,10 +263,14 @@ def test_clock_passes_or_forfeits(client):
     record = client.get(f"/v1/tables/{table_id}/record").text
     assert record_valid(record)
     table_id, tokens = create(client, seed=4, clock={"move_seconds": 0.2})
+    deadline = time.monotonic() + 60
     while client.get(f"/v1/tables/{table_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
         time.sleep(0.05)
     view = client.get(f"/v1/tables/{table_id}").json()
     assert view["result"] == {"score": "0-1", "winner": "Bob", "end": "forfeit", "lanes": view["result"]["lanes"]}
+    # the forfeit is no move: ply still counts the moves played (none), as the record does
+    assert view["ply"] == 0 and view["moves"] == []
     record = client.get(f"/v1/tables/{table_id}/record").text
     assert '[Termination "forfeit"]' in record and record_valid(record)
 

@@ -140,12 +140,14 @@ class CaravanMatch:
 
     def commit(self, outcome: Outcome) -> None:
         if outcome.stored == FORFEIT:
+            # a forfeit on time ends the game; it is no move (the record has none for it,
+            # only [Termination "forfeit"]), so ``ply`` stays the number of moves played
             self.forfeited = outcome.seat
-        else:
-            move, after = outcome.after
-            self.moves.append(move)
-            self.public.append(outcome.public)
-            self.state = after
+            return
+        move, after = outcome.after
+        self.moves.append(move)
+        self.public.append(outcome.public)
+        self.state = after
         self.ply += 1
 
     def server_move(self) -> Outcome | None:

@@ -40,7 +40,7 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
     if count is not None:
         raise LiveError(count.message, 422, count.rule)
     for name in seats:
-        if not dfn._NAME_RE.fullmatch(name) or name == "pass":
+        if not dfn.is_player_name(name) or name == "pass":
             raise LiveError(f"{name!r} cannot be a player name (names may not hold spaces nor any of "
                             "[ ] { } ; \" ( ) $ ! ? > : *)", 422)
     if body.get("decks"):
@@ -340,7 +340,7 @@ class DaifugoMatch:
             texts = self.public[i:i + len(moves)]
             i += len(moves)
             rounds.append((public_tags, texts))
-        return dfn._write(tags, rounds, 80)
+        return dfn.write_texts(tags, rounds, 80)
 
     def frame(self, seat: int | None) -> Frame:
         state = self.state

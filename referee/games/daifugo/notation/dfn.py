@@ -59,6 +59,12 @@ TERMINAL_NAMES = {
 
 _NAME_CHARS = r"""[^\s\[\]{};"()$!?>:*]"""
 _NAME_RE = re.compile(_NAME_CHARS + "+")
+
+
+def is_player_name(word: str) -> bool:
+    """Can ``word`` be a player's name in DFN (no spaces nor any of ``[ ] { } ; " ( ) $ ! ? > : *``)?"""
+    return _NAME_RE.fullmatch(word) is not None
+
 #: What may not follow a card or ``pass``: a name character or the colon of a move's head.
 _WORD_END = r"""(?![^\s\[\]{};"()$!?>*])"""
 _SUIT = "[shdc\u2660\u2665\u2666\u2663]"
@@ -590,10 +596,12 @@ def write_daifugo(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], S
             got = texts[id(m)] = move_text(m, names)
         return got
 
-    return _write(tags, [(round_tags, [text(m) for m in moves]) for round_tags, moves in rounds], width)
+    return write_texts(tags, [(round_tags, [text(m) for m in moves]) for round_tags, moves in rounds], width)
 
 
-def _write(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], Sequence[str]]], width: int) -> str:
+def write_texts(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], Sequence[str]]], width: int = 80) -> str:
+    """As :func:`write_daifugo`, from moves already written as text (a public record, whose
+    exchange gifts show ``?`` for the cards)."""
     names = tags.get("Players", "").split()
     lines = tag_lines(tags, GAME_TAGS, names)
     for round_tags, words in rounds:
@@ -636,7 +644,7 @@ def record_text(record: DaifugoRecord, width: int = 80) -> str:
     if record.rounds and record.rounds[0].tags is record.tags:
         for p, hand in record.rounds[0].hands.items():
             tags[HAND_PREFIX + record.players[p]] = hand_text(hand)
-    return _write(tags, rounds, width)
+    return write_texts(tags, rounds, width)
 
 
 def _glyph_text(glyphs: Sequence[str]) -> str:
