@@ -287,6 +287,10 @@ def _paint(word: str, color: bool, style: str | None = None) -> str:
     return typer.style(word, **_STYLES[style or word]) if color else word
 
 
+#: How much of a record's cards is known, as the verdict line says it (JSON keeps the word).
+_KNOWLEDGE = {"moves": T("moves"), "partial": T("partial"), "full": T("full")}
+
+
 def _print_finding(report, finding, kind: str, color: bool = False) -> None:
     # "file:line:column: error [rule]" stays as tools read it; the sentence and its context
     # are in the language spoken.
@@ -462,7 +466,7 @@ def _verdict_line(report, paint: bool) -> str:
                        warnings=N("{n} warning", "{n} warnings", w)) if w
                      else T("{invalid} ({errors})", invalid=invalid, errors=errors))
     about = J(", ", [x for x in (report.game or T("unknown game"), report.rules,
-                                 report.knowledge and T("knowledge: {knowledge}", knowledge=report.knowledge)) if x])
+                                 report.knowledge and T("knowledge: {knowledge}", knowledge=_KNOWLEDGE.get(report.knowledge, report.knowledge))) if x])
     moves = N("{n} move", "{n} moves", report.plies)
     return tr(T("{file}: game {index} ({about}, {moves}): {verdict}", file=visible(report.file), index=report.index,
                 about=visible(tr(about)), moves=moves, verdict=verdict))

@@ -275,7 +275,7 @@ class RuleSet:
 RULESETS: dict[str, RuleSet] = {
     "holotape": RuleSet(
         name="holotape",
-        description="the rules as written in the game's instruction holotape",
+        description=T("the rules as written in the game's instruction holotape"),
         direction=direction_holotape,
         queen_last_only=False,
         max_faces_per_card=None,
@@ -295,7 +295,7 @@ RULESETS: dict[str, RuleSet] = {
     ),
     "fnv": RuleSet(
         name="fnv",
-        description="what Fallout: New Vegas 1.4's own Caravan engine does",
+        description=T("what Fallout: New Vegas 1.4's own Caravan engine does"),
         direction=direction_fnv,
         queen_last_only=True,
         max_faces_per_card=3,
