@@ -145,10 +145,44 @@ def _describe(b: Book, rule_set: str) -> str:
 
 
 def _wrap(text: str, width: int, indent: str) -> list[str]:
-    import textwrap
+    if not any(east_asian_width(ch) in "WF" for ch in text):
+        import textwrap
 
-    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent,
-                         break_on_hyphens=False, break_long_words=False) or [indent]
+        return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False, break_long_words=False) or [indent]
+    return _wrap_wide(text, width, indent)
+
+
+#: What never starts a line in Chinese or Japanese text (it stays with what it follows).
+_NO_LINE_START = frozenset("、。，．,.：；:;！？!?）」』】〕〉》”’ー・")
+
+
+def _wrap_wide(text: str, width: int, indent: str) -> list[str]:
+    """Wrap text with wide (CJK) characters by terminal columns: a line may break at a space
+    or between two wide characters (a run of narrow characters, a card or a rule id, is
+    never cut), and closing punctuation stays on the line it closes."""
+    tokens: list[str] = []
+    for ch in " ".join(text.split()):
+        if ch == " " or east_asian_width(ch) in "WF":
+            tokens.append(ch)
+        elif tokens and tokens[-1] != " " and east_asian_width(tokens[-1][-1]) not in "WF":
+            tokens[-1] += ch
+        else:
+            tokens.append(ch)
+    lines: list[str] = []
+    line, used = indent, _width(indent)
+    for token in tokens:
+        size = _width(token)
+        if used + size > width and line.strip() and token != " " and token[0] not in _NO_LINE_START:
+            lines.append(line.rstrip())
+            line, used = indent, _width(indent)
+        if token == " " and not line.strip():
+            continue
+        line += token
+        used += size
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [indent]
 
 
 def _width(text: str) -> int:
