@@ -521,6 +521,11 @@ def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 
         while not server.started and not task.done():
             await asyncio.sleep(0.01)
         if server.started:
+            # What is loaded by now (modules, parsers, resumed tables) lives as long as the
+            # process: out of the collector's sight, so its full passes stay short
+            import gc
+
+            gc.freeze()
             for sock in server.servers[0].sockets if server.servers else ():
                 h, p = sock.getsockname()[:2]
                 announce(f"pitboss: serving on http://{h}:{p} (database: {db})")
