@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -73,23 +73,8 @@ def _error(status: int, message: str, **more: Any) -> JSONResponse:
 
 
 async def _body(request: Request, limit: int) -> bytes:
-    length = request.headers.get("content-length")
-    if length is not None:
-        if not length.isdigit():
-            raise HubError(400, {"error": "bad Content-Length"})
-        if int(length) > limit:
-            raise HubError(413, {"error": f"the body is over {limit // 1024} KiB"})
-    chunks = []
-    size = 0
-    try:
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
-                raise HubError(413, {"error": f"the body is over {limit // 1024} KiB"})
-            chunks.append(chunk)
-    except ClientDisconnect:
-        raise HubError(400, {"error": "the client went away mid-body"}) from None
-    return b"".join(chunks)
+    """The request body, at most ``limit`` bytes (413 beyond it)."""
+    return await _scope_body(request.scope, request.receive, limit)
 
 
 def _json_safe(value: Any) -> Any:
@@ -171,7 +156,8 @@ def _scope_bearer(scope) -> str | None:
 
 
 async def _scope_body(scope, receive, limit: int) -> bytes:
-    """The request body from ASGI messages, as :func:`_body` reads it from a Request."""
+    """The request body from ASGI messages, at most ``limit`` bytes: 400 for a bad
+    Content-Length or a client gone mid-body, 413 beyond the limit."""
     length = _scope_header(scope, b"content-length")
     if length is not None:
         if not length.isdigit():
