@@ -18,7 +18,7 @@ from referee.games.daifugo.engine.cards import (
     card_at,
     strength,
 )
-from referee.games.daifugo.engine.rules import RuleSet
+from referee.games.daifugo.engine.rules import RuleSet, memo_for
 
 
 class Stand(NamedTuple):
@@ -122,12 +122,7 @@ _READ_BOUND = 1 << 16
 def known_readings(rules: RuleSet, cards: tuple[Card, ...], joker_as: tuple[Stand | None, ...] = ()) -> list[Combo]:
     """``readings(rules, cards, joker_as)``, remembered: the same list for the same play
     (callers read it and never change it)."""
-    entry = _READ.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_READ) >= 64:
-            _READ.clear()
-        entry = _READ[id(rules)] = (rules, {})
-    memo = entry[1]
+    memo = memo_for(_READ, rules)
     key = (cards, joker_as)
     found = memo.get(key)
     if found is None:

@@ -41,7 +41,7 @@ from referee.games.daifugo.engine.combos import (
 )
 from referee.games.daifugo.engine.deal import _start_play
 from referee.games.daifugo.engine.results import forbidden_finish
-from referee.games.daifugo.engine.rules import RuleSet
+from referee.games.daifugo.engine.rules import RuleSet, memo_for
 from referee.games.daifugo.engine.state import (
     BACK,
     DIRECTION,
@@ -596,12 +596,7 @@ def _apply_play(state: State, move: Play) -> State:
 def _effects(rules: RuleSet, combo: Combo) -> tuple[str | None, bool, bool, bool]:
     """What playing ``combo`` (not a lone joker) sets off under ``rules``: the revolution's
     rule (or None), six-reverse, eleven-back, eight-cut; remembered (``_EFFECTS``)."""
-    entry = _EFFECTS.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_EFFECTS) >= 64:
-            _EFFECTS.clear()
-        entry = _EFFECTS[id(rules)] = (rules, {})
-    memo = entry[1]
+    memo = memo_for(_EFFECTS, rules)
     got = memo.get(combo)
     if got is None:
         if len(memo) >= 1 << 14:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.engines.message import T
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, TypeVar
 
 #: Option names of notation.md, in the order the spec lists them.
 OPTIONS = (
@@ -184,3 +184,19 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
 #: serves every game under them. Bound: 1024, forgotten all at once when full. Reason:
 #: a contest log's every game asks for its header's rule set anew.
 _MADE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def memo_for(table: dict[int, tuple[RuleSet, dict[_K, _V]]], rules: RuleSet) -> dict[_K, _V]:
+    """The memo ``table`` keeps for ``rules``, a new empty one the first time. Keyed by the
+    rule set's identity (equal rule sets are one object); the entry holds the rule set, so
+    its identity stays its own. At most 64 rule sets are kept, forgotten all at once."""
+    entry = table.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(table) >= 64:
+            table.clear()
+        entry = table[id(rules)] = (rules, {})
+    return entry[1]
