@@ -300,10 +300,10 @@ def _print_finding(report, finding, kind: str, color: bool = False) -> None:
     if finding.ply is not None:
         context.append(T("ply {n}", n=finding.ply))
     if finding.player is not None:
-        # a seat's number (Caravan's 1 and 2) or a player's name (Daifugo's): languages
-        # say the two differently ("1. játékos", "Chie játékos")
         player = visible(finding.player)
-        context.append(T("player {number}", number=player) if player.isdigit() else T("player {name}", name=player))
+        game = registry.find(report.game)
+        context.append(T("player {number}", number=player) if game is not None and game.numbered_players
+                       else T("player {name}", name=player))
     if finding.move:
         context.append(T("move {move}", move=visible(finding.move)))
     typer.echo(f"{_where(report, finding)}: {_paint(kind, color)} [{finding.rule}] {visible(tr(finding.message))} "

@@ -142,6 +142,9 @@ class Game:
     examples: tuple[str, ...] = ()
     #: Does a move's text name who made it (``Aki: 3D``)? Else the jobs say whose it was.
     moves_name_mover: bool = True
+    #: Are the players numbered (Caravan's 1 and 2) rather than named? Sentences say the
+    #: two differently in some languages ("1. játékos", "Chie játékos").
+    numbered_players: bool = False
     #: Formats read whole-file (contest logs).
     foreign: tuple[Foreign, ...] = ()
     #: Tag names that open a new tag section inside a record (Daifugo's ``Round``).

@@ -32,6 +32,7 @@ GAME = Game(
     allowed=_allowed,
     set_off=engine.end_rules,
     moves_name_mover=False,
+    numbered_players=True,
     analysis=("with the mover's hand and deck known, a forced win within --depth own turns and each of "
               "the mover's caravans' fewest moves into 21-26 within --within; ? marks a sale made impossible."),
     examples=("pitboss validate games.cvn", "pitboss annotate game.cvn",
