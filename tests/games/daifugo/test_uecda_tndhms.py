@@ -35,8 +35,14 @@ def _log(path: Path) -> tuple[dict[str, str], list[dict[str, str]]]:
     return header, [games[n] for n in sorted(games)]
 
 
-def _logs() -> list[Path]:
-    root = fixtures_dir()
+def _logs() -> list[Path | None]:
+    """The contest logs to check; without the fixtures (outside CI) one ``None`` case, whose
+    test says why it is skipped (collection itself must not skip the module's other tests;
+    under CI a missing fixture fails at collection)."""
+    try:
+        root = fixtures_dir()
+    except pytest.skip.Exception:
+        return [None]
     return sorted(root.glob("uecda-wire/*/server.log")) + sorted(root.glob("uecda-*.log"))
 
 
@@ -102,8 +108,12 @@ def test_draws_of_the_worked_example() -> None:
     assert deal.seats == (0, 2, 1, 4, 3) and deal.dealer == 3
 
 
-@pytest.mark.parametrize("path", _logs(), ids=lambda p: p.parent.name if p.name == "server.log" else p.stem)
-def test_every_seat_and_hand_follows_from_the_seed(path: Path) -> None:
+@pytest.mark.parametrize("path", _logs(),
+                         ids=lambda p: "no-fixtures" if p is None else p.parent.name if p.name == "server.log" else p.stem)
+def test_every_seat_and_hand_follows_from_the_seed(path: Path | None) -> None:
+    if path is None:
+        fixtures_dir()  # skips, saying where the logs were looked for
+        return
     header, games = _log(path)
     match = tndhms.Match(_rules(header), int(header["RANDOM_SEED"]))
     previous: str | None = None
