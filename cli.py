@@ -515,7 +515,7 @@ def _selfplay_command(game) -> None:
         inspect.Parameter("games", keyword, default=10, annotation=Annotated[
             int, typer.Option("--games", "-n", min=1, help=f"How many {spec.noun}.")]),
         inspect.Parameter("seed", keyword, default=1, annotation=Annotated[
-            int, typer.Option("--seed", "-s", help=f"Random seed: the same seed gives the same {spec.noun}.")]),
+            int, typer.Option("--seed", "-s", help=f"Random seed: the same seed gives the same {spec.noun} (whatever --jobs).")]),
         inspect.Parameter("rules", keyword, default=game.default_rules, annotation=Annotated[
             _choices(f"{game.name}-rules", game.rule_sets),
             typer.Option("--rules", "-r", help=f"Rule set: {', '.join(game.rule_sets)}.", case_sensitive=False)]),
@@ -537,30 +537,50 @@ def _selfplay_command(game) -> None:
         Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output; "
                                      "an existing directory receives one file per record that fills a file "
                                      "of its own (a contest log).")]))
+    params.append(inspect.Parameter("jobs", keyword, default=None, annotation=Annotated[
+        Optional[int], typer.Option("--jobs", "-j", min=1, metavar="N", help=f"Processes to generate on (default: "
+                                    f"every core available); the output does not depend on it: each of the "
+                                    f"{spec.noun} is made from the seed and its number alone.")]))
 
-    def command(games: int, seed: int, rules: str, output: Optional[Path], **options) -> None:
+    def command(games: int, seed: int, rules: str, output: Optional[Path], jobs: Optional[int], **options) -> None:
+        from referee.jobs.parallel import RunError
+        from referee.jobs.selfplay import produce
+
         options = {k: getattr(v, "value", v) for k, v in options.items()}
         try:
-            items = spec.generate(games, seed, getattr(rules, "value", rules).lower(), **options)
-            first = next(items)
+            maker = spec.prepare(getattr(rules, "value", rules).lower(), **options)
         except ValueError as err:
             _fail(str(err))
-        if getattr(first, "whole_file", False):  # each record is a file of its own
-            if output is not None and output.is_dir():
-                for number, item in enumerate(itertools.chain([first], items), 1):
-                    with _output(output / item.file_name(number)) as out:
-                        out.write(item.text())
+        to_folder = output is not None and output.is_dir()
+        if maker.whole_file and not to_folder and games > 1:
+            _fail(f"each of the {games} {spec.noun} is a file of its own: give --output an existing directory")
+        progress = Progress(enabled=True)
+        label = str(output) if output is not None else spec.noun
+        made = moves = 0
+        stream = produce(maker, games, seed, jobs, spec.noun)
+        try:
+            if maker.whole_file and to_folder:
+                assert output is not None
+                for item in stream:
+                    assert item.file_name is not None  # a whole-file maker's items name their file
+                    with _output(output / item.file_name) as out:
+                        out.write(item.text)
+                    made, moves = made + 1, moves + item.counts["moves"]
+                    progress.update(label, made / games, made, moves)
                 return
-            if games > 1:
-                _fail(f"each of the {games} {spec.noun} is a file of its own: give --output an existing directory")
             with _output(output) as out:
-                out.write(first.text())
-            return
-        with _output(output) as out:
-            out.write(first.text())
-            for item in items:
-                out.write("\n")
-                out.write(item.text())
+                for item in stream:
+                    if made:
+                        out.write("\n")
+                    out.write(item.text)
+                    made, moves = made + 1, moves + item.counts["moves"]
+                    progress.update(label, made / games, made, moves)
+        except RunError as err:
+            progress.done()
+            _fail(str(err))
+        finally:
+            stream.close()  # stopped early (| head, Ctrl-C): the workers are let go at once
+            progress.done()
 
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__doc__ = spec.help

@@ -294,7 +294,7 @@ def test_stats_are_true_after_a_timeout() -> None:
     import pitboss as api
     from referee.games.caravan.selfplay import caravan_games
 
-    game = next(caravan_games(1, 4, "holotape", "random", True))
+    game = next(caravan_games(1, 5, "holotape", "random", True))
     path = Path(os.environ.get("TMPDIR", "/tmp")) / f"pitboss-stats-{os.getpid()}.cvn"
     path.write_text(game.text(), encoding="utf-8")
     try:

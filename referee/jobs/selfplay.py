@@ -1,16 +1,33 @@
-"""``pitboss selfplay GAME``: random legal, complete games, as each game describes them.
+"""``pitboss selfplay GAME``: random legal, complete games, as each game describes them,
+on every core.
 
 A game's self-play is data on its :class:`~referee.jobs.game.Game` (``selfplay``): what
 one generated item is called, the options its generator takes beyond the common ones
-(how many, the seed, the rule set), and the generator itself (loaded when first used).
+(how many, the seed, the rule set), and its *maker* (loaded when first used): given the
+rule set and the options it checks them (ValueError) and returns a callable that makes
+item number ``index`` of seed ``seed`` on its own, from a random generator seeded with
+both (:func:`unit_random`). Items are independent of each other, so any number of
+processes make the same items: :func:`produce` hands out consecutive indices in batches
+to worker processes (the pool of :mod:`referee.jobs.parallel`) and yields the items in
+index order; at most a few batches per worker are in flight, so memory stays flat.
+
+An item has ``text()`` (its notation) and ``counts()`` (``{"moves": ...}`` and whatever
+else the game counts); a maker whose items each fill a file of their own (a contest log)
+says so with ``whole_file`` and its items name their file (``file_name(number)``).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
+import random
+import time
+from collections import deque
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 
 @dataclass(frozen=True)
@@ -32,17 +49,168 @@ class Option:
         return self.name.replace("-", "_")
 
 
+class Maker(Protocol):
+    """Makes item ``index`` (from 0) of ``seed``; picklable (it travels to the workers)."""
+
+    #: Does each item fill a file of its own (``file_name(number)`` names it)?
+    whole_file: bool
+
+    def __call__(self, seed: int, index: int) -> Any: ...
+
+
+def unit_random(seed: int, index: int) -> random.Random:
+    """The random generator item ``index`` of ``seed`` is made from: its own, so that each
+    item is the same whichever process makes it and whatever was made before it."""
+    return random.Random(f"{seed}:{index}")
+
+
 @dataclass(frozen=True)
 class SelfPlay:
     #: What one generated record is called, plural ("games", "matches").
     noun: str
     #: The command's help.
     help: str
-    #: "module:function": (count, seed, rules=..., **options) -> items with ``text()``;
-    #: raises ValueError for a combination of options the rules do not allow.
-    generator: str
+    #: "module:function": (rules, **options) -> a :class:`Maker`; raises ValueError for a
+    #: combination of options the rules do not allow.
+    maker: str
     options: tuple[Option, ...] = ()
 
+    def prepare(self, rules: str, **options: Any) -> Maker:
+        """The maker for these options (ValueError saying what is wrong with them)."""
+        module, _, function = self.maker.partition(":")
+        made: Maker = getattr(importlib.import_module(module), function)(rules, **options)
+        return made
+
     def generate(self, count: int, seed: int, rules: str, **options: Any) -> Iterator[Any]:
-        module, _, function = self.generator.partition(":")
-        return getattr(importlib.import_module(module), function)(count, seed, rules=rules, **options)
+        """``count`` items of ``seed``, made in this process, in order (the options are
+        checked before the first is made)."""
+        maker = self.prepare(rules, **options)
+        return (maker(seed, index) for index in range(count))
+
+
+# ------------------------------------------------------------------ on every core
+
+#: A batch is sized to take about this much CPU time in a worker (the first batches hold
+#: one item each, until an item's cost is known) ...
+BATCH_SECONDS = 0.05
+#: ... and at most this many items.
+BATCH_MAX = 512
+
+
+@dataclass(frozen=True)
+class Made:
+    """One item as the parent writes it: its text, its counts, its file name (or None)."""
+
+    index: int
+    text: str
+    counts: dict[str, int]
+    file_name: str | None = None
+
+
+class MakeError(Exception):
+    """Making one item raised: which one, and what it raised (a worker's exception travels
+    back to the parent as this)."""
+
+    def __init__(self, index: int, why: str) -> None:
+        super().__init__(index, why)
+        self.index = index
+        self.why = why
+
+
+def _made(maker: Maker, seed: int, index: int) -> Made:
+    try:
+        item = maker(seed, index)
+        return Made(index, item.text(), item.counts(), item.file_name(index + 1) if maker.whole_file else None)
+    except Exception as err:  # any failure of one item is reported as that item's
+        raise MakeError(index, f"{type(err).__name__}: {err}") from None
+
+
+def make_batch(maker: Maker, seed: int, start: int, stop: int) -> tuple[list[Made], float, MakeError | None]:
+    """Items ``start`` to ``stop - 1`` (in a worker), the CPU time they took, and the
+    failure that stopped the batch early (the items before it are kept: they are written)."""
+    c0 = time.process_time()
+    items = []
+    try:
+        for index in range(start, stop):
+            items.append(_made(maker, seed, index))
+    except MakeError as err:
+        return items, time.process_time() - c0, err
+    return items, time.process_time() - c0, None
+
+
+def produce(maker: Maker, count: int, seed: int, jobs: int | None = None,
+            noun: str = "items") -> Generator[Made, None, None]:
+    """Items 0 to ``count - 1`` of ``seed``, in order, made on ``jobs`` processes (default:
+    the cores available; one item, or one job, is made here). The items are the same for
+    any ``jobs``. Raises :class:`~referee.jobs.parallel.RunError` when making an item
+    fails or a worker process dies (after yielding every item before it)."""
+    from referee.jobs.parallel import IN_FLIGHT_PER_JOB, RunError, available_cores, start_pool
+
+    jobs = available_cores() if jobs is None else jobs
+    if jobs <= 1 or count <= 1:
+        for index in range(count):
+            try:
+                yield _made(maker, seed, index)
+            except MakeError as err:
+                raise RunError(_failed(err, noun, seed)) from None
+        return
+    from concurrent.futures import BrokenExecutor
+
+    pool = start_pool(min(jobs, count))
+    pending: deque[tuple[int, int, Future]] = deque()
+    limit = jobs * IN_FLIGHT_PER_JOB
+    size, following = 1, 0
+    per_item: float | None = None
+    done = False
+
+    def died(start: int, stop: int, err: BaseException) -> RunError:
+        which = f"number {start + 1}" if stop - start == 1 else f"numbers {start + 1}-{stop}"
+        return RunError(f"a worker process died while making {noun} {which} ({err or type(err).__name__}); "
+                        "run again, or with --jobs 1")
+
+    try:
+        while True:
+            while following < count and len(pending) < limit:
+                stop = min(count, following + size)
+                try:
+                    pending.append((following, stop, pool.submit(make_batch, maker, seed, following, stop)))
+                except BrokenExecutor as err:  # refused once a worker has died
+                    raise died(following, stop, err) from err
+                following = stop
+            if not pending:
+                done = True
+                return
+            start, stop, future = pending.popleft()
+            try:
+                items, cpu, failed = future.result()
+            except BrokenExecutor as err:
+                raise died(start, stop, err) from err
+            yield from items
+            if failed is not None:
+                raise RunError(_failed(failed, noun, seed))
+            # The next batches: about BATCH_SECONDS each, and small enough near the end
+            # that every worker still has some of the rest.
+            cost = cpu / (stop - start)
+            per_item = cost if per_item is None else (per_item + cost) / 2
+            left = count - following
+            size = max(1, min(BATCH_MAX, int(BATCH_SECONDS / max(per_item, 1e-6)), -(-left // (2 * jobs))))
+    finally:
+        # Finished: the workers are idle, wait for them to go. Stopped early (| head, an
+        # error, a worker gone): drop what is queued and go now.
+        pool.shutdown(wait=done, cancel_futures=not done)
+
+
+def _failed(err: MakeError, noun: str, seed: int) -> str:
+    return f"making {noun} number {err.index + 1} (--seed {seed}) failed: {err.why}"
+
+
+def produce_game(game: Any, count: int, seed: int, rules: str | None = None, jobs: int | None = None,
+                 **options: Any) -> Generator[Made, None, None]:
+    """A game's self-play on every core, from Python: ``count`` items as :func:`produce`
+    yields them (ValueError for options the game refuses, before any is made)."""
+    spec = game.selfplay
+    if spec is None:
+        raise LookupError(f"{game.name} has no self-play")
+    maker = spec.prepare(rules or game.default_rules, **options)
+    return produce(maker, count, seed, jobs, spec.noun)
+

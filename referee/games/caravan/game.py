@@ -42,7 +42,7 @@ GAME = Game(
     question_options=OPTIONS,
     selfplay=SelfPlay(
         "games", "Random legal, complete Caravan games as CVN, with both decks (random legal decks).",
-        "referee.games.caravan.selfplay:caravan_games",
+        "referee.games.caravan.selfplay:CaravanMaker",
         (Option("player", "random", "random: uniform legal moves; greedy: prefers moves that win lanes; "
                 "mixed: either, per side.", choices=("random", "greedy", "mixed")),
          Option("draws", False, "Write each drawn card (+9D) after its move.", negatable=True)),

@@ -1,7 +1,8 @@
 """Self-play: random legal, complete games, for tests, benchmarks and users' own tools.
 
 Everything goes through the engines (``legal_moves`` and ``apply``); the generator holds
-no rule of its own. The same seed gives the same games.
+no rule of its own. The same seed gives the same games, each made on its own from
+the seed and its number (so any number of processes make the same games).
 """
 
 from __future__ import annotations
@@ -9,10 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import DeckCard, write_caravan
+from referee.jobs.selfplay import unit_random
 
 MAX_PLIES = 3000
 
@@ -25,6 +28,9 @@ class CaravanGame:
 
     def text(self) -> str:
         return write_caravan(self.tags, self.moves)
+
+    def counts(self) -> dict[str, int]:
+        return {"moves": len(self.moves)}
 
 
 #: The cards of one set, and of two (set tags on the second).
@@ -114,16 +120,42 @@ def _drawn(before: cv.State, after: cv.State) -> Card | None:
     return None
 
 
+@dataclass(frozen=True)
+class CaravanMaker:
+    """Game number ``index`` of a seed, on its own (``referee.jobs.selfplay``): its
+    players' styles, decks, first player and moves all drawn from ``unit_random(seed,
+    index)``; a game that does not end within MAX_PLIES is replaced by the next the same
+    generator plays."""
+
+    rules: str = cv.DEFAULT_RULES
+    player: str = "random"
+    draws: bool = False
+    whole_file: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        if self.rules not in cv.RULESETS:
+            raise ValueError(f"unknown Caravan rules {self.rules!r}: use one of {', '.join(cv.RULESETS)}")
+        if self.player not in PLAYERS:
+            raise ValueError(f"the players are {', '.join(PLAYERS)}, not {self.player!r}")
+
+    def __call__(self, seed: int, index: int) -> CaravanGame:
+        rng = unit_random(seed, index)
+        rule_set = cv.ruleset(self.rules)
+        while True:
+            styles = {"random": ("random", "random"), "greedy": ("greedy", "greedy")}.get(
+                self.player, (rng.choice(("random", "greedy")), rng.choice(("random", "greedy"))))
+            game = play_caravan(rng, rule_set, styles, self.draws)
+            if game is not None:
+                return game
+
+
+#: The ``--player`` choices: both sides random, both greedy, or each side either.
+PLAYERS = ("random", "greedy", "mixed")
+
+
 def caravan_games(count: int, seed: int, rules: str = cv.DEFAULT_RULES, player: str = "random",
                   draws: bool = False) -> Iterator[CaravanGame]:
-    """``count`` complete games from ``seed``; ``player`` is random, greedy or mixed."""
-    rng = random.Random(seed)
-    rule_set = cv.ruleset(rules)
-    made = 0
-    while made < count:
-        styles = {"random": ("random", "random"), "greedy": ("greedy", "greedy")}.get(
-            player, (rng.choice(("random", "greedy")), rng.choice(("random", "greedy"))))
-        game = play_caravan(rng, rule_set, styles, draws)
-        if game is not None:
-            made += 1
-            yield game
+    """``count`` complete games from ``seed`` (game ``i`` is ``CaravanMaker(...)(seed,
+    i)``, whatever else is made); ``player`` is random, greedy or mixed."""
+    maker = CaravanMaker(rules, player, draws)
+    return (maker(seed, index) for index in range(count))

@@ -39,7 +39,7 @@ GAME = Game(
     selfplay=SelfPlay(
         "matches", "Random legal, complete Daifugo matches as DFN: each round's deal, exchange, every "
         "move and the finishing order; or, with --format uecda-log, as UEC contest-server logs.",
-        "referee.games.daifugo.selfplay:daifugo_matches",
+        "referee.games.daifugo.selfplay:maker",
         (Option("players", 5, "Players per match, 3 to 8 (uecda: 5).", min=3, max=8),
          Option("options", "", 'Toggles on top of the preset, as in the Options tag: "+eight-cut -revolution '
                 'stairs-revolution=4 exchange=choice".'),

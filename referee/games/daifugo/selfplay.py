@@ -8,7 +8,8 @@ legal ones, and every move is drawn by the engine's ``random_move``: uniformly a
 legal plays, judging candidates only until one is legal (a player who may pass does so now
 and then, not as often as a uniform draw would make them). Everything goes
 through the engine; the generator holds no rule of its own. The same seed gives the same
-matches.
+matches: each is made on its own from the seed and its number, so any number of
+processes make the same matches.
 
 ``contest_logs`` plays the same random players at a UEC contest table instead and writes
 what the contest server writes: its game log (``--format uecda-log``). The server's own
@@ -24,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
@@ -36,6 +38,7 @@ from referee.games.daifugo.notation.dfn import (
     ruleset_of,
     write_daifugo,
 )
+from referee.jobs.selfplay import unit_random
 
 NAMES = ("Aki", "Ben", "Chie", "Dai", "Eri", "Fumi", "Gen", "Hana")
 #: How often a player who may pass does, when they could also play.
@@ -55,6 +58,10 @@ class DaifugoMatch:
 
     def text(self) -> str:
         return write_daifugo(self.tags, self.rounds)
+
+    def counts(self) -> dict[str, int]:
+        plays = sum(1 for _, moves in self.rounds for move in moves if type(move) is df.Play)
+        return {"moves": self.plies, "rounds": len(self.rounds), "plays": plays}
 
     @property
     def plies(self) -> int:
@@ -136,34 +143,57 @@ def play_match(rng: random.Random, rules: df.RuleSet, players: int, rounds: int)
 FORMATS = ("dfn", "uecda-log")
 
 
-def daifugo_matches(count: int, seed: int, players: int = 5, rules: str = df.DEFAULT_PRESET,
-                    options: str = "", rounds: int = 3, format: str = "dfn",
-                    revision: str = "2018") -> Iterator[DaifugoMatch] | Iterator[ContestLog]:
-    """``count`` complete matches of ``rounds`` rounds from ``seed``: DFN records, or with
-    ``format="uecda-log"`` contest-server logs (``contest_logs``; ``revision`` picks the
+def maker(rules: str = df.DEFAULT_PRESET, players: int = 5, options: str = "", rounds: int = 3,
+          format: str = "dfn", revision: str = "2018") -> MatchMaker | LogMaker:
+    """What makes match number ``index`` of a seed (``referee.jobs.selfplay``): a DFN
+    record, or with ``format="uecda-log"`` a contest-server log (``revision`` picks the
     server's). Raises ValueError for an unknown preset or option, or a player count the
     rules do not allow."""
     if format == "uecda-log":
         if rules != "uecda" or players != 5:
             raise ValueError("a contest-server log is played by 5 players under the contest's rules: "
                              "add --rules uecda (and leave --players at 5)")
-        return contest_logs(count, seed, options, rounds, revision)
+        return LogMaker(options, rounds, revision)
     if format != "dfn":
         raise ValueError(f"self-play writes {' or '.join(FORMATS)}, not {format}")
-    return _dfn_matches(count, seed, players, rules, options, rounds)
+    return MatchMaker(rules, players, options, rounds)
 
 
-def _dfn_matches(count: int, seed: int, players: int, rules: str, options: str, rounds: int) -> Iterator[DaifugoMatch]:
-    rule_set = ruleset_of(rules, options)
-    if not rule_set.min_players <= players <= rule_set.max_players:
-        allowed = (f"exactly {rule_set.min_players}" if rule_set.min_players == rule_set.max_players
-                   else f"{rule_set.min_players} to {rule_set.max_players}")
-        raise ValueError(f"{rule_set.name} is played by {allowed} players, not {players}")
-    if rounds < 1:
-        raise ValueError("a match has at least one round")
-    rng = random.Random(seed)
-    for _ in range(count):
-        yield play_match(rng, rule_set, players, rounds)
+def daifugo_matches(count: int, seed: int, players: int = 5, rules: str = df.DEFAULT_PRESET,
+                    options: str = "", rounds: int = 3, format: str = "dfn",
+                    revision: str = "2018") -> Iterator[DaifugoMatch] | Iterator[ContestLog]:
+    """``count`` complete matches of ``rounds`` rounds from ``seed`` (match ``i`` is
+    ``maker(...)(seed, i)``, whatever else is made): DFN records, or with
+    ``format="uecda-log"`` contest-server logs. Raises ValueError (at once) as ``maker``."""
+    made = maker(rules, players, options, rounds, format, revision)
+    if isinstance(made, LogMaker):  # one kind of item or the other, as the type says
+        return (made(seed, index) for index in range(count))
+    return (made(seed, index) for index in range(count))
+
+
+@dataclass(frozen=True)
+class MatchMaker:
+    """A DFN match on its own: every deal, seat and move drawn from ``unit_random(seed,
+    index)``."""
+
+    rules: str
+    players: int
+    options: str
+    rounds: int
+    whole_file: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        rule_set = ruleset_of(self.rules, self.options)
+        if not rule_set.min_players <= self.players <= rule_set.max_players:
+            allowed = (f"exactly {rule_set.min_players}" if rule_set.min_players == rule_set.max_players
+                       else f"{rule_set.min_players} to {rule_set.max_players}")
+            raise ValueError(f"{rule_set.name} is played by {allowed} players, not {self.players}")
+        if self.rounds < 1:
+            raise ValueError("a match has at least one round")
+
+    def __call__(self, seed: int, index: int) -> DaifugoMatch:
+        # ruleset_of gives equal rule sets as one object: the engine's memo serves them all
+        return play_match(unit_random(seed, index), ruleset_of(self.rules, self.options), self.players, self.rounds)
 
 
 # ------------------------------------------------------------------ contest-server logs
@@ -188,8 +218,8 @@ class ContestLog:
     def text(self) -> str:
         return "".join(self.lines)
 
-    #: A log holds one match: each is a file of its own.
-    whole_file = True
+    def counts(self) -> dict[str, int]:
+        return {"moves": self.plies, "games": self.games, "plays": self.plays, "random_seed": self.seed}
 
     def file_name(self, number: int) -> str:
         return f"table-{number:04d}-seed{self.seed}.log"
@@ -197,24 +227,45 @@ class ContestLog:
 
 def contest_logs(count: int, seed: int, options: str = "", games: int = 3,
                  revision: str = "2018") -> Iterator[ContestLog]:
-    """``count`` contest logs of ``games`` games each from ``seed`` (each log's
-    ``RANDOM_SEED`` drawn from it); ``options`` as a contest table takes them (``+eleven-back
-    -sequences ...``), ``revision`` "2018" (tndhms 0.29) or "later". Raises ValueError for
-    what a contest log cannot state."""
-    from referee.games.daifugo.contest.config import ConfigError, ContestConfig, with_options
+    """``count`` contest logs of ``games`` games each from ``seed`` (log ``i`` is
+    ``LogMaker(...)(seed, i)``, its ``RANDOM_SEED`` drawn from ``unit_random(seed, i)``);
+    ``options`` as a contest table takes them (``+eleven-back -sequences ...``),
+    ``revision`` "2018" (tndhms 0.29) or "later". Raises ValueError (at once) for what a
+    contest log cannot state."""
+    made = LogMaker(options, games, revision)
+    return (made(seed, index) for index in range(count))
 
-    if games < 1:
-        raise ValueError("a match has at least one game")
-    if revision not in ul.REVISIONS:
-        raise ValueError(f"the contest server's revision is {' or '.join(ul.REVISIONS)}, not {revision}")
-    try:
-        config = with_options(ContestConfig(games=games, revision=revision), options)
-    except ConfigError as err:
-        raise ValueError(str(err)) from None
-    rules = config.rules()
-    rng = random.Random(seed)
-    for _ in range(count):
-        yield _contest_log(rng, config, rules, rng.randrange(1, 2**31))
+
+@dataclass(frozen=True)
+class LogMaker:
+    """A contest table's log on its own: its ``RANDOM_SEED`` and the players' choices
+    drawn from ``unit_random(seed, index)``."""
+
+    options: str
+    games: int
+    revision: str
+    #: A log holds one match: each is a file of its own.
+    whole_file: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        self.config()
+
+    def config(self) -> Any:
+        from referee.games.daifugo.contest.config import ConfigError, ContestConfig, with_options
+
+        if self.games < 1:
+            raise ValueError("a match has at least one game")
+        if self.revision not in ul.REVISIONS:
+            raise ValueError(f"the contest server's revision is {' or '.join(ul.REVISIONS)}, not {self.revision}")
+        try:
+            return with_options(ContestConfig(games=self.games, revision=self.revision), self.options)
+        except ConfigError as err:
+            raise ValueError(str(err)) from None
+
+    def __call__(self, seed: int, index: int) -> ContestLog:
+        rng = unit_random(seed, index)
+        config = self.config()
+        return _contest_log(rng, config, config.rules(), rng.randrange(1, 2**31))
 
 
 def _contest_log(rng: random.Random, config, rules: df.RuleSet, random_seed: int) -> ContestLog:

@@ -371,7 +371,7 @@ def test_forced_win_needs_perfect_information() -> None:
 
 
 def test_timeout_answers_unknown() -> None:
-    state = next(selfplay_positions(1, seed=4))
+    state = next(selfplay_positions(1, seed=5))
     answer = forced_win_question(state, depth=6, deadline=Deadline(0.05))
     assert answer.answer == "unknown"
     assert answer.reason == "unknown after 0.05 s"
@@ -423,7 +423,7 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
 
 
 def test_cli_timeout_is_an_answer(tmp_path: Path) -> None:
-    state = next(selfplay_positions(1, seed=4))
+    state = next(selfplay_positions(1, seed=5))
     path = tmp_path / "p.cvn"
     path.write_text(position_text(state), encoding="utf-8")
     result = runner.invoke(app, ["solve", str(path), "-Q", "forced-win", "--depth", "6", "--timeout", "0.05"])
