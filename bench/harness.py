@@ -129,48 +129,73 @@ def cached(name: str, make: Callable[[str], dict]) -> tuple[str, dict]:
         print(f"  input: {path} (kept from an earlier run; delete it to generate anew)")
         return str(path), counts
     part = str(path) + ".part"
-    c0, w0 = time.process_time(), time.perf_counter()
+    c0, w0 = cpu_with_workers(), time.perf_counter()
     counts = make(part)
     os.replace(part, path)
     counts_path.write_text(json.dumps(counts))
     print(f"  input: generated {path} ({os.path.getsize(path) / 1e6:.1f} MB) in "
-          f"{time.perf_counter() - w0:.1f} s wall, {time.process_time() - c0:.1f} s CPU (not timed below)")
+          f"{time.perf_counter() - w0:.1f} s wall, {cpu_with_workers() - c0:.1f} s CPU (this process and its "
+          f"workers), by pitboss's self-play on {counts.get('jobs', 1)} processes (not timed below)")
     return str(path), counts
+
+
+def cpu_with_workers() -> float:
+    """CPU time of this process and of its children that ended (the self-play's workers
+    are waited for when it finishes)."""
+    import resource
+
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def generation_jobs() -> int:
+    """How many processes generate inputs: PITBOSS_BENCH_JOBS, else every core available."""
+    from referee.jobs.parallel import available_cores
+
+    return int(os.environ.get("PITBOSS_BENCH_JOBS") or available_cores())
 
 
 # ------------------------------------------------------------------ generated records
 
 
-def write_caravan(path: str, games: int, seed: int) -> dict:
-    """Self-play Caravan games, both rule sets alternating halves, random players."""
-    from referee.games.caravan.selfplay import caravan_games
+def write_caravan(path: str, games: int, seed: int, jobs: int | None = None) -> dict:
+    """Self-play Caravan games, both rule sets alternating halves, random players, made
+    by ``pitboss selfplay``'s parallel self-play on ``jobs`` processes (the same games
+    for any number)."""
+    from referee.jobs import registry
+    from referee.jobs.selfplay import produce_game
 
+    jobs = jobs or generation_jobs()
     moves = 0
     with open(path, "w", encoding="utf-8") as out:
         half = games // 2
         for rules, n, s in (("holotape", half, seed), ("fnv", games - half, seed + 1)):
-            for game in caravan_games(n, s, rules, "random", draws=False):
-                out.write(game.text())
+            for made in produce_game(registry.game("caravan"), n, s, rules, jobs, player="random", draws=False):
+                out.write(made.text)
                 out.write("\n")
-                moves += len(game.moves)
-    return {"records": games, "moves": moves, "plays": moves}
+                moves += made.counts["moves"]
+    return {"records": games, "moves": moves, "plays": moves, "jobs": jobs}
 
 
-def write_daifugo(path: str, matches: int, seed: int, rounds: int = 3, players: int = 5) -> dict:
-    """Self-play Daifugo matches, the two presets alternating halves."""
-    from referee.games.daifugo import engine as df
-    from referee.games.daifugo.selfplay import daifugo_matches
+def write_daifugo(path: str, matches: int, seed: int, rounds: int = 3, players: int = 5,
+                  jobs: int | None = None) -> dict:
+    """Self-play Daifugo matches, the two presets alternating halves, made on ``jobs``
+    processes as ``write_caravan``."""
+    from referee.jobs import registry
+    from referee.jobs.selfplay import produce_game
 
+    jobs = jobs or generation_jobs()
     moves = plays = 0
     with open(path, "w", encoding="utf-8") as out:
         half = matches // 2
         for rules, n, s in (("seed", half, seed), ("uecda", matches - half, seed + 1)):
-            for match in daifugo_matches(n, s, 5 if rules == "uecda" else players, rules, "", rounds):
-                out.write(match.text())
+            for made in produce_game(registry.game("daifugo"), n, s, rules, jobs,
+                                     players=5 if rules == "uecda" else players, options="", rounds=rounds):
+                out.write(made.text)
                 out.write("\n")
-                moves += match.plies
-                plays += sum(1 for _, round_moves in match.rounds for m in round_moves if isinstance(m, df.Play))
-    return {"records": matches, "rounds": matches * rounds, "moves": moves, "plays": plays}
+                moves += made.counts["moves"]
+                plays += made.counts["plays"]
+    return {"records": matches, "rounds": matches * rounds, "moves": moves, "plays": plays, "jobs": jobs}
 
 
 # ------------------------------------------------------------------ the chess yardsticks

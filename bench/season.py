@@ -4,9 +4,10 @@ The season: ``--games`` games played at UEC contest tables by self-play
 (``pitboss selfplay daifugo -r uecda --format uecda-log``: the contest server's seed seats,
 deals and chains the games, random players submit), written as the contest server's logs,
 ``--per-log`` games per log (the server's GAME_NUMBER; 1000 is its default), each log a
-file of its own. They are generated once, on every core (``--jobs`` processes, one log at a
-time each), and cached (PITBOSS_BENCH_CACHE); the generation's wall time and the CPU time
-of its processes are printed (and remembered beside the cache, so a later run shows them).
+file of its own. They are generated once by the parallel self-play (``--jobs`` processes;
+the same logs for any number), and cached (PITBOSS_BENCH_CACHE); the generation's wall
+time and the CPU time of its processes are printed (and remembered beside the cache, so a
+later run shows them). ``--generate-only`` stops there (to time the generation alone).
 
 Then ``pitboss validate -q --jobs N`` (the command, as a user runs it; a contest log is one
 unit: its games are chained) validates a tenth of the logs and then all of them, expecting
@@ -25,26 +26,11 @@ import json
 import os
 import sys
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
 from harness import all_valid, cache_file, machine, pitboss_argv, run_child
 
-
-def make_log(job: tuple[str, int, int, str]) -> dict:
-    """One contest log at ``path`` (``seed`` picks its RANDOM_SEED): its counts, and the
-    CPU time it took this process."""
-    path, games, seed, revision = job
-    c0 = time.process_time()
-    from referee.games.daifugo.selfplay import contest_logs
-
-    (log,) = contest_logs(1, seed, "", games, revision)
-    with open(path + ".part", "w", encoding="latin-1", newline="\n") as out:
-        out.write(log.text())
-    os.replace(path + ".part", path)
-    counts = {"games": log.games, "moves": log.plies, "plays": log.plays, "random_seed": log.seed}
-    Path(path + ".json").write_text(json.dumps(counts))
-    return {**counts, "cpu": time.process_time() - c0}
+from referee.jobs.parallel import available_cores
 
 
 def season(games: int, per_log: int, revision: str, seed: int, jobs: int) -> tuple[list[str], list[dict]]:
@@ -52,34 +38,49 @@ def season(games: int, per_log: int, revision: str, seed: int, jobs: int) -> tup
     folder.mkdir(exist_ok=True)
     logs = -(-games // per_log)
     paths = [str(folder / f"table{i + 1:04}.log") for i in range(logs)]
-    sizes = [min(per_log, games - i * per_log) for i in range(logs)]
-    todo = [(p, n, seed * 100_000 + i, revision) for i, (p, n) in enumerate(zip(paths, sizes, strict=True))
-            if not (os.path.exists(p) and os.path.exists(p + ".json"))]
     meta = folder / "generated.json"
-    if todo:
-        print(f"  generating {len(todo)} of {logs} contest logs ({per_log} games each, revision {revision}) "
-              f"on {jobs} processes into {folder}...", flush=True)
-        w0 = time.perf_counter()
-        cpu = 0.0
-        with Pool(jobs) as pool:
-            for n, done in enumerate(pool.imap_unordered(make_log, todo), 1):
-                cpu += done["cpu"]
-                if sys.stderr.isatty():
-                    sys.stderr.write(f"\r  {n}/{len(todo)} logs\x1b[K")
-        if sys.stderr.isatty():
-            sys.stderr.write("\r\x1b[K")
-        wall = time.perf_counter() - w0
-        made = sum(n for _, n, _, _ in todo)
-        record = {"logs": len(todo), "games": made, "wall": wall, "cpu": cpu, "jobs": jobs}
-        if len(todo) == logs:
-            meta.write_text(json.dumps(record))
-        print_generation(record, "generated")
-    elif meta.exists():
+    if meta.exists() and all(os.path.exists(p) and os.path.exists(p + ".json") for p in paths):
         print(f"  season: {folder} (kept from an earlier run; delete it to generate anew)")
         print_generation(json.loads(meta.read_text()), "it was generated")
     else:
-        print(f"  season: {folder} (kept from an earlier run)")
+        print(f"  generating {logs} contest logs ({per_log} games each, revision {revision}) with "
+              f"pitboss's parallel self-play on {jobs} processes into {folder}...", flush=True)
+        record = generate(paths, games, per_log, revision, seed, jobs)
+        meta.write_text(json.dumps(record))
+        print_generation(record, "generated")
     return paths, [json.loads(Path(p + ".json").read_text()) for p in paths]
+
+
+def generate(paths: list[str], games: int, per_log: int, revision: str, seed: int, jobs: int) -> dict:
+    """The logs, as ``pitboss selfplay daifugo -r uecda --format uecda-log --rounds PER_LOG
+    --jobs JOBS`` makes them (log ``i`` from the seed and ``i`` alone; a last, shorter log
+    is log number ``len(paths) - 1`` of its own size), each with its counts beside it:
+    wall time, the CPU time of this process and its workers."""
+    from harness import cpu_with_workers
+
+    from referee.jobs import registry
+    from referee.jobs.selfplay import produce_game
+
+    daifugo = registry.game("daifugo")
+    full, rest = divmod(games, per_log)
+    parts = [(0, full, per_log)] + ([(full, 1, rest)] if rest else [])
+    c0, w0 = cpu_with_workers(), time.perf_counter()
+    made = 0
+    for start, count, size in parts:
+        for log in produce_game(daifugo, count, seed, "uecda", jobs, start, format="uecda-log", rounds=size,
+                                revision=revision):
+            path = paths[log.index]
+            with open(path + ".part", "w", encoding="latin-1", newline="\n") as out:
+                out.write(log.text)
+            os.replace(path + ".part", path)
+            Path(path + ".json").write_text(json.dumps(log.counts))
+            made += log.counts["games"]
+            if sys.stderr.isatty():
+                sys.stderr.write(f"\r  {log.index + 1}/{len(paths)} logs\x1b[K")
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")
+    return {"logs": len(paths), "games": made, "wall": time.perf_counter() - w0, "cpu": cpu_with_workers() - c0,
+            "jobs": jobs}
 
 
 def print_generation(record: dict, verb: str) -> None:
@@ -107,14 +108,17 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--games", type=int, default=100_000, help="contest games in the season")
     parser.add_argument("--per-log", type=int, default=1000, help="games per contest log (GAME_NUMBER)")
     parser.add_argument("--revision", default="2018", choices=("2018", "later"), help="the contest server's")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("--jobs", type=int, default=available_cores(),
                         help="processes generating, and validate --jobs")
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--generate-only", action="store_true", help="make (or find) the season, validate nothing")
     args = parser.parse_args(argv)
     print(f"== a season: pitboss validate -q --jobs {args.jobs} of {args.games:,} self-played contest games "
           f"(UEC contest-server logs, revision {args.revision})")
     print(machine())
     paths, counts = season(args.games, args.per_log, args.revision, args.seed, args.jobs)
+    if args.generate_only:
+        return {}
     tenth = max(len(paths) // 10, 1)
     small = run(paths[:tenth], counts[:tenth], args.jobs)
     full = run(paths, counts, args.jobs)

@@ -23,7 +23,13 @@ the Daifugo engine's modules compiled by mypyc (the same source, type-checked, a
 extensions; built once per commit into the bench cache, not into the checkout). It is a
 measurement of what compiling the engine would give, not how Pitboss is installed.
 
+Last, ``pitboss selfplay GAME --jobs 1`` against ``--jobs 2`` (the command, as a user runs
+it, ``--jobs-caravan`` games / ``--jobs-daifugo`` matches, alternating round by round):
+wall-clock moves/s, since the point is using both cores (CPU time of the command and its
+workers beside it), the two outputs checked byte for byte the same.
+
 Run: python bench/selfplay.py [--caravan 200] [--daifugo 20] [--rounds 3] [--no-baseline] [--compiled]
+     [--jobs-caravan 2000] [--jobs-daifugo 200]
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from harness import ROOT, Series, cache_file, machine
+from harness import ROOT, Series, cache_file, machine, pitboss_argv, run_child
 
 BASELINE = "253a86c"
 
@@ -147,6 +153,36 @@ def generate(root: Path, game: str, count: int, seed: int) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
+def command_jobs(name: str, count: int, seed: int, rounds: int) -> float:
+    """``pitboss selfplay NAME -n COUNT`` with ``--jobs 1`` and ``--jobs 2``, alternating:
+    the median per-round speed-up in wall time."""
+    from referee.jobs import registry
+    from referee.jobs.selfplay import produce_game
+
+    moves = sum(made.counts["moves"] for made in produce_game(registry.game(name), count, seed))
+    walls = {1: Series("1"), 2: Series("2")}
+    speedup = Series("speed-up")
+    print(f"  {name}: pitboss selfplay {name} -n {count} --jobs 1 vs --jobs 2, {moves:,} moves (WALL time: "
+          f"the point is using both cores; CPU time of the command and its workers beside it)")
+    for n in range(1, rounds + 1):
+        outputs, line = {}, []
+        for jobs in (1, 2):
+            t, done = run_child(pitboss_argv("selfplay", name, "-n", str(count), "--seed", str(seed), "--jobs", str(jobs)))
+            if done.returncode != 0:
+                sys.exit(f"error: selfplay --jobs {jobs} failed: {done.stderr[-300:]!r}")
+            outputs[jobs] = done.stdout
+            walls[jobs].add(moves / t.wall)
+            line.append(f"--jobs {jobs} {moves / t.wall:,.0f} moves/s wall ({t.wall:.2f} s, {t.cpu:.2f} s CPU)")
+        if outputs[1] != outputs[2]:
+            sys.exit(f"error: selfplay {name} wrote different output with --jobs 1 and --jobs 2")
+        speedup.add(walls[2].values[-1] / walls[1].values[-1])
+        print(f"    round {n}: {', '.join(line)}: {speedup.values[-1]:.2f}x (output identical)")
+    print(f"  {name}: --jobs 1 {walls[1].median:,.0f}, --jobs 2 {walls[2].median:,.0f} moves/s wall (medians); "
+          f"speed-up per round (wall): {speedup.spread('{:.2f}x')} (bounded by the cores other work leaves idle: "
+          f"see the load average above)")
+    return speedup.median
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--caravan", type=int, default=200, help="Caravan games per round")
@@ -154,6 +190,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-baseline", action="store_true", help=f"leave out the baseline ({BASELINE})")
+    parser.add_argument("--jobs-caravan", type=int, default=2000, help="Caravan games for --jobs 1 vs 2 (0: not)")
+    parser.add_argument("--jobs-daifugo", type=int, default=200, help="Daifugo matches for --jobs 1 vs 2 (0: not)")
     parser.add_argument("--compiled", action="store_true",
                         help="add Daifugo with the engine compiled by mypyc (HEAD's tree, built in the bench cache)")
     args = parser.parse_args(argv)
@@ -195,6 +233,9 @@ def main(argv: list[str] | None = None) -> dict:
             out[f"{name}_compiled"] = comp_cpu.median
         out[name] = cpu.median
         out[f"{name}_ratio"] = ratio.median if base is not None else None
+    for name, count in (("caravan", args.jobs_caravan), ("daifugo", args.jobs_daifugo)):
+        if count:
+            out[f"{name}_jobs2_speedup"] = command_jobs(name, count, args.seed, args.rounds)
     return out
 
 

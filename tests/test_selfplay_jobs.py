@@ -100,6 +100,7 @@ def test_item_i_is_made_from_the_seed_and_i_alone(game) -> None:
     assert [made.text for made in produce(maker, 3, 3, jobs=2)] == five[:3]
     assert [made.text for made in produce(maker, 5, 3, jobs=2)] == five  # same seed, same items
     assert maker(3, 4).text() == five[4]  # alone, nothing made before it
+    assert [made.text for made in produce(maker, 2, 3, jobs=2, start=3)] == five[3:]
     assert [made.text for made in produce(maker, 5, 4, jobs=1)] != five  # another seed, other items
     assert [made.index for made in produce_game(game, 5, 3, jobs=2)] == list(range(5))
     counts = [made.counts for made in produce(maker, 5, 3, jobs=2)]

@@ -138,17 +138,19 @@ def make_batch(maker: Maker, seed: int, start: int, stop: int) -> tuple[list[Mad
     return items, time.process_time() - c0, None
 
 
-def produce(maker: Maker, count: int, seed: int, jobs: int | None = None,
-            noun: str = "items") -> Generator[Made, None, None]:
-    """Items 0 to ``count - 1`` of ``seed``, in order, made on ``jobs`` processes (default:
-    the cores available; one item, or one job, is made here). The items are the same for
-    any ``jobs``. Raises :class:`~referee.jobs.parallel.RunError` when making an item
-    fails or a worker process dies (after yielding every item before it)."""
+def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: str = "items",
+            start: int = 0) -> Generator[Made, None, None]:
+    """Items ``start`` to ``start + count - 1`` of ``seed``, in order, made on ``jobs``
+    processes (default: the cores available; one item, or one job, is made here). The
+    items are the same for any ``jobs``. Raises :class:`~referee.jobs.parallel.RunError`
+    when making an item fails or a worker process dies (after yielding every item before
+    it)."""
     from referee.jobs.parallel import IN_FLIGHT_PER_JOB, RunError, available_cores, start_pool
 
     jobs = available_cores() if jobs is None else jobs
+    end = start + count
     if jobs <= 1 or count <= 1:
-        for index in range(count):
+        for index in range(start, end):
             try:
                 yield _made(maker, seed, index)
             except MakeError as err:
@@ -159,7 +161,7 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None,
     pool = start_pool(min(jobs, count))
     pending: deque[tuple[int, int, Future]] = deque()
     limit = jobs * IN_FLIGHT_PER_JOB
-    size, following = 1, 0
+    size, following = 1, start
     per_item: float | None = None
     done = False
 
@@ -170,8 +172,8 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None,
 
     try:
         while True:
-            while following < count and len(pending) < limit:
-                stop = min(count, following + size)
+            while following < end and len(pending) < limit:
+                stop = min(end, following + size)
                 try:
                     pending.append((following, stop, pool.submit(make_batch, maker, seed, following, stop)))
                 except BrokenExecutor as err:  # refused once a worker has died
@@ -192,7 +194,7 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None,
             # that every worker still has some of the rest.
             cost = cpu / (stop - start)
             per_item = cost if per_item is None else (per_item + cost) / 2
-            left = count - following
+            left = end - following
             size = max(1, min(BATCH_MAX, int(BATCH_SECONDS / max(per_item, 1e-6)), -(-left // (2 * jobs))))
     finally:
         # Finished: the workers are idle, wait for them to go. Stopped early (| head, an
@@ -205,12 +207,13 @@ def _failed(err: MakeError, noun: str, seed: int) -> str:
 
 
 def produce_game(game: Any, count: int, seed: int, rules: str | None = None, jobs: int | None = None,
-                 **options: Any) -> Generator[Made, None, None]:
-    """A game's self-play on every core, from Python: ``count`` items as :func:`produce`
-    yields them (ValueError for options the game refuses, before any is made)."""
+                 start: int = 0, **options: Any) -> Generator[Made, None, None]:
+    """A game's self-play on every core, from Python: ``count`` items from number
+    ``start`` as :func:`produce` yields them (ValueError for options the game refuses,
+    before any is made)."""
     spec = game.selfplay
     if spec is None:
         raise LookupError(f"{game.name} has no self-play")
     maker = spec.prepare(rules or game.default_rules, **options)
-    return produce(maker, count, seed, jobs, spec.noun)
+    return produce(maker, count, seed, jobs, spec.noun, start)
 
