@@ -63,8 +63,10 @@ class Unread:
 # ------------------------------------------------------------------ the work, in a worker
 
 def _quiet_worker() -> None:
-    # Ctrl-C is the parent's to handle; workers stop when the pool is shut down.
+    # Ctrl-C is the parent's to handle; workers stop when the pool is shut down (and a
+    # parent that held its signals while forking them does not hold theirs).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: dict[str, Any] | None = None) -> list[GameReport]:

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import importlib
 import random
+import signal
 import time
 from collections import deque
 from collections.abc import Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -175,9 +177,16 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
             while following < end and len(pending) < limit:
                 stop = min(end, following + size)
                 try:
-                    pending.append((following, stop, pool.submit(make_batch, maker, seed, following, stop)))
+                    if following == start:
+                        # The first batch forks the workers: a Ctrl-C or SIGTERM arriving
+                        # meanwhile could be lost; it waits until they are started.
+                        with _signals_held():
+                            future = pool.submit(make_batch, maker, seed, following, stop)
+                    else:
+                        future = pool.submit(make_batch, maker, seed, following, stop)
                 except BrokenExecutor as err:  # refused once a worker has died
                     raise died(following, stop, err) from err
+                pending.append((following, stop, future))
                 following = stop
             if not pending:
                 done = True
@@ -200,6 +209,16 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
         # Finished: the workers are idle, wait for them to go. Stopped early (| head, an
         # error, a worker gone): drop what is queued and go now.
         pool.shutdown(wait=done, cancel_futures=not done)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    stopping = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _failed(err: MakeError, noun: str, seed: int) -> str:
