@@ -42,7 +42,7 @@ def main() -> None:
     print()
     parallel.main([*sizes, "--rounds", "1" if quick else "3", *(["--large", "1"] if quick else [])])
     print()
-    selfplay.main(["--rounds", "1"] if quick else [])
+    selfplay.main(["--rounds", "1", "--jobs-caravan", "400", "--jobs-daifugo", "40"] if quick else [])
     print()
     solve.main(["--positions", str(args.positions), "--wins", "4" if quick else "30",
                 "--depths", "1,2" if quick else "1,2,3,4", "--outs", "4" if quick else "30"])

@@ -167,8 +167,8 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
     per_item: float | None = None
     done = False
 
-    def died(start: int, stop: int, err: BaseException) -> RunError:
-        which = f"number {start + 1}" if stop - start == 1 else f"numbers {start + 1}-{stop}"
+    def died(first: int, stop: int, err: BaseException) -> RunError:
+        which = f"number {first + 1}" if stop - first == 1 else f"numbers {first + 1}-{stop}"
         return RunError(f"a worker process died while making {noun} {which} ({err or type(err).__name__}); "
                         "run again, or with --jobs 1")
 
@@ -191,17 +191,17 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
             if not pending:
                 done = True
                 return
-            start, stop, future = pending.popleft()
+            first, stop, future = pending.popleft()
             try:
                 items, cpu, failed = future.result()
             except BrokenExecutor as err:
-                raise died(start, stop, err) from err
+                raise died(first, stop, err) from err
             yield from items
             if failed is not None:
                 raise RunError(_failed(failed, noun, seed))
             # The next batches: about BATCH_SECONDS each, and small enough near the end
             # that every worker still has some of the rest.
-            cost = cpu / (stop - start)
+            cost = cpu / (stop - first)
             per_item = cost if per_item is None else (per_item + cost) / 2
             left = end - following
             size = max(1, min(BATCH_MAX, int(BATCH_SECONDS / max(per_item, 1e-6)), -(-left // (2 * jobs))))
