@@ -1,6 +1,6 @@
 """random_move draws only legal moves, and the candidates it keeps per hand (built once,
 then carried from hand to hand as cards are played) are exactly the candidates a fresh
-enumeration of the hand gives, for every shape a table can ask for."""
+enumeration of the hand gives, in the same order, for every shape a table can ask for."""
 
 from __future__ import annotations
 
@@ -42,13 +42,19 @@ def test_random_move_is_legal_and_its_kept_candidates_are_the_hands(preset: str,
         if state.phase != "play":
             continue
         p = state.to_move
-        memo = legal._memo(state.rules, p, state.hands[p])
+        hand = state.hands[p]
+        memo = legal._memo(state.rules, p, hand)
         shape = shapes[seen % len(shapes)]
         seen += 1
-        kept = {m for m, _ in memo.shape(shape)} | {m for m, _ in memo.extras[shape]}
+        _, ranked, extras = memo.lists(shape)
+        kept = {D.Play(p, cards, joker_as) for cards, joker_as, _, _ in ranked + extras}
         kind, size = shape if shape is not None else (None, None)
-        fresh = set(legal._plays(state.rules, p, state.hands[p], kind, size))
-        assert kept == fresh, (state.hands[p], shape)
+        fresh = set(legal._plays(state.rules, p, hand, kind, size))
+        assert kept == fresh, (hand, shape)
+        # The kept lists are the fresh ones, in the same order: a draw depends on the hand
+        # alone, not on the hands it came from.
+        _, fresh_ranked, fresh_extras = legal._Memo(state.rules, hand, legal._mask(hand)).lists(shape)
+        assert (ranked, extras) == (fresh_ranked, fresh_extras), (hand, shape)
     assert seen > 100
 
 
