@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 from random import Random
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from referee.engines.base import ALL_CARDS, JOKER, SUITS, Card
 from referee.games.daifugo.engine.cards import (
@@ -78,24 +78,38 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
     memo = _MEMOS.get(p)  # _memo(), its usual case inlined: once a move
     if memo is None or memo.hand is not hand or memo.rules is not rules:
         memo = _memo(rules, p, hand)
-    shape = None if table is None else (SINGLE, 1) if table.lone_joker else (table.kind, table.size)
-    got = memo.shapes.get(shape)
-    if got is None or got[0] != memo.mask:
-        got = memo.lists(shape)
-    _, pool, extras = got
     if table is None:
-        a, b = 0, len(pool)
-    elif table.lone_joker or not pool or _waived(state, pool[0][2][0]):
-        a, b = 0, len(pool)  # no strength decides alone: every candidate is judged
+        got = memo.shapes.get(None)
+        if got is None or got[0] != memo.mask:
+            got = memo.lists(None)
+        pool = got[1]
+        play = _draw_judged(rng, state, p, pool, 0, len(pool), ())
     else:
-        a, b = _beating(state, table, pool)
-    play = _draw_judged(rng, state, p, pool, a, b, extras)
+        shape = _LONE_SHAPE if table.lone_joker else (table.kind, table.size)
+        got = memo.shapes.get(shape)
+        if got is None or got[0] != memo.mask:
+            got = memo.lists(shape)
+        _, pool, extras = got
+        if not pool or table.lone_joker or _waived(state, pool[0][2][0]):
+            a, b = 0, len(pool)  # no strength decides alone: every candidate is judged
+        else:  # _beating(), its ends inlined: most tables are beaten by all or none
+            first = _stronger(state, pool[0][2][0], table)
+            if first == _stronger(state, pool[-1][2][0], table):
+                a, b = 0, len(pool) if first else 0
+            else:
+                a, b = _beating(state, table, pool, first)
+        if a == b and not extras:
+            return _PASSES[p] if p < len(_PASSES) else Pass(p)  # no candidate: the pass is forced
+        play = _draw_judged(rng, state, p, pool, a, b, extras)
     if play is not None:
         return play
     if not may_pass:  # pragma: no cover - a leader always holds a single
         raise AssertionError("a leader with no legal play")
     return _PASSES[p] if p < len(_PASSES) else Pass(p)
 
+
+#: The shape a lone joker on the table asks for (a single: only the spade 3 may beat it).
+_LONE_SHAPE = (SINGLE, 1)
 
 #: One pass per player id (a move is a value; the same one serves every pass).
 _PASSES = tuple(Pass(p) for p in range(8))
@@ -106,22 +120,19 @@ _PASSES = tuple(Pass(p) for p in range(8))
 Entry = tuple[tuple[Card, ...], tuple[Stand | None, ...], list[Combo], int]
 
 
-def _beating(state: State, table: Combo, pool: list[Entry]) -> tuple[int, int]:
+def _beating(state: State, table: Combo, pool: list[Entry], first: bool) -> tuple[int, int]:
     """The run ``pool[a:b]`` of one shape's candidates (weakest first by their lowest card)
-    that ``_stronger`` says beat ``table``: it holds for all the strong end or all the weak
-    end, so the run's edge is found by bisection."""
-    n = len(pool)
-    first = _stronger(state, pool[0][2][0], table)
-    if first == _stronger(state, pool[-1][2][0], table):
-        return (0, n) if first else (0, 0)
-    lo, hi = 0, n - 1  # _stronger is `first` at lo, not at hi
+    that ``_stronger`` says beat ``table``, when it holds for one end of the pool (``first``:
+    the weakest) and not the other: it holds for all the strong end or all the weak end, so
+    the run's edge is found by bisection."""
+    lo, hi = 0, len(pool) - 1  # _stronger is `first` at lo, not at hi
     while hi - lo > 1:
         mid = (lo + hi) >> 1
         if _stronger(state, pool[mid][2][0], table) == first:
             lo = mid
         else:
             hi = mid
-    return (0, hi) if first else (hi, n)
+    return (0, hi) if first else (hi, len(pool))
 
 
 def _draw_judged(rng: Random, state: State, p: int, pool: list[Entry], a: int, b: int,
@@ -150,7 +161,7 @@ def _draw_judged(rng: Random, state: State, p: int, pool: list[Entry], a: int, b
     return None
 
 
-class _Memo:
+class _Memo(NamedTuple):
     """One player's candidates while their hand only loses cards: by shape (None: every
     shape, a leader's), each kept as (the mask of the hand they were listed for, the
     candidates, the extras); a shape's candidates that a strength comparison ranks (one
@@ -162,12 +173,11 @@ class _Memo:
     filtered by mask when asked for; a list listed for a hand that is not a superset of
     this one (another memo's) is listed afresh instead."""
 
-    __slots__ = ("rules", "hand", "mask", "shapes")
-
-    def __init__(self, rules: RuleSet, hand: tuple[Card, ...], mask: int,
-                 shapes: dict[tuple[str, int] | None, tuple[int, list[Entry], list[Entry]]] | None = None):
-        self.rules, self.hand, self.mask = rules, hand, mask
-        self.shapes = {} if shapes is None else shapes
+    rules: RuleSet
+    hand: tuple[Card, ...]
+    #: ``_mask(hand)``: -1 when the hand holds a card twice (nothing is kept then).
+    mask: int
+    shapes: dict[tuple[str, int] | None, tuple[int, list[Entry], list[Entry]]]
 
     def lists(self, shape: tuple[str, int] | None) -> tuple[int, list[Entry], list[Entry]]:
         """The hand's candidates of ``shape`` and their extras (see the class)."""
@@ -185,10 +195,12 @@ class _Memo:
         if shape is None:
             got = (mask, _entries(self.rules, self.hand, None, None), [])
         else:
-            entries = _entries(self.rules, self.hand, *shape)
-            ranked = [e for e in entries if len(e[2]) == 1 and not e[2][0].lone_joker]
-            ranked.sort(key=_weakest_first)
-            got = (mask, ranked, [e for e in entries if len(e[2]) != 1 or e[2][0].lone_joker])
+            kind, size = shape
+            extras: list[Entry] = []
+            ranked = _entries(self.rules, self.hand, kind, size, extras)
+            if kind == SEQUENCE:  # by suit, then lowest card: sorted here (singles and groups come weakest first)
+                ranked.sort(key=_weakest_first)
+            got = (mask, ranked, extras)
         self.shapes[shape] = got
         return got
 
@@ -209,11 +221,11 @@ def _memo(rules: RuleSet, p: int, hand: tuple[Card, ...]) -> _Memo:
     if memo is None or memo.hand is not hand or memo.rules is not rules:
         mask = _mask(hand)
         if mask < 0:  # a card held twice: no mask says it, so nothing is kept
-            return _Memo(rules, hand, mask)
+            return _new(_Memo, (rules, hand, mask, {}))
         if memo is not None and memo.rules is rules and memo.mask >= 0 and not mask & ~memo.mask:
-            memo = _MEMOS[p] = _Memo(rules, hand, mask, memo.shapes)
+            memo = _MEMOS[p] = _new(_Memo, (rules, hand, mask, memo.shapes))
         else:
-            memo = _MEMOS[p] = _Memo(rules, hand, mask)
+            memo = _MEMOS[p] = _new(_Memo, (rules, hand, mask, {}))
     return memo
 
 
@@ -221,15 +233,20 @@ def _memo(rules: RuleSet, p: int, hand: tuple[Card, ...]) -> _Memo:
 #: per joker (two jokers: both bits), so that "a play's cards lie within a hand" is
 #: "its mask lies within the hand's".
 _BIT = {c: 1 << i for i, c in enumerate(ALL_CARDS[:-1])}
-_BIT[JOKER] = 0
+_REALS = (1 << 52) - 1
+_BIT[JOKER] = 1 << 52  # summed: the number of jokers, above the real cards' bits
 _JOKER_BITS = tuple(((1 << n) - 1) << 52 for n in range(9))
 
 
 def _mask(cards: Sequence[Card]) -> int:
-    """The mask of ``cards``; -1 when a real card comes twice (or there are more than 8 jokers)."""
-    reals = sum(map(_BIT.__getitem__, cards))
-    jokers = cards.count(JOKER)
-    if reals.bit_count() != len(cards) - jokers or jokers >= len(_JOKER_BITS):
+    """The mask of ``cards``; -1 when a real card comes twice (or there are more than 8 jokers).
+
+    The sum of the cards' bits holds each real card's bit and, above them, the number of
+    jokers; a card held twice carries into the next bit, so the bits and the jokers then
+    count fewer than the cards."""
+    total = sum(map(_BIT.__getitem__, cards))
+    reals, jokers = total & _REALS, total >> 52
+    if reals.bit_count() + jokers != len(cards) or jokers >= len(_JOKER_BITS):
         return -1
     return reals | _JOKER_BITS[jokers]
 
@@ -290,8 +307,9 @@ def _legal_gives(state: State) -> Iterator[Give]:
             yield move
 
 
-#: Candidates list real cards weakest first (normal order), ties S, H, D, C.
+#: Candidates list real cards weakest first (normal order), ties S, H, D, C (the joker after them).
 _CANDIDATE_ORDER = {c: (_STRENGTH[c], _suit_pos(c.suit)) for c in ALL_CARDS if c.rank}
+_CANDIDATE_ORDER[JOKER] = (ABOVE_2 + 1, 0)
 
 
 def _candidates(state: State, p: int) -> Iterator[Play]:
@@ -313,30 +331,39 @@ def _plays(rules: RuleSet, p: int, hand: tuple[Card, ...], kind: str | None, siz
     return (_new(Play, (p, e[0], e[1])) for e in _entries(rules, hand, kind, size))
 
 
-def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int | None) -> list[Entry]:
+def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int | None,
+             extras: list[Entry] | None = None) -> list[Entry]:
     """The candidates of ``_plays`` as entries (cards, jokers' readings, readings, mask):
     singles weakest first (the lone joker last), then groups by size and strength, then
     sequences by suit, length and lowest card. Each part that a few of the hand's cards
     decide (a card's single, one strength's groups of a size, one suit's sequences) is
-    made once per rule set (``_BLOCKS``) and shared by every hand that holds those cards."""
+    made once per rule set (``_BLOCKS``) and shared by every hand that holds those cards.
+
+    Given ``extras``, the candidates a strength comparison cannot rank (a lone joker, a
+    play read several ways) go there instead, in the same order."""
     blocks = memo_for(_BLOCKS, rules)
     if len(blocks) >= _BLOCK_BOUND:
         blocks.clear()
     jokers = hand.count(JOKER)
-    reals = sorted({c for c in hand if c.rank}, key=_CANDIDATE_ORDER.__getitem__)
+    reals = sorted(set(hand), key=_CANDIDATE_ORDER.__getitem__)
+    if jokers:
+        reals.pop()  # the joker, ordered last
     out: list[Entry] = []
-    key: tuple[object, ...]
+    part = 0 if extras is None else 1  # a block's entries, or its ranked ones (the rest to extras)
+    got: Block | None
     if kind is None or kind == SINGLE:
         for c in reals:
             got = blocks.get(c)
             if got is None:
                 got = _block(blocks, c, rules, (((c,), ()),))
-            out += got
+            out += got[part]
         if jokers:
             got = blocks.get(JOKER)
             if got is None:
                 got = _block(blocks, JOKER, rules, (((JOKER,), ()),))
-            out += got
+            out += got[part]
+            if extras is not None:
+                extras += got[2]
     if kind is None or kind == GROUP:
         by_strength: dict[int, tuple[Card, ...]] = {}
         for c in reals:
@@ -349,11 +376,13 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
                 same = by_strength.get(s, ())
                 if len(same) + j < g:
                     continue
-                key = (GROUP, g, j, s, same)
+                key: tuple[object, ...] = (GROUP, g, j, s, same)
                 got = blocks.get(key)
                 if got is None:
                     got = _block(blocks, key, rules, _group_block(rules, s, same, j, g))
-                out += got
+                out += got[part]
+                if extras is not None and got[2]:
+                    extras += got[2]
     if (kind is None or kind == SEQUENCE) and rules.sequences:
         by_suit: dict[str, tuple[Card, ...]] = {}
         for c in reals:
@@ -366,17 +395,25 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
             got = blocks.get(key)
             if got is None:
                 got = _block(blocks, key, rules, _sequence_block(rules, suit, held, jokers, size))
-            out += got
+            out += got[part]
+            if extras is not None and got[2]:
+                extras += got[2]
     return out
 
 
 Candidate = tuple[tuple[Card, ...], tuple[Stand | None, ...]]
 
 
-def _block(blocks: dict[object, tuple[Entry, ...]], key: object, rules: RuleSet,
-           made: Iterable[Candidate]) -> tuple[Entry, ...]:
-    got = blocks[key] = tuple([(cards, joker_as, known_readings(rules, cards, joker_as), _mask(cards))
-                               for cards, joker_as in made])
+Block = tuple[tuple[Entry, ...], tuple[Entry, ...], tuple[Entry, ...]]
+
+
+def _block(blocks: dict[object, Block], key: object, rules: RuleSet, made: Iterable[Candidate]) -> Block:
+    """A part of ``_entries``: its entries, and the same split into those a strength
+    comparison ranks (one reading, no lone joker) and the others."""
+    entries = tuple([(cards, joker_as, known_readings(rules, cards, joker_as), _mask(cards))
+                     for cards, joker_as in made])
+    ranked = tuple([e for e in entries if len(e[2]) == 1 and not e[2][0].lone_joker])
+    got = blocks[key] = (entries, ranked, tuple([e for e in entries if len(e[2]) != 1 or e[2][0].lone_joker]))
     return got
 
 
@@ -384,7 +421,7 @@ def _block(blocks: dict[object, tuple[Entry, ...]], key: object, rules: RuleSet,
 #: Bound: ``_BLOCK_BOUND`` parts per rule set, forgotten all at once when full. Reason:
 #: every hand is new, but its cards make the same few singles, groups and runs as other
 #: hands' did; each part is made (and its plays read) once.
-_BLOCKS: dict[int, tuple[RuleSet, dict[object, tuple[Entry, ...]]]] = {}
+_BLOCKS: dict[int, tuple[RuleSet, dict[object, Block]]] = {}
 _BLOCK_BOUND = 1 << 15
 
 
