@@ -89,3 +89,31 @@ def test_a_hand_mask_is_its_cards_or_minus_one_for_a_card_held_twice() -> None:
         assert mask == want, cards
     top = ALL_CARDS[51]  # its carry lands on the jokers' count
     assert legal._mask((top, top)) == -1 and legal._mask((top, JOKER)) == (1 << 51) | (1 << 52)
+
+
+@pytest.mark.parametrize("preset,toggles", PRESET_OPTIONS[:3])
+def test_random_move_draws_each_legal_play_alike(preset: str, toggles: dict) -> None:
+    """Uniform among the legal plays (the pass only when none is legal): over positions with
+    several legal plays, each is drawn about as often (a chi-square bound far out in the
+    tail, so a fair draw never fails it while a draw that favours some plays does), and
+    every one of them is drawn."""
+    rng = random.Random(11)
+    positions = []
+    for state in _rounds(preset, toggles, 8, 23):
+        if state.phase != "play":
+            continue
+        plays = [m for m in D.legal_moves(state) if isinstance(m, D.Play)]
+        if 3 <= len(plays) <= 12 and len(positions) < 12 and rng.random() < 0.3:
+            positions.append((state, plays))
+    assert len(positions) >= 8
+    for state, plays in positions:
+        per = 150
+        counts = dict.fromkeys(plays, 0)
+        for _ in range(per * len(plays)):
+            move = D.random_move(state, rng, 0.0)
+            assert move in counts, (state, move)
+            counts[move] += 1
+        df = len(plays) - 1
+        chi2 = sum((n - per) ** 2 / per for n in counts.values())
+        assert chi2 < df + 8 * (2 * df) ** 0.5 + 10, (state.hands[state.to_move], counts)
+        assert min(counts.values()) > 0
