@@ -384,17 +384,22 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
                 if extras is not None and got[2]:
                     extras += got[2]
     if (kind is None or kind == SEQUENCE) and rules.sequences:
-        by_suit: dict[str, tuple[Card, ...]] = {}
-        for c in reals:
-            by_suit[c.suit] = by_suit.get(c.suit, ()) + (c,)
-        for suit in SUITS:
-            held = by_suit.get(suit)
-            if held is None or len(held) + jokers < 3:
+        mask = sum(map(_BIT.__getitem__, reals))
+        for i, suit in enumerate(SUITS):
+            ranks = (mask >> 13 * i) & 0x1FFF  # the suit's cards, bit r - 1 for rank r
+            if not ranks:
                 continue
-            key = (SEQUENCE, size, jokers, held)
+            held = ((ranks >> 2) | (ranks << 11)) & 0x1FFF  # by strength: bit s - 1 for strength s
+            if jokers:
+                if held.bit_count() + jokers < 3:
+                    continue
+            elif not held & (held >> 1) & (held >> 2):
+                continue  # no three in a row, and no joker to fill a gap
+            key = (SEQUENCE, size, jokers, suit, held)
             got = blocks.get(key)
             if got is None:
-                got = _block(blocks, key, rules, _sequence_block(rules, suit, held, jokers, size))
+                cards = tuple([c for c in reals if c.suit == suit])
+                got = _block(blocks, key, rules, _sequence_block(rules, suit, cards, jokers, size))
             out += got[part]
             if extras is not None and got[2]:
                 extras += got[2]
