@@ -42,7 +42,7 @@ def legal_moves(state: State) -> Iterator[Move]:
         yield Pass(p)
     for cards, joker_as, found, _ in _table_entries(state, p):
         play = _new(Play, (p, cards, joker_as))
-        if judged(state, play, found)[1] is None:  # the candidates pass the turn and possession checks
+        if judged(state, play, found or known_readings(state.rules, cards, joker_as))[1] is None:  # the candidates pass the turn and possession checks
             yield play
 
 
@@ -90,11 +90,11 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
         if got is None or got[0] != memo.mask:
             got = memo.lists(shape)
         _, pool, extras = got
-        if not pool or table.lone_joker or _waived(state, pool[0][2][0]):
+        if not pool or table.lone_joker or _waived(state, pool[0][2][0]):  # type: ignore[index]  # a shape's lists are read
             a, b = 0, len(pool)  # no strength decides alone: every candidate is judged
         else:  # _beating(), its ends inlined: most tables are beaten by all or none
-            first = _stronger(state, pool[0][2][0], table)
-            if first == _stronger(state, pool[-1][2][0], table):
+            first = _stronger(state, pool[0][2][0], table)  # type: ignore[index]  # as above
+            if first == _stronger(state, pool[-1][2][0], table):  # type: ignore[index]  # as above
                 a, b = 0, len(pool) if first else 0
             else:
                 a, b = _beating(state, table, pool, first)
@@ -115,9 +115,9 @@ _LONE_SHAPE = (SINGLE, 1)
 _PASSES = tuple(Pass(p) for p in range(8))
 
 #: A candidate play (whoever makes it): its cards, its jokers' readings, its readings as a
-#: combination (``known_readings``), and its cards as a mask (``_mask``: it fits a hand
-#: when its mask lies within the hand's).
-Entry = tuple[tuple[Card, ...], tuple[Stand | None, ...], list[Combo], int]
+#: combination (``known_readings``; None in a leader's list until it is drawn), and its
+#: cards as a mask (``_mask``: it fits a hand when its mask lies within the hand's).
+Entry = tuple[tuple[Card, ...], tuple[Stand | None, ...], list[Combo] | None, int]
 
 
 def _beating(state: State, table: Combo, pool: list[Entry], first: bool) -> tuple[int, int]:
@@ -128,7 +128,7 @@ def _beating(state: State, table: Combo, pool: list[Entry], first: bool) -> tupl
     lo, hi = 0, len(pool) - 1  # _stronger is `first` at lo, not at hi
     while hi - lo > 1:
         mid = (lo + hi) >> 1
-        if _stronger(state, pool[mid][2][0], table) == first:
+        if _stronger(state, pool[mid][2][0], table) == first:  # type: ignore[index]  # a shape's lists are read
             lo = mid
         else:
             hi = mid
@@ -145,7 +145,7 @@ def _draw_judged(rng: Random, state: State, p: int, pool: list[Entry], a: int, b
     i = int(rng.random() * k)
     cards, joker_as, found, _ = pool[a + i] if i < b - a else extras[i - (b - a)]
     play = _new(Play, (p, cards, joker_as))
-    if judged(state, play, found)[1] is None:
+    if judged(state, play, found or known_readings(state.rules, cards, joker_as))[1] is None:
         return play
     rest = pool[a:b] + list(extras) if extras else pool[a:b]
     rest[i] = rest[-1]
@@ -154,7 +154,7 @@ def _draw_judged(rng: Random, state: State, p: int, pool: list[Entry], a: int, b
         i = rng.randrange(len(rest))
         cards, joker_as, found, _ = rest[i]
         play = _new(Play, (p, cards, joker_as))
-        if judged(state, play, found)[1] is None:
+        if judged(state, play, found or known_readings(state.rules, cards, joker_as))[1] is None:
             return play
         rest[i] = rest[-1]
         rest.pop()
@@ -206,7 +206,7 @@ class _Memo(NamedTuple):
 
 
 def _weakest_first(entry: Entry) -> int:
-    return entry[2][0].low
+    return entry[2][0].low  # type: ignore[index]  # a shape's lists are read
 
 
 #: Each player's ``_Memo`` (keyed by player id; a table seats at most 8). Bound: one per
@@ -349,21 +349,22 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
     if jokers:
         reals.pop()  # the joker, ordered last
     out: list[Entry] = []
-    part = 0 if extras is None else 1  # a block's entries, or its ranked ones (the rest to extras)
     got: Block | None
     if kind is None or kind == SINGLE:
         for c in reals:
             got = blocks.get(c)
             if got is None:
                 got = _block(blocks, c, rules, (((c,), ()),))
-            out += got[part]
+            out += got[0] if extras is None else got[1] if got[1] is not None else _split(got, rules)  # type: ignore[arg-type]  # a block has its entries
         if jokers:
             got = blocks.get(JOKER)
             if got is None:
                 got = _block(blocks, JOKER, rules, (((JOKER,), ()),))
-            out += got[part]
-            if extras is not None:
-                extras += got[2]
+            if extras is None:
+                out += got[0]  # type: ignore[arg-type]  # a block has its entries
+            else:
+                out += got[1] if got[1] is not None else _split(got, rules)
+                extras += got[2]  # type: ignore[arg-type]  # split above
     if kind is None or kind == GROUP:
         by_strength: dict[int, tuple[Card, ...]] = {}
         for c in reals:
@@ -380,9 +381,11 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
                 got = blocks.get(key)
                 if got is None:
                     got = _block(blocks, key, rules, _group_block(rules, s, same, j, g))
-                out += got[part]
-                if extras is not None and got[2]:
-                    extras += got[2]
+                if extras is None:
+                    out += got[0]  # type: ignore[arg-type]  # a block has its entries
+                else:
+                    out += got[1] if got[1] is not None else _split(got, rules)
+                    extras += got[2]  # type: ignore[arg-type]  # split above
     if (kind is None or kind == SEQUENCE) and rules.sequences:
         mask = sum(map(_BIT.__getitem__, reals))
         for i, suit in enumerate(SUITS):
@@ -400,26 +403,38 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
             if got is None:
                 cards = tuple([c for c in reals if c.suit == suit])
                 got = _block(blocks, key, rules, _sequence_block(rules, suit, cards, jokers, size))
-            out += got[part]
-            if extras is not None and got[2]:
-                extras += got[2]
+            if extras is None:
+                out += got[0]  # type: ignore[arg-type]  # a block has its entries
+            else:
+                out += got[1] if got[1] is not None else _split(got, rules)
+                extras += got[2]  # type: ignore[arg-type]  # split above
     return out
 
 
 Candidate = tuple[tuple[Card, ...], tuple[Stand | None, ...]]
 
 
-Block = tuple[tuple[Entry, ...], tuple[Entry, ...], tuple[Entry, ...]]
+#: A part of ``_entries``: its entries (their readings None until asked for), then, once a
+#: shape's list asks, the same read and split into those a strength comparison ranks (one
+#: reading, no lone joker) and the others (None until then).
+Block = list[tuple[Entry, ...] | None]
 
 
 def _block(blocks: dict[object, Block], key: object, rules: RuleSet, made: Iterable[Candidate]) -> Block:
-    """A part of ``_entries``: its entries, and the same split into those a strength
-    comparison ranks (one reading, no lone joker) and the others."""
-    entries = tuple([(cards, joker_as, known_readings(rules, cards, joker_as), _mask(cards))
-                     for cards, joker_as in made])
-    ranked = tuple([e for e in entries if len(e[2]) == 1 and not e[2][0].lone_joker])
-    got = blocks[key] = (entries, ranked, tuple([e for e in entries if len(e[2]) != 1 or e[2][0].lone_joker]))
+    got: Block = [tuple([(cards, joker_as, None, _mask(cards)) for cards, joker_as in made]), None, None]
+    blocks[key] = got
     return got
+
+
+def _split(block: Block, rules: RuleSet) -> tuple[Entry, ...]:
+    """Read a block's entries (``known_readings``) and split them (see ``Block``); the
+    ranked ones. A leader's list leaves its candidates unread until one is drawn."""
+    read = tuple([(cards, joker_as, known_readings(rules, cards, joker_as), mask)
+                  for cards, joker_as, _, mask in block[0]])  # type: ignore[union-attr]  # a block has its entries
+    block[0] = read
+    block[2] = tuple([e for e in read if len(e[2]) != 1 or e[2][0].lone_joker])
+    ranked = block[1] = tuple([e for e in read if len(e[2]) == 1 and not e[2][0].lone_joker])
+    return ranked
 
 
 #: The parts of ``_entries``, per rule set (keyed by its identity; the entry holds it).

@@ -651,7 +651,7 @@ def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool)
     fields ``f`` (``played``: the move was a play, so someone may have gone out)."""
     passed = f[PASSED]
     hands, dropped = f[HANDS], f[DROPPED]  # in_turn_order(f, actor), inlined: once a move
-    order = _turn_order(f[SEATS], actor, f[DIRECTION])
+    order: Sequence[int] = _turn_order(f[SEATS], actor, f[DIRECTION])
     if played:
         if dropped:
             ins = [q for q in order if hands[q] and q not in dropped]

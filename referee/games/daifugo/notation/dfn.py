@@ -561,7 +561,7 @@ def move_text(move: df.Move, names: Sequence[str], label: str | None = None) -> 
         return f"{giver} -> {receiver}: {cards_text(move.cards) if move.cards else 'pass'}"
     p = move.player
     who = names[p] if 0 <= p < len(names) else (written[0] if written else "?")
-    if type(move) is df.Pass:
+    if isinstance(move, df.Pass):
         return f"{who}: pass"
     if isinstance(move, df.Unreadable):
         raise ValueError(T("{who}: an unreadable contest submission ({text}) has no DFN text", who=who, text=repr(move.text)))
