@@ -592,7 +592,7 @@ def _apply_play(state: State, move: Play) -> State:
     f[TABLE] = combo
     f[LAST_PLAYER] = p
     f[STALL] = 0
-    return _after(f, p, events, cut, True)
+    return _after(f, p, events, cut, not hand)
 
 
 def _effects(rules: RuleSet, combo: Combo) -> tuple[str | None, bool, bool, bool]:
@@ -646,22 +646,26 @@ def _with(passed: frozenset[int], p: int) -> frozenset[int]:
 _WITH: dict[tuple[frozenset[int], int], frozenset[int]] = {}
 
 
-def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool) -> State:
+def _after(f: list[Any], actor: int, events: list[str], cut: bool, out: bool) -> State:
     """Round end, trick end or the next player, after ``actor``'s move, on the new state's
-    fields ``f`` (``played``: the move was a play, so someone may have gone out)."""
+    fields ``f`` (``cut``: the play ended the trick; ``out``: the actor went out, so the
+    round may be over; a round goes on while two players are still in, and only one who
+    goes out changes how many are)."""
     passed = f[PASSED]
     hands, dropped = f[HANDS], f[DROPPED]  # in_turn_order(f, actor), inlined: once a move
-    order: Sequence[int] = _turn_order(f[SEATS], actor, f[DIRECTION])
-    if played:
+    orders = _ORDERS
+    if orders[0] is not f[SEATS]:
+        orders = _orders(f[SEATS])
+    order: Sequence[int] = orders[1][actor] if f[DIRECTION] > 0 else orders[2][actor]
+    if out:
         if dropped:
             ins = [q for q in order if hands[q] and q not in dropped]
         else:
             ins = [q for q in order if hands[q]]
         if len(ins) <= 1:
             return end_round(f, events)
-        if cut:
-            return _clear(f, actor, events)
-        order = ins
+    if cut:
+        return _clear(f, actor, events)
     # The first player still in who has not passed, and whether another follows them: all
     # that the ends of a trick ask about those not passed.
     first = None
@@ -686,6 +690,20 @@ def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool)
     f[TO_MOVE] = first
     f[EVENTS] = tuple(events)
     return _new(State, f)
+
+
+def _orders(seats: tuple[int, ...]) -> tuple[tuple[int, ...], list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """``_turn_order`` after each player (by id: seats are the ids 0..n-1), both ways."""
+    global _ORDERS
+    ids = range(len(seats))
+    _ORDERS = got = (seats, [_turn_order(seats, q, 1) for q in ids], [_turn_order(seats, q, -1) for q in ids])
+    return got
+
+
+#: The turn orders of the last seats asked for (``_orders``), keyed by the seats' identity
+#: (the entry holds them). Bound: one entry. Reason: every move asks for the order after
+#: its mover, and a round keeps one seats tuple from deal to end.
+_ORDERS: tuple[tuple[int, ...] | None, list[tuple[int, ...]], list[tuple[int, ...]]] = (None, [], [])
 
 
 def _clear(f: list[Any], last: int, events: list[str]) -> State:
