@@ -308,8 +308,8 @@ def _legal_gives(state: State) -> Iterator[Give]:
 
 
 #: Candidates list real cards weakest first (normal order), ties S, H, D, C (the joker after them).
-_CANDIDATE_ORDER = {c: (_STRENGTH[c], _suit_pos(c.suit)) for c in ALL_CARDS if c.rank}
-_CANDIDATE_ORDER[JOKER] = (ABOVE_2 + 1, 0)
+_CANDIDATE_ORDER = {c: _STRENGTH[c] * 8 + _suit_pos(c.suit) for c in ALL_CARDS if c.rank}
+_CANDIDATE_ORDER[JOKER] = (ABOVE_2 + 1) * 8
 
 
 def _candidates(state: State, p: int) -> Iterator[Play]:
