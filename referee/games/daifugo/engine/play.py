@@ -54,6 +54,7 @@ from referee.games.daifugo.engine.state import (
     LOCK,
     OPENING,
     PASSED,
+    PENDING,
     REVOLUTION,
     RULES,
     SEATS,
@@ -725,8 +726,12 @@ def _apply_give(state: State, move: Give) -> State:
     hands[move.giver] = _without(hands[move.giver], move.cards)
     hands[move.receiver] = hands[move.receiver] + tuple(move.cards)
     events = ("daifugo.exchange.choice",) if duty.choose == "choice" else ()
-    after = state._replace(hands=tuple(hands), pending=tuple(pending), events=events)
+    f = list(state)
+    f[HANDS], f[PENDING], f[EVENTS] = tuple(hands), tuple(pending), events
+    after = _new(State, f)
     if pending:
         return after
     started = _start_play(after)
-    return started._replace(events=events + started.events)
+    f = list(started)
+    f[EVENTS] = events + started.events
+    return _new(State, f)

@@ -587,7 +587,11 @@ def over_dealt(dealt: Iterable[tuple[Card, tuple[int, int]]], jokers: int) -> li
 
 
 def hand_text(cards: Iterable[Card]) -> str:
-    return " ".join(map(str, cards))
+    cards = tuple(cards)
+    try:
+        return " ".join(map(_CARD_TEXT.__getitem__, cards))
+    except KeyError:  # a card outside the deck: written as it says itself
+        return " ".join(map(str, cards))
 
 
 def write_daifugo(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], Sequence[df.Move]]],
