@@ -189,7 +189,9 @@ class _Memo(NamedTuple):
                 return got
             if not mask & ~had:  # a superset's list: less the candidates using a card gone
                 gone = had ^ mask
-                got = (mask, [e for e in got[1] if not e[3] & gone], [e for e in got[2] if not e[3] & gone])
+                kept = got[2]
+                got = (mask, [e for e in got[1] if not e[3] & gone],
+                       [e for e in kept if not e[3] & gone] if kept else kept)
                 self.shapes[shape] = got
                 return got
         if shape is None:
@@ -421,7 +423,9 @@ Block = list[tuple[Entry, ...] | None]
 
 
 def _block(blocks: dict[object, Block], key: object, rules: RuleSet, made: Iterable[Candidate]) -> Block:
-    got: Block = [tuple([(cards, joker_as, None, _mask(cards)) for cards, joker_as in made]), None, None]
+    bit = _BIT.__getitem__  # _mask(cards), inlined: a candidate holds no card twice
+    got: Block = [tuple([(cards, joker_as, None, (total & _REALS) | _JOKER_BITS[total >> 52])
+                         for cards, joker_as in made for total in (sum(map(bit, cards)),)]), None, None]
     blocks[key] = got
     return got
 
