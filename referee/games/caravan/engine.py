@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from random import Random
 from typing import NamedTuple, Union
 
@@ -432,14 +432,17 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     if consulted is not None:
         consulted.append("caravan.opening.deal" if opening else "caravan.turn.structure")
     if isinstance(move, Disband):
-        return _check_disband(state, move, opening, consulted) or _check_draw(state, move, False, consulted)
+        return (_check_disband(state, move, opening, consulted)
+                or (None if move.draw is None else _check_draw(state, move, False, consulted)))
     card = move.card
-    if not state.hands[p].holds(card):
+    hand = state.hands[p]
+    if card not in hand.known and not hand.holds(card):
         return Violation("caravan.hand.possession", T("{who} does not hold {card}", who=_who(p), card=card))
     if consulted is not None:
         consulted.append("caravan.hand.possession")
     if isinstance(move, Discard):
-        return _check_discard(state, opening, consulted) or _check_draw(state, move, True, consulted)
+        return (_check_discard(state, opening, consulted)
+                or (None if move.draw is None else _check_draw(state, move, True, consulted)))
     number = _IS_NUMBER[card]
     if isinstance(move, Attach) and number:
         return Violation("caravan.number.end",
@@ -450,7 +453,8 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
                          T("{card} is a face card: it must be attached to a number card, e.g. {move}",
                            card=card, move=f"{card}>{LETTERS[move.caravan]}1"))
     if opening:
-        return _check_opening(state, move, consulted) or _check_draw(state, move, False, consulted)
+        return (_check_opening(state, move, consulted)
+                or (None if move.draw is None else _check_draw(state, move, False, consulted)))
     if isinstance(move, PlayNumber):
         c = move.caravan
         if owner(c) != p:
@@ -459,8 +463,9 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
         if consulted is not None:
             consulted += ("caravan.number.own", "caravan.number.end")
         return (placement_violation(rules, state.caravans[c], card, LETTERS[c], consulted)
-                or _check_draw(state, move, True, consulted))
-    return _check_face(state, move, consulted) or _check_draw(state, move, True, consulted)
+                or (None if move.draw is None else _check_draw(state, move, True, consulted)))
+    return (_check_face(state, move, consulted)
+            or (None if move.draw is None else _check_draw(state, move, True, consulted)))
 
 
 # The violations that say nothing of the position, made once: the end-of-game check asks
@@ -500,8 +505,7 @@ def _check_discard(state: State, opening: bool, consulted: list[str] | None) -> 
     if not rules.discard_with_empty_deck:
         p = state.to_move
         if state.decks[p] == ():
-            return Violation("caravan.discard.empty-deck",
-                             T("{who}'s deck is empty; {rules} forbids discarding then", who=_who(p), rules=rules.name))
+            return _empty_deck_discard(p, rules.name)
         if consulted is not None:
             consulted.append("caravan.discard.empty-deck")
     return None
@@ -522,9 +526,7 @@ def _check_opening(state: State, move: Move, consulted: list[str] | None) -> Vio
     if state.rules.opening_first_empty:
         first = next(i for i in own_caravans(p) if not state.caravans[i])
         if first != c:
-            return Violation("caravan.opening.order",
-                             T("under {rules} the opening card goes on the first empty caravan, {name}",
-                               rules=state.rules.name, name=LETTERS[first]))
+            return _not_first_empty(state.rules.name, first)
         if consulted is not None:
             consulted.append("caravan.opening.order")
     return None
@@ -546,9 +548,7 @@ def placement_violation(rules: RuleSet, caravan: Caravan, card: Card, name: str 
         return None
     last = caravan[-1].card
     if card.rank == last.rank:
-        return Violation("caravan.number.same-value",
-                         T("{card} cannot follow {last}: a number card never follows one of the same value",
-                           card=card, last=last))
+        return _same_value(card, last)
     if consulted is not None:
         consulted.append("caravan.number.same-value")
         if (len(caravan) == 1 and rules.single_card_queen_rule
@@ -565,12 +565,65 @@ def placement_violation(rules: RuleSet, caravan: Caravan, card: Card, name: str 
             if first.card.rank == second.card.rank:
                 consulted.append("caravan.direction.equal")
         return None
+    return _against_direction(d > 0, name, last, suit, card)
+
+
+# The violations random play meets most, each made once for what it says (the end of
+# the game is searched after every move, and a random player's candidates are judged):
+# a sentence is not built again for the same words.
+
+
+@cache
+def _same_value(card: Card, last: Card) -> Violation:
+    return Violation("caravan.number.same-value",
+                     T("{card} cannot follow {last}: a number card never follows one of the same value",
+                       card=card, last=last))
+
+
+@lru_cache(maxsize=4096)
+def _against_direction(ascending: bool, name: str, last: Card, suit: str | None, card: Card) -> Violation:
     template = (M("caravan {name} is ascending from {last} and its suit is {suit}; "
-                  "{card} neither continues the direction nor matches the suit") if d > 0 else
+                  "{card} neither continues the direction nor matches the suit") if ascending else
                 M("caravan {name} is descending from {last} and its suit is {suit}; "
                   "{card} neither continues the direction nor matches the suit"))
     return Violation("caravan.number.direction",
                      T(template, name=name, last=last, suit=_suit_name(suit), card=card))
+
+
+@cache
+def _not_first_empty(rules: str, first: int) -> Violation:
+    return Violation("caravan.opening.order",
+                     T("under {rules} the opening card goes on the first empty caravan, {name}",
+                       rules=rules, name=LETTERS[first]))
+
+
+@cache
+def _queen_not_last(rules: str, name: str, n: int) -> Violation:
+    return Violation("caravan.queen.last",
+                     T("under {rules} a Queen goes only on the last number card of a caravan ({place})",
+                       rules=rules, place=f"{name}{n}"))
+
+
+@cache
+def _empty_deck_discard(p: int, rules: str) -> Violation:
+    return Violation("caravan.discard.empty-deck",
+                     T("{who}'s deck is empty; {rules} forbids discarding then", who=_who(p), rules=rules))
+
+
+@cache
+def _disband_not_own(c: int, p: int) -> Violation:
+    return Violation("caravan.disband.own", T("caravan {name} is not {who}'s", name=LETTERS[c], who=_who(p)))
+
+
+@cache
+def _disband_empty(c: int) -> Violation:
+    return Violation("caravan.disband.empty", T("caravan {name} is empty; there is nothing to disband", name=LETTERS[c]))
+
+
+@cache
+def _disband_all_empty(p: int, rules: str) -> Violation:
+    return Violation("caravan.disband.all-empty",
+                     T("all of {who}'s caravans are empty; {rules} allows no disband then", who=_who(p), rules=rules))
 
 
 _SUIT_NAMES = {"S": M("spades"), "H": M("hearts"), "D": M("diamonds"), "C": M("clubs")}
@@ -604,9 +657,7 @@ def _check_face(state: State, move: Attach, consulted: list[str] | None) -> Viol
             consulted.append("caravan.face.limit")
     if move.card.rank == QUEEN and rules.queen_last_only:
         if move.index != n - 1:
-            return Violation("caravan.queen.last",
-                             T("under {rules} a Queen goes only on the last number card of a caravan ({place})",
-                               rules=rules.name, place=f"{name}{n}"))
+            return _queen_not_last(rules.name, name, n)
         if consulted is not None:
             consulted.append("caravan.queen.last")
     return None
@@ -619,20 +670,17 @@ def _check_disband(state: State, move: Disband, opening: bool, consulted: list[s
     if opening:
         return _NO_OPENING_DISBAND
     if owner(c) != p:
-        return Violation("caravan.disband.own", T("caravan {name} is not {who}'s", name=LETTERS[c], who=_who(p)))
+        return _disband_not_own(c, p)
     if consulted is not None:
         consulted.append("caravan.disband.own")
     if not rules.disband_empty:
         if not state.caravans[c]:
-            return Violation("caravan.disband.empty",
-                             T("caravan {name} is empty; there is nothing to disband", name=LETTERS[c]))
+            return _disband_empty(c)
         if consulted is not None:
             consulted.append("caravan.disband.empty")
     else:
         if not state.caravans[c] and not any(state.caravans[i] for i in own_caravans(p)):
-            return Violation("caravan.disband.all-empty",
-                             T("all of {who}'s caravans are empty; {rules} allows no disband then",
-                               who=_who(p), rules=rules.name))
+            return _disband_all_empty(p, rules.name)
         if consulted is not None:
             consulted.append("caravan.disband.all-empty")
     return None
@@ -927,55 +975,62 @@ def random_move(state: State, rng: Random, tries: int = 12) -> Move | None:
     """A legal move drawn uniformly from ``legal_moves(state)`` (None when there is none),
     found lazily: a candidate (one of the moves ``legal_moves`` considers) is drawn at random
     and judged by ``check``, again until one is legal; each draw is uniform over the
-    candidates, so the first legal one is uniform over the legal moves. (Candidates are
-    counted per card held, so a card held twice is drawn at its first place only.) After
-    ``tries`` draws without a legal move the legal moves are listed and one is chosen."""
+    candidates, so the first legal one is uniform over the legal moves. After ``tries``
+    candidates judged without a legal one the legal moves are listed and one is chosen.
+
+    The candidates are drawn from a grid, so that finding the one drawn takes no count of
+    the hand: a row for each card held, as wide as the widest row needs (a number card's
+    placement on each own caravan, a face card's, after the opening, on each of the number
+    cards on the table; then the card's discard), and after the rows the three disbands. A
+    cell past the end of its row, or in the row of a second copy of a card (drawn at its
+    first place only), is no candidate: it is drawn again, not judged."""
     if state.end is not None:
         return None
     p = state.to_move
     hand = state.hands[p].known
     caravans = state.caravans
-    slots = 0 if state.placed[p] < OPENING_PLACEMENTS else sum(map(len, caravans))
-    numbers = sum(map(_IS_NUMBER.__getitem__, hand))
-    n = len(hand)
-    placing = 3 * numbers + (n - numbers) * slots
-    total = placing + n + 3
+    if state.placed[p] < OPENING_PLACEMENTS:
+        slots = 0
+        width = 4
+    else:
+        slots = sum(map(len, caravans))
+        width = slots + 1 if slots > 3 else 4
+    cells = len(hand) * width
+    total = cells + 3
+    first = 3 * p
     random = rng.random
     index = hand.index
-    for _ in range(tries):
+    judged = 0
+    while judged < tries:
         i = int(random() * total)
-        if i < placing:
-            move = _placement(p, hand, slots, caravans, i)
-        elif i < placing + n:
-            move = _DISCARDS[hand[i - placing]]
-            if index(move.card) != i - placing:
-                continue  # a second copy of a card: drawn at its first place only
+        if i >= cells:
+            move: Move = _DISBANDS[first + i - cells]
         else:
-            move = _DISBANDS[3 * p + i - placing - n]
-        if move is not None and check(state, move) is None:
+            k, j = divmod(i, width)
+            card = hand[k]
+            if _IS_NUMBER[card]:
+                if j < 3:
+                    move = _new(PlayNumber, (card, first + j, None))
+                elif j == 3:
+                    move = _DISCARDS[card]
+                else:
+                    continue
+            elif j < slots:
+                c = 0
+                for caravan in caravans:
+                    if j < len(caravan):
+                        break
+                    j -= len(caravan)
+                    c += 1
+                move = _new(Attach, (card, c, j, None))
+            elif j == slots:
+                move = _DISCARDS[card]
+            else:
+                continue
+            if k and index(card) != k:
+                continue  # a second copy of a card: drawn at its first place only
+        judged += 1
+        if check(state, move) is None:
             return move
     legal = list(legal_moves(state))
     return rng.choice(legal) if legal else None
-
-
-def _placement(p: int, hand: tuple[Card, ...], slots: int, caravans: tuple[Caravan, ...],
-               i: int) -> Move | None:
-    """The ``i``-th of the placements ``legal_moves`` considers: each distinct card's, a
-    number card on each own caravan, a face card (after the opening) on every number card
-    (``slots`` of them); None for a second copy of a card. After them come a discard of each
-    card and a disband of each own caravan."""
-    for k, card in enumerate(hand):
-        if _IS_NUMBER[card]:
-            if i < 3:
-                return PlayNumber(card, 3 * p + i) if hand.index(card) == k else None
-            i -= 3
-        elif i < slots:
-            if hand.index(card) != k:
-                return None  # a second copy of a card: drawn at its first place only
-            for c, caravan in enumerate(caravans):
-                if i < len(caravan):
-                    return Attach(card, c, i)
-                i -= len(caravan)
-        else:
-            i -= slots
-    raise IndexError(i)
