@@ -91,20 +91,26 @@ class Hand(NamedTuple):
     def holds(self, card: Card) -> bool:
         return card in self.known or self.unknown is None or self.unknown > 0
 
-    def without(self, card: Card) -> Hand:
+    def after(self, played: Card | None, draws: bool, drawn: Card | None) -> Hand:
+        """The hand after a move: ``played`` (None: no card) leaves it (a copy known to be
+        in it, else one of the unseen cards); then, if the move ``draws``, ``drawn`` joins it
+        at the end (None: an unseen card). What is not counted stays uncounted."""
         known = self.known
-        try:
-            i = known.index(card)
-        except ValueError:
-            if self.unknown is None:
-                return self
-            return _new(Hand, (known, self.unknown - 1))
-        return _new(Hand, (known[:i] + known[i + 1 :], self.unknown))
-
-    def plus(self, card: Card | None) -> Hand:
-        if card is None:
-            return self if self.unknown is None else Hand(self.known, self.unknown + 1)
-        return Hand(self.known + (card,), self.unknown)
+        unknown = self.unknown
+        if played is not None:
+            try:
+                i = known.index(played)
+            except ValueError:
+                if unknown is not None:
+                    unknown -= 1
+            else:
+                known = known[:i] + known[i + 1 :]
+        if draws:
+            if drawn is not None:
+                known += (drawn,)
+            elif unknown is not None:
+                unknown += 1
+        return _new(Hand, (known, unknown))
 
 
 class State(NamedTuple):
@@ -733,46 +739,48 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
     """The state after a legal move (run ``check`` first). ``consulted`` (optional) receives
     the ids of the rules that decide the move's effects: a face card's, a lane decided, the
     game's end."""
-    p = state.to_move
-    caravans = state.caravans
-    values = state.values
-    hand = state.hands[p]
-    deck = state.decks[p]
-    placed = state.placed
+    rules, caravans, hands, decks, p, placed, values, _, _ = state
+    deck = decks[p]
     next_player = 1 - p
     draws = True
-    if isinstance(move, Disband):
+    kind = type(move)
+    card: Card | None
+    if kind is Disband:
+        card = None
         c = move.caravan
         caravans = caravans[:c] + ((),) + caravans[c + 1:]
         values = values[:c] + (0,) + values[c + 1:]
         draws = False
     else:
-        card = move.card
-        hand = hand.without(card)
-        if isinstance(move, PlayNumber):
+        card = move.card  # type: ignore[union-attr]  # every move but a disband plays a card
+        if kind is PlayNumber:
             c = move.caravan
             caravans = caravans[:c] + (caravans[c] + (_new(Slot, (card, ())),),) + caravans[c + 1:]
-            values = values[:c] + (values[c] + card.rank,) + values[c + 1:]
+            values = values[:c] + (values[c] + card.rank,) + values[c + 1:]  # type: ignore[union-attr]  # as above
             if placed[p] < OPENING_PLACEMENTS:
                 placed = (placed[0] + 1, placed[1]) if p == 0 else (placed[0], placed[1] + 1)
                 draws = False
-        elif isinstance(move, Attach):
-            caravans, values = _attach(caravans, values, move, state.rules, consulted)
+        elif kind is Attach:
+            caravans, values = _attach(caravans, values, move, rules, consulted)  # type: ignore[arg-type]  # kind is Attach
         elif placed[p] < OPENING_PLACEMENTS:
             next_player = p  # a discard in the opening (fnv): a replacement, then the same player
+    drawn = None
     if draws:
         if deck is None:
-            hand = hand.plus(move.draw)
+            drawn = move.draw
         elif deck:
-            hand = _new(Hand, (hand.known + (deck[0],), hand.unknown))
+            drawn = deck[0]
             deck = deck[1:]
+        else:
+            draws = False
+    hand = hands[p].after(card, draws, drawn)
     if p == 0:
-        hands = (hand, state.hands[1])
-        decks = (deck, state.decks[1])
+        hands = (hand, hands[1])
+        decks = (deck, decks[1])
     else:
-        hands = (state.hands[0], hand)
-        decks = (state.decks[0], deck)
-    after = _new(State, (state.rules, caravans, hands, decks, next_player, placed, values, None, None))
+        hands = (hands[0], hand)
+        decks = (decks[0], deck)
+    after = _new(State, (rules, caravans, hands, decks, next_player, placed, values, None, None))
     if consulted is None:
         return _settle(after, p)
     after = _settle(after, p, consulted)
