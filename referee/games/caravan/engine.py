@@ -743,25 +743,24 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
     deck = decks[p]
     next_player = 1 - p
     draws = True
-    kind = type(move)
     card: Card | None
-    if kind is Disband:
+    if isinstance(move, Disband):
         card = None
         c = move.caravan
         caravans = caravans[:c] + ((),) + caravans[c + 1:]
         values = values[:c] + (0,) + values[c + 1:]
         draws = False
     else:
-        card = move.card  # type: ignore[union-attr]  # every move but a disband plays a card
-        if kind is PlayNumber:
+        card = move.card
+        if isinstance(move, PlayNumber):
             c = move.caravan
             caravans = caravans[:c] + (caravans[c] + (_new(Slot, (card, ())),),) + caravans[c + 1:]
-            values = values[:c] + (values[c] + card.rank,) + values[c + 1:]  # type: ignore[union-attr]  # as above
+            values = values[:c] + (values[c] + move.card.rank,) + values[c + 1:]
             if placed[p] < OPENING_PLACEMENTS:
                 placed = (placed[0] + 1, placed[1]) if p == 0 else (placed[0], placed[1] + 1)
                 draws = False
-        elif kind is Attach:
-            caravans, values = _attach(caravans, values, move, rules, consulted)  # type: ignore[arg-type]  # kind is Attach
+        elif isinstance(move, Attach):
+            caravans, values = _attach(caravans, values, move, rules, consulted)
         elif placed[p] < OPENING_PLACEMENTS:
             next_player = p  # a discard in the opening (fnv): a replacement, then the same player
     drawn = None
