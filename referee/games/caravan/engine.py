@@ -188,9 +188,10 @@ def current_suit(caravan: Caravan) -> str | None:
     if not caravan:
         return None
     last = caravan[-1]
-    for face in reversed(last.faces):
-        if face.rank == QUEEN:
-            return face.suit
+    if last.faces:
+        for face in reversed(last.faces):
+            if face.rank == QUEEN:
+                return face.suit
     return last.card.suit
 
 
@@ -450,18 +451,14 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
         return (_check_discard(state, opening, consulted)
                 or (None if move.draw is None else _check_draw(state, move, True, consulted)))
     number = _IS_NUMBER[card]
-    if isinstance(move, Attach) and number:
-        return Violation("caravan.number.end",
-                         T("{card} is a number card: it goes at the end of a caravan ({move})",
-                           card=card, move=f"{card}>{LETTERS[move.caravan]}"))
-    if isinstance(move, PlayNumber) and not number:
-        return Violation("caravan.face.target",
-                         T("{card} is a face card: it must be attached to a number card, e.g. {move}",
-                           card=card, move=f"{card}>{LETTERS[move.caravan]}1"))
-    if opening:
-        return (_check_opening(state, move, consulted)
-                or (None if move.draw is None else _check_draw(state, move, False, consulted)))
     if isinstance(move, PlayNumber):
+        if not number:
+            return Violation("caravan.face.target",
+                             T("{card} is a face card: it must be attached to a number card, e.g. {move}",
+                               card=card, move=f"{card}>{LETTERS[move.caravan]}1"))
+        if opening:
+            return (_check_opening(state, move, consulted)
+                    or (None if move.draw is None else _check_draw(state, move, False, consulted)))
         c = move.caravan
         if owner(c) != p:
             return Violation("caravan.number.own", T("caravan {name} is not {who}'s; number cards go "
@@ -470,6 +467,13 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
             consulted += ("caravan.number.own", "caravan.number.end")
         return (placement_violation(rules, state.caravans[c], card, LETTERS[c], consulted)
                 or (None if move.draw is None else _check_draw(state, move, True, consulted)))
+    if number:
+        return Violation("caravan.number.end",
+                         T("{card} is a number card: it goes at the end of a caravan ({move})",
+                           card=card, move=f"{card}>{LETTERS[move.caravan]}"))
+    if opening:
+        return (_check_opening(state, move, consulted)
+                or (None if move.draw is None else _check_draw(state, move, False, consulted)))
     return (_check_face(state, move, consulted)
             or (None if move.draw is None else _check_draw(state, move, True, consulted)))
 
@@ -586,7 +590,7 @@ def _same_value(card: Card, last: Card) -> Violation:
                        card=card, last=last))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
 def _against_direction(ascending: bool, name: str, last: Card, suit: str | None, card: Card) -> Violation:
     template = (M("caravan {name} is ascending from {last} and its suit is {suit}; "
                   "{card} neither continues the direction nor matches the suit") if ascending else
