@@ -95,21 +95,20 @@ class Hand(NamedTuple):
         """The hand after a move: ``played`` (None: no card) leaves it (a copy known to be
         in it, else one of the unseen cards); then, if the move ``draws``, ``drawn`` joins it
         at the end (None: an unseen card). What is not counted stays uncounted."""
-        known = self.known
         unknown = self.unknown
+        cards = list(self.known)  # changed in place, then a tuple again: fewer copies than slices
         if played is not None:
             try:
-                i = known.index(played)
+                cards.remove(played)
             except ValueError:
                 if unknown is not None:
                     unknown -= 1
-            else:
-                known = known[:i] + known[i + 1 :]
         if draws:
             if drawn is not None:
-                known += (drawn,)
+                cards.append(drawn)
             elif unknown is not None:
                 unknown += 1
+        known = tuple(cards)
         return _new(Hand, (known, unknown))
 
 
@@ -751,15 +750,20 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
     if isinstance(move, Disband):
         card = None
         c = move.caravan
-        caravans = caravans[:c] + ((),) + caravans[c + 1:]
-        values = values[:c] + (0,) + values[c + 1:]
+        caravans = _put(caravans, c, ())
+        values = _put(values, c, 0)
         draws = False
     else:
         card = move.card
         if isinstance(move, PlayNumber):
             c = move.caravan
-            caravans = caravans[:c] + (caravans[c] + (_new(Slot, (card, ())),),) + caravans[c + 1:]
-            values = values[:c] + (values[c] + move.card.rank,) + values[c + 1:]
+            # (a list changed in place and made a tuple again: fewer copies than slices)
+            grown = list(caravans)
+            grown[c] += (_new(Slot, (card, ())),)
+            caravans = tuple(grown)
+            raised = list(values)
+            raised[c] += move.card.rank
+            values = tuple(raised)
             if placed[p] < OPENING_PLACEMENTS:
                 placed = (placed[0] + 1, placed[1]) if p == 0 else (placed[0], placed[1] + 1)
                 draws = False
@@ -793,7 +797,10 @@ def apply(state: State, move: Move, consulted: list[str] | None = None) -> State
 
 
 def _put(items: tuple, i: int, item) -> tuple:
-    return items[:i] + (item,) + items[i + 1 :]
+    """``items`` with its ``i``-th replaced by ``item``."""
+    changed = list(items)
+    changed[i] = item
+    return tuple(changed)
 
 
 def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...], move: Attach, rules: RuleSet,
