@@ -884,7 +884,7 @@ def _settle(state: State, mover: int, consulted: list[str] | None = None) -> Sta
 
 def _has_move(state: State) -> bool:
     """Has the player to move a legal move? Every candidate is judged by ``check``; the
-    cheap ones (a discard, a disband) are tried before the full list."""
+    cheap ones (a discard, a disband, a number card placed) are tried before the full list."""
     p = state.to_move
     # A card held may be discarded: ``check`` of that discard, whose other parts (the game
     # goes on, the card is held, no draw is written) hold here.
@@ -893,6 +893,14 @@ def _has_move(state: State) -> bool:
     for c in own_caravans(p):
         if state.caravans[c] and check(state, _DISBANDS[c]) is None:
             return True
+    # The first number card held on each own caravan (in the opening, where neither a
+    # discard nor a disband may be allowed, one of these is what there usually is).
+    for card in state.hands[p].known:
+        if _IS_NUMBER[card]:
+            for c in own_caravans(p):
+                if check(state, _new(PlayNumber, (card, c, None))) is None:
+                    return True
+            break
     return next(iter(legal_moves(state)), None) is not None
 
 
