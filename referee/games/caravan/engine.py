@@ -831,21 +831,20 @@ def _attach(caravans: tuple[Caravan, ...], values: tuple[int, ...], move: Attach
     ace = target_card.rank == 1
     if consulted is not None:
         consulted.append("caravan.joker.ace" if ace else "caravan.joker.number")
+    suit, rank = target_card.suit, target_card.rank
     out = list(caravans)
     new_values = list(values)
     for ci, cv in enumerate(caravans):
-        if ace:
-            suit = target_card.suit
-            hit = [si for si, s in enumerate(cv) if s.card.suit == suit]
-        else:
-            rank = target_card.rank
-            hit = [si for si, s in enumerate(cv) if s.card.rank == rank]
-        if ci == c:
-            hit.remove(i)  # the Joker's own card stays
-        if hit:
-            kept = tuple(s for si, s in enumerate(cv) if si not in hit)
-            out[ci] = kept
-            new_values[ci] = caravan_value(kept)
+        kept: list[Slot] | None = None  # the caravan's cards that stay, once one goes
+        for si, s in enumerate(cv):
+            if ((s.card.suit == suit) if ace else (s.card.rank == rank)) and (si != i or ci != c):
+                if kept is None:
+                    kept = list(cv[:si])
+            elif kept is not None:
+                kept.append(s)  # (the Joker's own card stays)
+        if kept is not None:
+            out[ci] = tuple(kept)
+            new_values[ci] = caravan_value(out[ci])
     return tuple(out), tuple(new_values)
 
 
