@@ -1018,7 +1018,8 @@ def random_move(state: State, rng: Random, tries: int = 12) -> Move | None:
         slots = 0
         width = 4
     else:
-        slots = sum(map(len, caravans))
+        c0, c1, c2, c3, c4, c5 = caravans  # (unpacked and measured one by one: twice as fast as map)
+        slots = len(c0) + len(c1) + len(c2) + len(c3) + len(c4) + len(c5)
         width = slots + 1 if slots > 3 else 4
     cells = len(hand) * width
     total = cells + 3
@@ -1027,7 +1028,7 @@ def random_move(state: State, rng: Random, tries: int = 12) -> Move | None:
     index = hand.index
     judged = 0
     while judged < tries:
-        i = int(random() * total)
+        i = (random() * total).__trunc__()  # int(), without the call of a type
         if i >= cells:
             move: Move = _DISBANDS[first + i - cells]
         else:
