@@ -566,8 +566,9 @@ def placement_violation(rules: RuleSet, caravan: Caravan, card: Card, name: str 
     d = rules.direction(caravan)
     if d == 0:
         return None
-    suit = current_suit(caravan)
-    if card.suit == suit or (d > 0 and card.rank > last.rank) or (d < 0 and card.rank < last.rank):
+    suit: str | None = None  # the caravan's suit, read only when the direction is not followed
+    if ((d > 0 and card.rank > last.rank) or (d < 0 and card.rank < last.rank)
+            or card.suit == (suit := current_suit(caravan))):
         if consulted is not None:
             consulted += ("caravan.number.direction", rules.direction_rule, "caravan.suit.current")
             first, second = rules.direction_pair(caravan)
