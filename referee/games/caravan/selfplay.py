@@ -27,10 +27,10 @@ class CaravanGame:
         return write_caravan(self.tags, self.moves)
 
 
-#: The cards of one set, and of two (set tags on the second); their cards and their texts
-#: by the same index.
+#: The cards of one set, and of two (set tags on the second).
 _ONE_SET = tuple(DeckCard(c) for c in cv.standard_deck())
 _TWO_SETS = _ONE_SET + tuple(DeckCard(c, "2") for c in cv.standard_deck())
+#: Their cards and their texts, by the same index.
 _CARDS = tuple(d.card for d in _TWO_SETS)
 _TEXTS = tuple(map(str, _TWO_SETS))
 
