@@ -40,9 +40,10 @@ def legal_moves(state: State) -> Iterator[Move]:
     assert p is not None
     if state.table is not None or state.rules.leader_may_pass:
         yield Pass(p)
-    for cards, joker_as, found, _ in _table_entries(state, p):
+    rules = state.rules
+    for cards, joker_as, found, _ in _table_entries(state, p):  # they pass the turn and possession checks
         play = _new(Play, (p, cards, joker_as))
-        if judged(state, play, found or known_readings(state.rules, cards, joker_as))[1] is None:  # the candidates pass the turn and possession checks
+        if judged(state, play, found or known_readings(rules, cards, joker_as))[1] is None:
             yield play
 
 
