@@ -358,7 +358,10 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
             got = blocks.get(c)
             if got is None:
                 got = _block(blocks, c, rules, (((c,), ()),))
-            out += got[0] if extras is None else got[1] if got[1] is not None else _split(got, rules)  # type: ignore[arg-type]  # a block has its entries
+            if extras is None:
+                out += got[0]  # type: ignore[arg-type]  # a block has its entries
+            else:  # a real card's single is ranked: no extras
+                out += got[1] if got[1] is not None else _split(got, rules)
         if jokers:
             got = blocks.get(JOKER)
             if got is None:
