@@ -133,9 +133,10 @@ def cached(name: str, make: Callable[[str], dict]) -> tuple[str, dict]:
     counts = make(part)
     os.replace(part, path)
     counts_path.write_text(json.dumps(counts))
+    by = f", by pitboss's self-play on {counts['jobs']} processes" if "jobs" in counts else ""
     print(f"  input: generated {path} ({os.path.getsize(path) / 1e6:.1f} MB) in "
           f"{time.perf_counter() - w0:.1f} s wall, {cpu_with_workers() - c0:.1f} s CPU (this process and its "
-          f"workers), by pitboss's self-play on {counts.get('jobs', 1)} processes (not timed below)")
+          f"workers){by} (not timed below)")
     return str(path), counts
 
 
