@@ -16,6 +16,7 @@ import os
 import signal
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -172,6 +173,18 @@ def _warm(units: Iterable[_Unit], settings: dict[str, Any] | None) -> None:
                 judge_chunk(chunk, unit.file, index, settings)
 
 
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held (delivered on leaving): around the first submits to a
+    pool, which fork its workers, so that a signal arriving meanwhile is not lost."""
+    stopping = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def start_pool(jobs: int) -> ProcessPoolExecutor:
     """Worker processes; forked where the platform can (they start with the parsers and
     engines already loaded), else spawned."""
@@ -234,8 +247,9 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
                     from concurrent.futures import BrokenExecutor
 
                     broken = (BrokenExecutor,)
-                    for earlier in pending:
-                        submit(earlier)
+                    with signals_held():  # these submits fork the workers
+                        for earlier in pending:
+                            submit(earlier)
                 elif pool is not None:
                     submit(unit)
             if not pending:

@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import importlib
 import random
-import signal
 import time
 from collections import deque
 from collections.abc import Generator, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -147,7 +145,7 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
     items are the same for any ``jobs``. Raises :class:`~referee.jobs.parallel.RunError`
     when making an item fails or a worker process dies (after yielding every item before
     it)."""
-    from referee.jobs.parallel import IN_FLIGHT_PER_JOB, RunError, available_cores, start_pool
+    from referee.jobs.parallel import IN_FLIGHT_PER_JOB, RunError, available_cores, signals_held, start_pool
 
     jobs = available_cores() if jobs is None else jobs
     end = start + count
@@ -180,7 +178,7 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
                     if following == start:
                         # The first batch forks the workers: a Ctrl-C or SIGTERM arriving
                         # meanwhile could be lost; it waits until they are started.
-                        with _signals_held():
+                        with signals_held():
                             future = pool.submit(make_batch, maker, seed, following, stop)
                     else:
                         future = pool.submit(make_batch, maker, seed, following, stop)
@@ -209,16 +207,6 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
         # Finished: the workers are idle, wait for them to go. Stopped early (| head, an
         # error, a worker gone): drop what is queued and go now.
         pool.shutdown(wait=done, cancel_futures=not done)
-
-
-@contextmanager
-def _signals_held() -> Iterator[None]:
-    stopping = {signal.SIGINT, signal.SIGTERM}
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _failed(err: MakeError, noun: str, seed: int) -> str:
