@@ -8,7 +8,7 @@ modules and every project module they import (their dependencies), the mypy vers
 the compiler options. The sources are copied to a temporary folder first and compiled
 from there, and the manifest holds the hashes of those copies, so a file edited during
 the build can only make the build stale, never wrongly current. The build is written to
-``<hash>.part`` and renamed when complete.
+``<hash>.part-<pid>`` and renamed when complete.
 
 Compiling needs mypyc (it comes with mypy, a test dependency: ``pip install -e '.[test]'``),
 setuptools and a C compiler; without them the command says what is missing and exits 2.
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -103,8 +104,8 @@ def _imported(path: Path, module: str) -> set[str]:
 
 
 def closure(modules: Iterable[str]) -> dict[str, Path]:
-    """The modules and every project module they import, transitively, with their parent
-    packages: module name -> file."""
+    """The modules and every project module they import, transitively: module name -> file.
+    (A parent package is in only when imported: its code is not what the group runs.)"""
     todo = list(modules)
     seen: dict[str, Path] = {}
     while todo:
@@ -115,8 +116,6 @@ def closure(modules: Iterable[str]) -> dict[str, Path]:
         if path is None:
             continue  # a name imported from a module, not a module
         seen[name] = path
-        parts = name.split(".")
-        todo += [".".join(parts[:i]) for i in range(1, len(parts))]
         todo += sorted(_imported(path, name))
     return seen
 
@@ -144,9 +143,7 @@ def missing_tools() -> list[str]:
     missing = []
     if _mypy_version() is None:
         missing.append("mypyc (it comes with mypy: pip install -e '.[test]', or pip install mypy)")
-    try:
-        import setuptools  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("setuptools") is None:
         missing.append("setuptools (pip install setuptools)")
     if _compiler() is None:
         missing.append("a C compiler (gcc or clang: apt-get install gcc)")
@@ -207,6 +204,13 @@ def build(group: Group) -> tuple[Path, bool]:
             data = path.read_bytes()
             copy.write_bytes(data)
             hashes[name] = hashlib.sha256(data).hexdigest()
+        for name in p.files:  # the packages on the way, empty unless the group imports them
+            parts = name.split(".")
+            for i in range(1, len(parts)):
+                init = src.joinpath(*parts[:i], "__init__.py")
+                if not init.exists():
+                    init.parent.mkdir(parents=True, exist_ok=True)
+                    init.write_text("", encoding="utf-8")
         Path(tmp, "mypy.ini").write_text("[mypy]\n", encoding="utf-8")
         spec = {
             "ini": str(Path(tmp, "mypy.ini")), "mypy_cache": str(Path(tmp, "mypy-cache")),
@@ -236,7 +240,7 @@ def build(group: Group) -> tuple[Path, bool]:
             "dependencies": {_rel(p.files[n]): hashes[n] for n in sorted(p.files) if n not in group.modules},
         }
         (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-        part = folder.with_name(folder.name + ".part")
+        part = folder.with_name(f"{folder.name}.part-{os.getpid()}")
         shutil.rmtree(part, ignore_errors=True)
         shutil.copytree(out, part)
         try:

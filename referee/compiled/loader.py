@@ -119,7 +119,7 @@ class Build:
 
 def read_builds(folder: str | None) -> list[Build]:
     """Every readable build under the cache folder, newest first (unreadable ones are skipped:
-    a half-written build is a ``.part`` folder and never read)."""
+    a half-written build is a ``.part-<pid>`` folder and never read)."""
     import json
 
     found = []
@@ -128,7 +128,7 @@ def read_builds(folder: str | None) -> list[Build]:
     except OSError:
         names = []
     for name in names:
-        if name.endswith(".part"):
+        if ".part" in name:
             continue
         path = os.path.join(folder or "", name)
         try:
@@ -228,6 +228,17 @@ def install() -> None:
     if chosen == "auto" and (folder is None or not os.path.isdir(folder)):
         return
     sys.meta_path.insert(0, CompiledFinder(folder, chosen == "1"))
+
+
+def current_groups() -> list[str]:
+    """The groups (games) whose engine an import would load compiled, by their manifests'
+    hashes; nothing is imported."""
+    if finder() is None:
+        return []
+    query = CompiledFinder(cache_folder(), required=False)
+    builds = read_builds(query.folder)
+    groups = sorted({b.group for b in builds})
+    return [g for g in groups if query.choose(g, [b for b in builds if b.group == g], importing=False)]
 
 
 def uninstall() -> None:
