@@ -131,7 +131,8 @@ def test_with_compiled_required_every_engine_module_is_compiled() -> None:
 
 
 def test_nothing_built_installs_nothing(tmp_path: Path) -> None:
-    code = "import sys, referee; from referee.compiled import loader; print(loader.finder() is None)"
+    code = ("import sys, referee; from referee.compiled import loader; "
+            "print(loader.finder() is None and 'referee.compiled.finder' not in sys.modules)")
     for value in ("", "0"):
         env = {**os.environ, "PITBOSS_CACHE_DIR": str(tmp_path / "empty"), "PITBOSS_COMPILED": value}
         done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)

@@ -53,7 +53,7 @@ def layer(module: str) -> str:
         return parts[1]
     # referee/__init__.py, resources.py (where the data files are), spec.py (the rules as data);
     # the compiled engines' import hook (referee/__init__.py installs it)
-    low = ("referee", "referee.resources", "referee.compiled", "referee.compiled.loader")
+    low = ("referee", "referee.resources", "referee.compiled", "referee.compiled.loader", "referee.compiled.finder")
     return "notation" if module in low else "jobs"
 
 

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.compiled import loader
+from referee.compiled import finder, loader
 
 #: mypyc's optimisation level (the C compiler's -O); part of the build's hash.
 OPT_LEVEL = "3"
@@ -223,7 +223,7 @@ def build(group: Group) -> tuple[Path, bool]:
         if done.returncode != 0:
             tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
             raise BuildError(f"{group.name}: mypyc failed:\n  " + "\n  ".join(tail))
-        suffix = loader.EXTENSION_SUFFIXES[0]
+        suffix = loader.extension_suffix()
         modules = {}
         for module in group.modules:
             binary = Path(*module.split(".")).as_posix() + suffix
@@ -263,13 +263,13 @@ class Status:
 def status(group: Group) -> Status:
     """Judged as the import hook judges it: the hashes in the builds' manifests against the
     files of this checkout (a build of other sources, e.g. another checkout's, is stale here)."""
-    builds = [b for b in loader.read_builds(loader.cache_folder()) if b.group == group.name]
-    finder = loader.CompiledFinder(loader.cache_folder(), required=False)
-    chosen = finder.choose(group.name, builds, importing=False) if builds else None
+    builds = [b for b in finder.read_builds(loader.cache_folder()) if b.group == group.name]
+    query = finder.CompiledFinder(loader.cache_folder(), required=False)
+    chosen = query.choose(group.name, builds, importing=False) if builds else None
     if chosen is not None:
         return Status(group, "compiled", f"{len(chosen.binaries)} modules", Path(chosen.folder))
     if builds:
-        return Status(group, "stale", finder.why[group.name] + "; run python -m referee.compiled build")
+        return Status(group, "stale", query.why[group.name] + "; run python -m referee.compiled build")
     return Status(group, "not built", "run python -m referee.compiled build")
 
 
