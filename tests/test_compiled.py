@@ -147,3 +147,13 @@ def test_missing_tools_are_said_and_nothing_is_made(tmp_path: Path, monkeypatch:
         build.build(_group())
     assert "mypyc" in str(err.value) and "C compiler" in str(err.value)
     assert not list((tmp_path / "cache").rglob("manifest.json"))
+
+
+def test_required_with_nothing_built_is_an_error_and_the_build_command_still_runs(tmp_path: Path) -> None:
+    env = {**os.environ, "PITBOSS_CACHE_DIR": str(tmp_path / "empty"), "PITBOSS_COMPILED": "1"}
+    done = subprocess.run([sys.executable, "-c", "import referee.jobs.registry"], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode != 0 and "no compiled engine is built" in done.stderr, done.stderr
+    status = subprocess.run([sys.executable, "-m", "referee.compiled", "status"], cwd=ROOT, env=env,
+                            capture_output=True, text=True)
+    assert status.returncode == 1 and "not built" in status.stdout, status.stdout + status.stderr

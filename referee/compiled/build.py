@@ -309,7 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "PITBOSS_COMPILED=0 turns compiled engines off, =1 makes a missing or stale build an error.")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("build", help="compile every game's engine whose current build is missing")
-    commands.add_parser("status", help="say, for each game, whether its engine would be loaded compiled")
+    commands.add_parser("status", help="say, for each game, whether its engine would be loaded compiled "
+                                       "(exit status 1 when one would not)")
     cleaning = commands.add_parser("clean", help="remove the builds this checkout would not load")
     cleaning.add_argument("--all", action="store_true", help="remove every build (of this Python)")
     args = parser.parse_args(argv)
@@ -323,14 +324,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{group.name}: {len(group.modules)} modules compiled, {took}: {folder}")
         elif args.command == "status":
             print(f"python {loader.python_tag()}, {loader.ENV}={loader.mode()}, builds in {loader.cache_folder()}")
-            for group in groups():
-                s = status(group)
+            states = [status(group) for group in groups()]
+            for s in states:
                 where = f" ({s.folder})" if s.folder else ""
-                print(f"{group.name}: {s.state}: {s.detail}{where}")
+                print(f"{s.group.name}: {s.state}: {s.detail}{where}")
+            return 0 if all(s.folder is not None for s in states) else 1
         else:
             for folder in clean(args.all):
                 print(f"removed {folder}")
-    except BuildError as err:
+    except (BuildError, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     return 0

@@ -130,7 +130,11 @@ class CompiledFinder:
         if name.startswith(LIB_PREFIX):
             lib = self._libs.get(name)
             return None if lib is None or lib.lib_file is None else _spec(name, lib.lib_file)
-        builds = self._index().get(name)
+        index = self._index()
+        if not index and self.required and not name.startswith(f"{PACKAGE}.compiled"):
+            raise ImportError(f"{ENV}=1 but no compiled engine is built for this Python (in {self.folder}): "
+                              "run python -m referee.compiled build", name=name)
+        builds = index.get(name)
         if not builds:
             return None
         build = self.choose(builds[0].group, [b for b in builds if b.group == builds[0].group])
