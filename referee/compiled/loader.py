@@ -120,9 +120,8 @@ def uninstall() -> None:
 
 
 def is_compiled(module: "Any") -> bool:
-    """Was this module loaded from a compiled build?"""
+    """Was this module loaded compiled (the project's modules are extensions only when built)?"""
     from importlib.machinery import ExtensionFileLoader
 
     spec = getattr(module, "__spec__", None)
-    return isinstance(getattr(spec, "loader", None), ExtensionFileLoader) and \
-        str(getattr(spec, "origin", "")).startswith(cache_folder() or "\0")
+    return isinstance(getattr(spec, "loader", None), ExtensionFileLoader)
