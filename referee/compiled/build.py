@@ -267,7 +267,7 @@ def status(group: Group) -> Status:
     query = finder.CompiledFinder(loader.cache_folder(), required=False)
     chosen = query.choose(group.name, builds, importing=False) if builds else None
     if chosen is not None:
-        return Status(group, "compiled", f"{len(chosen.binaries)} modules", Path(chosen.folder))
+        return Status(group, "compiled", f"{len(chosen.binaries)} module{'s' if len(chosen.binaries) != 1 else ''}", Path(chosen.folder))
     if builds:
         return Status(group, "stale", query.why[group.name] + "; run python -m referee.compiled build")
     return Status(group, "not built", "run python -m referee.compiled build")
@@ -317,11 +317,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     loader.uninstall()  # the build and the checks read the sources, never a build
     try:
         if args.command == "build":
-            for group in groups():
-                start = _cpu()
-                folder, made = build(group)
-                took = f"built in {_cpu() - start:.1f} s CPU" if made else "already built"
-                print(f"{group.name}: {len(group.modules)} modules compiled, {took}: {folder}")
+            from concurrent.futures import ThreadPoolExecutor
+
+            start, todo = _cpu(), groups()
+            with ThreadPoolExecutor(max_workers=max(1, min(len(todo), len(os.sched_getaffinity(0))))) as pool:
+                results = list(pool.map(build, todo))  # each group's compiler is a process of its own
+            for group, (folder, made) in zip(todo, results):
+                print(f"{group.name}: {len(group.modules)} module{'s' if len(group.modules) != 1 else ''} compiled, {'built' if made else 'already built'}: {folder}")
+            if any(made for _, made in results):
+                print(f"built in {_cpu() - start:.1f} s CPU (mypyc and the C compiler)")
         elif args.command == "status":
             print(f"python {loader.python_tag()}, {loader.ENV}={loader.mode()}, builds in {loader.cache_folder()}")
             states = [status(group) for group in groups()]

@@ -41,16 +41,17 @@ class Build:
         self.built: float = manifest.get("built", 0.0)
 
     def stale(self, hashes: dict[str, str | None]) -> str | None:
-        """The first source file that is not as it was compiled (None: the build is current)."""
+        """Why the build is not current: the first source file that is not as it was compiled,
+        or a file of the build that is missing (None: the build is current)."""
         for rel, digest in sorted(self.sources.items()):
             path = os.path.join(ROOT, rel)
             if path not in hashes:
                 hashes[path] = file_hash(path)
             if hashes[path] != digest:
-                return rel
+                return f"{rel} changed since it was built"
         for path in (*([self.lib_file] if self.lib_file else []), *self.binaries.values()):
             if not os.path.isfile(path):
-                return os.path.relpath(path, self.folder)
+                return f"{path} is missing from the build"
         return None
 
 
@@ -112,7 +113,7 @@ class CompiledFinder:
                     chosen = build
                     break
                 if why == "no build":
-                    why = f"{changed} changed since it was built"
+                    why = changed
             if chosen is not None and importing:
                 mixed = [m for m in chosen.binaries if m in sys.modules]
                 if mixed:  # already imported from source: never mix the two in one group
