@@ -30,16 +30,24 @@ class CaravanGame:
 #: The cards of one set, and of two (set tags on the second).
 _ONE_SET = tuple(DeckCard(c) for c in cv.standard_deck())
 _TWO_SETS = _ONE_SET + tuple(DeckCard(c, "2") for c in cv.standard_deck())
-_TEXT = {card: str(card) for card in _TWO_SETS}
+#: Their cards and their texts, by the same index.
+_CARDS = tuple(d.card for d in _TWO_SETS)
+_TEXTS = tuple(map(str, _TWO_SETS))
+
+
+def _deck_places(rng: random.Random, rules: cv.RuleSet) -> list[int]:
+    """A legal deck as places in ``_TWO_SETS``: one to two 54-card sets (set tags on the
+    second), size within the rule set's bounds, in a random order (a random sample is in
+    random order already)."""
+    pool = len(_TWO_SETS) if rng.choice((1, 1, 1, 2)) == 2 else len(_ONE_SET)
+    high = min(pool, rules.deck_max or pool)
+    size = rng.randint(rules.deck_min, high)
+    return rng.sample(range(pool), size)
 
 
 def random_deck(rng: random.Random, rules: cv.RuleSet) -> list[DeckCard]:
-    """A legal deck: one to two 54-card sets (set tags on the second), size within the rule
-    set's bounds, in a random order (a random sample is in random order already)."""
-    pool = _TWO_SETS if rng.choice((1, 1, 1, 2)) == 2 else _ONE_SET
-    high = min(len(pool), rules.deck_max or len(pool))
-    size = rng.randint(rules.deck_min, high)
-    return rng.sample(pool, size)
+    """A legal deck (see ``_deck_places``), the cards with their set tags."""
+    return [_TWO_SETS[i] for i in _deck_places(rng, rules)]
 
 
 def _greedy_score(state: cv.State, me: int) -> float:
@@ -73,9 +81,10 @@ def choose(rng: random.Random, state: cv.State, style: str) -> cv.Move:
 def play_caravan(rng: random.Random, rules: cv.RuleSet, styles: tuple[str, str] = ("random", "random"),
                  draws: bool = False, first: int | None = None) -> CaravanGame | None:
     """One complete game, or None if it did not end within MAX_PLIES."""
-    decks = [random_deck(rng, rules), random_deck(rng, rules)]
+    decks = [_deck_places(rng, rules), _deck_places(rng, rules)]
     first = rng.randint(0, 1) if first is None else first
-    state = cv.new_game(rules, ([d.card for d in decks[0]], [d.card for d in decks[1]]), first)
+    cards = _CARDS.__getitem__
+    state = cv.new_game(rules, (list(map(cards, decks[0])), list(map(cards, decks[1]))), first)
     moves: list[cv.Move] = []
     apply, random_move = cv.apply, cv.random_move
     greedy = tuple(style == "greedy" for style in styles)
@@ -99,8 +108,8 @@ def play_caravan(rng: random.Random, rules: cv.RuleSet, styles: tuple[str, str] 
         "Player1": f"{styles[0]}-1",
         "Player2": f"{styles[1]}-2",
         "First": str(first + 1),
-        "Deck1": " ".join(map(_TEXT.__getitem__, decks[0])),
-        "Deck2": " ".join(map(_TEXT.__getitem__, decks[1])),
+        "Deck1": " ".join(map(_TEXTS.__getitem__, decks[0])),
+        "Deck2": " ".join(map(_TEXTS.__getitem__, decks[1])),
         "Result": "1-0" if state.winner == 0 else "0-1",
     }
     return CaravanGame(tags, moves, state)

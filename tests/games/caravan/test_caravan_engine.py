@@ -14,6 +14,7 @@ not named are empty); hands as card lists, ``"?"`` for a hand whose contents are
 from __future__ import annotations
 
 import random
+from collections import Counter
 import re
 
 import pytest
@@ -657,6 +658,21 @@ def test_random_move_draws_a_card_held_twice_once() -> None:
         counts[m] = counts.get(m, 0) + 1
     assert set(counts) == moves
     assert max(counts.values()) < 2 * min(counts.values()), counts
+
+
+def test_random_move_is_uniform_over_a_wide_grid() -> None:
+    # After the opening, eleven number cards on the table: a face card's row of candidates
+    # is twelve cells wide, a number card's four; the cells past a row's end (and the row of
+    # the second 3C) are drawn again, never judged nor taken for another move, so every
+    # legal move is still drawn as often as any other.
+    state = position(HOLO, "A: 2H 5H 9H; B: 3S 6S; C: 10C 7C; D: 8D 4D; E: 9D; F: 4H", "3C 3C KS QD 7H JC", "?")
+    moves = set(cv.legal_moves(state))
+    assert len(moves) > 30
+    rng = random.Random(3)
+    share = 300
+    counts = Counter(cv.random_move(state, rng) for _ in range(share * len(moves)))
+    assert set(counts) == moves
+    assert all(0.75 * share < n < 1.25 * share for n in counts.values()), counts
 
 
 @pytest.mark.parametrize("rules", BOTH)

@@ -8,7 +8,7 @@ as a finding. ``write_caravan(record)`` writes the canonical form back.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lark import Token, Transformer, Tree
@@ -312,21 +312,27 @@ def read_table(record: Record, tag: Tag) -> tuple[cv.Caravan, ...] | None:
 # ------------------------------------------------------------------ writing
 
 
-def move_text(move: cv.Move) -> str:
-    """Canonical text of a move, with its draw (``KS>D2 +9D``)."""
-    text = _TEXTS.get(move)
-    if text is None:
+class _Texts(dict[cv.Move, str]):
+    """Texts of moves written before (a bounded memo: games repeat the same few thousand
+    moves); a move not met yet is written when it is looked up."""
+
+    def __missing__(self, move: cv.Move) -> str:
         text = _move_text(move)
         if move.draw is not None:
             text = f"{text} +{move.draw}"
-        if len(_TEXTS) < _TEXTS_MAX:
-            _TEXTS[move] = text
-    return text
+        if len(self) < _TEXTS_MAX:
+            self[move] = text
+        return text
 
 
-#: Texts of moves written before (a bounded memo: games repeat the same few thousand moves).
-_TEXTS: dict[cv.Move, str] = {}
+_TEXTS: dict[cv.Move, str] = _Texts()
 _TEXTS_MAX = 100_000
+
+#: Canonical text of a move, with its draw (``KS>D2 +9D``).
+move_text: Callable[[cv.Move], str] = _TEXTS.__getitem__
+
+#: The move numbers, written once ("1.", "2.", ...), for as many as a long game has.
+_NUMBERS = [f"{n}." for n in range(1, 2001)]
 
 
 def _move_text(move: cv.Move) -> str:
@@ -361,7 +367,19 @@ def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None
     ordered = [n for n in TAG_ORDER if n in tags] + [n for n in tags if n not in TAG_ORDER]
     lines = [tag_line(name, tags[name]) for name in ordered]
     lines.append("")
-    words: list[str] = []
+    if not comments and not glyphs:
+        # The plain record: each pair of moves after its number, laid out at once.
+        texts = list(map(move_text, moves))
+        pairs = (len(texts) + 1) // 2
+        numbers = _NUMBERS[:pairs] if pairs <= len(_NUMBERS) else [f"{n}." for n in range(1, pairs + 1)]
+        words: list[str] = [""] * (len(texts) + pairs)
+        words[0::3] = numbers
+        words[1::3] = texts[0::2]
+        words[2::3] = texts[1::2]
+        words.append(result if result is not None else tags.get("Result", "*"))
+        lines.extend(wrap(words, width))
+        return "\n".join(lines) + "\n"
+    words = []
     if comments:
         words.extend(comment_words(comments.get(-1, ())))
     for i, move in enumerate(moves):
