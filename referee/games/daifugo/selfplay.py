@@ -92,13 +92,16 @@ def play_round(rng: random.Random, rules: df.RuleSet, names: Sequence[str], numb
     hands = deal(rng, rules, n, list(order))
     state = df.new_round(rules, hands, seat_t, previous, number, names)
     moves: list[df.Move] = []
-    append, random_move, apply = moves.append, df.random_move, df.apply
-    while state.phase != "over":
-        if len(moves) >= MAX_PLIES:
-            return None
-        move = random_move(state, rng, PASS_RATE)  # choose(), inlined: once a move
+    append, random_move, apply, rate = moves.append, df.random_move, df.apply, PASS_RATE
+    for _ in range(MAX_PLIES):
+        if state.phase == "over":
+            break
+        move = random_move(state, rng, rate)  # choose(), inlined: once a move
         append(move)
         state = apply(state, move)
+    else:
+        if state.phase != "over":
+            return None
     tags = {"Round": str(number)}
     for p, name in enumerate(names):
         tags[f"Hand.{name}"] = hand_text(hands[p])

@@ -69,15 +69,27 @@ def _server_key(card: Card) -> tuple[int, int]:
     return (-_STRENGTH[card], _SUIT_ORDER.get(card.suit, -1))
 
 
+def _weak_key(card: Card) -> tuple[int, int]:
+    # Weakest first: 3 upward, within a rank S, H, D, C; the joker last.
+    return (_STRENGTH[card], _SUIT_ORDER.get(card.suit, 9))
+
+
+#: Both orders' keys for every card of the deck (sorting a hand looks them up instead of
+#: calling the key functions once per card; a card outside the deck has no strength, as
+#: before).
+_SERVER_KEYS = {c: _server_key(c) for c in ALL_CARDS}
+_WEAK_KEYS = {c: _weak_key(c) for c in ALL_CARDS}
+
+
 def strongest_cards(hand: Sequence[Card], n: int) -> tuple[Card, ...]:
     """The ``n`` strongest cards in the contest server's fixed order (joker, 2, A, K, ...;
     ties S, H, D, C), normal order whatever the previous revolution (daifugo.exchange.strongest)."""
-    return tuple(sorted(hand, key=_server_key)[:n])
+    return tuple(sorted(hand, key=_SERVER_KEYS.__getitem__)[:n])
 
 
 def weakest_cards(hand: Sequence[Card], n: int) -> tuple[Card, ...]:
     """The ``n`` weakest cards in normal order (3 upward, ties S, H, D, C; the joker last)."""
-    return tuple(sorted(hand, key=lambda c: (_STRENGTH[c], _SUIT_ORDER.get(c.suit, 9)))[:n])
+    return tuple(sorted(hand, key=_WEAK_KEYS.__getitem__)[:n])
 
 
 def _strengths(cards: Iterable[Card]) -> list[int]:

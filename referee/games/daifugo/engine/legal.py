@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations
 from random import Random
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from referee.engines.base import ALL_CARDS, JOKER, SUITS, Card
 from referee.games.daifugo.engine.cards import (
@@ -20,8 +20,8 @@ from referee.games.daifugo.engine.cards import (
     weakest_cards,
 )
 from referee.games.daifugo.engine.combos import GROUP, SEQUENCE, SINGLE, Combo, Stand, known_readings
-from referee.games.daifugo.engine.play import _resolve, _stronger, _waived, check, judged
-from referee.games.daifugo.engine.rules import RuleSet
+from referee.games.daifugo.engine.play import _stronger, _waived, check, judged
+from referee.games.daifugo.engine.rules import RuleSet, memo_for
 from referee.games.daifugo.engine.state import Give, Move, Pass, Play, State, _new
 
 T = TypeVar("T")
@@ -40,8 +40,10 @@ def legal_moves(state: State) -> Iterator[Move]:
     assert p is not None
     if state.table is not None or state.rules.leader_may_pass:
         yield Pass(p)
-    for play in _candidates(state, p):
-        if _resolve(state, play)[1] is None:  # the candidates pass the turn and possession checks
+    rules = state.rules
+    for cards, joker_as, found, _ in _table_entries(state, p):  # they pass the turn and possession checks
+        play = _new(Play, (p, cards, joker_as))
+        if judged(state, play, found or known_readings(rules, cards, joker_as))[1] is None:
             yield play
 
 
@@ -51,7 +53,7 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
     During play: the pass with probability ``pass_rate`` where the pass is legal; otherwise
     a play drawn uniformly among the legal plays (those ``legal_moves`` lists), the pass
     when there is none. The mover's candidates of the shape the table asks for
-    (``_candidates``) are kept, weakest first, while the hand stays the same; ``check``'s
+    (``_candidates``) are kept, weakest first, while the hand only loses cards; ``check``'s
     own comparison (``_stronger``, monotone in a play's strength) finds by bisection the
     run of them strong enough, and candidates from that run (and those a comparison cannot
     rank: a lone joker, a joker read several ways) are judged by ``check``'s reading of
@@ -77,19 +79,29 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
     memo = _MEMOS.get(p)  # _memo(), its usual case inlined: once a move
     if memo is None or memo.hand is not hand or memo.rules is not rules:
         memo = _memo(rules, p, hand)
-    extras: Sequence[tuple[Play, list[Combo] | None]]
     if table is None:
-        pool = memo.shape(None)
-        a, b, extras = 0, len(pool), ()
+        got = memo.shapes.get(None)
+        if got is None or got[0] != memo.mask:
+            got = memo.lists(None)
+        pool = got[1]
+        play = _draw_judged(rng, state, p, pool, 0, len(pool), ())
     else:
-        shape = (SINGLE, 1) if table.lone_joker else (table.kind, table.size)
-        pool = memo.shape(shape)
-        extras = memo.extras[shape]
-        if table.lone_joker or not pool or _waived(state, pool[0][1][0]):  # type: ignore[index]  # ranked: read
+        shape = _LONE_SHAPE if table.lone_joker else (table.kind, table.size)
+        got = memo.shapes.get(shape)
+        if got is None or got[0] != memo.mask:
+            got = memo.lists(shape)
+        _, pool, extras = got
+        if not pool or table.lone_joker or _waived(state, pool[0][2][0]):  # type: ignore[index]  # a shape's lists are read
             a, b = 0, len(pool)  # no strength decides alone: every candidate is judged
-        else:
-            a, b = _beating(state, table, pool)
-    play = _draw_judged(rng, state, pool, a, b, extras)
+        else:  # _beating(), its ends inlined: most tables are beaten by all or none
+            first = _stronger(state, pool[0][2][0], table)  # type: ignore[index]  # as above
+            if first == _stronger(state, pool[-1][2][0], table):  # type: ignore[index]  # as above
+                a, b = 0, len(pool) if first else 0
+            else:
+                a, b = _beating(state, table, pool, first)
+        if a == b and not extras:
+            return _PASSES[p] if p < len(_PASSES) else Pass(p)  # no candidate: the pass is forced
+        play = _draw_judged(rng, state, p, pool, a, b, extras)
     if play is not None:
         return play
     if not may_pass:  # pragma: no cover - a leader always holds a single
@@ -97,147 +109,149 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
     return _PASSES[p] if p < len(_PASSES) else Pass(p)
 
 
+#: The shape a lone joker on the table asks for (a single: only the spade 3 may beat it).
+_LONE_SHAPE = (SINGLE, 1)
+
 #: One pass per player id (a move is a value; the same one serves every pass).
 _PASSES = tuple(Pass(p) for p in range(8))
 
+#: A candidate play (whoever makes it): its cards, its jokers' readings, its readings as a
+#: combination (``known_readings``; None in a leader's list until it is drawn), and its
+#: cards as a mask (``_mask``: it fits a hand when its mask lies within the hand's).
+Entry = tuple[tuple[Card, ...], tuple[Stand | None, ...], list[Combo] | None, int]
 
-def _beating(state: State, table: Combo, pool: list[tuple[Play, list[Combo] | None]]) -> tuple[int, int]:
+
+def _beating(state: State, table: Combo, pool: list[Entry], first: bool) -> tuple[int, int]:
     """The run ``pool[a:b]`` of one shape's candidates (weakest first by their lowest card)
-    that ``_stronger`` says beat ``table``: it holds for all the strong end or all the weak
-    end, so the run's edge is found by bisection."""
-    n = len(pool)
-    first = _stronger(state, pool[0][1][0], table)  # type: ignore[index]  # a shape's ranked plays have their readings
-    if first == _stronger(state, pool[-1][1][0], table):  # type: ignore[index]  # as above
-        return (0, n) if first else (0, 0)
-    lo, hi = 0, n - 1  # _stronger is `first` at lo, not at hi
+    that ``_stronger`` says beat ``table``, when it holds for one end of the pool (``first``:
+    the weakest) and not the other: it holds for all the strong end or all the weak end, so
+    the run's edge is found by bisection."""
+    lo, hi = 0, len(pool) - 1  # _stronger is `first` at lo, not at hi
     while hi - lo > 1:
         mid = (lo + hi) >> 1
-        if _stronger(state, pool[mid][1][0], table) == first:  # type: ignore[index]  # as above
+        if _stronger(state, pool[mid][2][0], table) == first:  # type: ignore[index]  # a shape's lists are read
             lo = mid
         else:
             hi = mid
-    return (0, hi) if first else (hi, n)
+    return (0, hi) if first else (hi, len(pool))
 
 
-def _draw_judged(rng: Random, state: State, pool: list[tuple[Play, list[Combo] | None]], a: int, b: int,
-                 extras: Sequence[tuple[Play, list[Combo] | None]]) -> Play | None:
-    """A play drawn uniformly from ``pool[a:b]`` and ``extras`` among those ``check`` accepts
-    (``judged``, so that ``apply`` finds its reading), or None."""
+def _draw_judged(rng: Random, state: State, p: int, pool: list[Entry], a: int, b: int,
+                 extras: Sequence[Entry]) -> Play | None:
+    """``p``'s play drawn uniformly from ``pool[a:b]`` and ``extras`` among those ``check``
+    accepts (``judged``, so that ``apply`` finds its reading), or None."""
     k = b - a + len(extras)
     if not k:
         return None
     i = int(rng.random() * k)
-    play, found = pool[a + i] if i < b - a else extras[i - (b - a)]
-    if _legal(state, play, found):
+    cards, joker_as, found, _ = pool[a + i] if i < b - a else extras[i - (b - a)]
+    play = _new(Play, (p, cards, joker_as))
+    if judged(state, play, found or known_readings(state.rules, cards, joker_as))[1] is None:
         return play
-    rest = pool[a:b] + list(extras)
+    rest = pool[a:b] + list(extras) if extras else pool[a:b]
     rest[i] = rest[-1]
     rest.pop()
-    pick = _draw(rng, rest, lambda entry: _legal(state, *entry))
-    return None if pick is None else pick[0]
+    while rest:  # _draw, its judgement inlined
+        i = rng.randrange(len(rest))
+        cards, joker_as, found, _ = rest[i]
+        play = _new(Play, (p, cards, joker_as))
+        if judged(state, play, found or known_readings(state.rules, cards, joker_as))[1] is None:
+            return play
+        rest[i] = rest[-1]
+        rest.pop()
+    return None
 
 
-def _legal(state: State, play: Play, found: list[Combo] | None) -> bool:
-    if found is None:
-        found = known_readings(state.rules, play.cards, play.joker_as)
-    return judged(state, play, found)[1] is None
+class _Memo(NamedTuple):
+    """One player's candidates while their hand only loses cards: by shape (None: every
+    shape, a leader's), each kept as (the mask of the hand they were listed for, the
+    candidates, the extras); a shape's candidates that a strength comparison ranks (one
+    reading, no lone joker) are kept weakest first, the others in the extras (a leader's
+    list keeps every candidate, in ``_candidates``' order, and no extras).
 
+    A smaller hand's candidates are those of a larger hand that it still holds, so the
+    memo of the next hand (``_memo``) shares this one's ``shapes`` and each list is
+    filtered by mask when asked for; a list listed for a hand that is not a superset of
+    this one (another memo's) is listed afresh instead."""
 
-class _Memo:
-    """One player's candidates while their hand stays the same object: by shape (None:
-    every shape, a leader's), each a list of (play, its readings); a shape's plays that a
-    strength comparison ranks (one reading, no lone joker) are kept weakest first, the
-    others in ``extras``. A leader's list leaves the readings to be made (None) when drawn.
+    rules: RuleSet
+    hand: tuple[Card, ...]
+    #: ``_mask(hand)``: -1 when the hand holds a card twice (nothing is kept then).
+    mask: int
+    shapes: dict[tuple[str, int] | None, tuple[int, list[Entry], list[Entry]]]
 
-    After a play (``after``) the new hand's lists are its parent's less the plays that use
-    a card now gone, made when first asked for."""
-
-    __slots__ = ("rules", "p", "hand", "shapes", "extras", "parent", "gone", "jokers")
-
-    def __init__(self, rules: RuleSet, p: int, hand: tuple[Card, ...], parent: _Memo | None = None,
-                 gone: frozenset[Card] = frozenset(), jokers: int | None = None):
-        self.rules, self.p, self.hand = rules, p, hand
-        self.shapes: dict[tuple[str, int] | None, list[tuple[Play, list[Combo] | None]]] = {}
-        self.extras: dict[tuple[str, int] | None, list[tuple[Play, list[Combo] | None]]] = {}
-        #: The memo of the hand this one came from, the cards gone since, and (when a joker
-        #: of two went) how many jokers a play may still use.
-        self.parent, self.gone, self.jokers = parent, gone, jokers
-
-    def shape(self, shape: tuple[str, int] | None) -> list[tuple[Play, list[Combo] | None]]:
+    def lists(self, shape: tuple[str, int] | None) -> tuple[int, list[Entry], list[Entry]]:
+        """The hand's candidates of ``shape`` and their extras (see the class)."""
+        mask = self.mask
         got = self.shapes.get(shape)
-        if got is None and not self._inherit(shape):
-            rules = self.rules
-            extra: list[tuple[Play, list[Combo] | None]]
-            if shape is None:
-                got, extra = [(m, None) for m in _plays(rules, self.p, self.hand, None, None)], []
-            else:
-                entries = [(m, known_readings(rules, m.cards, m.joker_as))
-                           for m in _plays(rules, self.p, self.hand, *shape)]
-                got = [e for e in entries if len(e[1]) == 1 and not e[1][0].lone_joker]
-                got.sort(key=_weakest_first)
-                extra = [e for e in entries if len(e[1]) != 1 or e[1][0].lone_joker]
-            self.shapes[shape], self.extras[shape] = got, extra
-            return got
-        return self.shapes[shape]
-
-    def _inherit(self, shape: tuple[str, int] | None) -> bool:
-        """Take ``shape``'s lists from the nearest ancestor that has them, less the plays
-        that use a card gone since (filtered once, from that ancestor: the hands between
-        are gone and never asked again); False when none has them."""
-        parent = self.parent
-        if parent is None:
-            return False
-        gone, jokers = self.gone, self.jokers
-        if shape not in parent.shapes:
-            while parent is not None and shape not in parent.shapes:
-                parent = parent.parent
-            if parent is None:
-                return False
-            gone = frozenset(parent.hand).difference(self.hand)
-            held, was = self.hand.count(JOKER), parent.hand.count(JOKER)
-            jokers = held if held < was else None
-        for mine, theirs in ((self.shapes, parent.shapes), (self.extras, parent.extras)):
-            entries = theirs[shape]
-            if jokers is not None:
-                mine[shape] = [e for e in entries if gone.isdisjoint(e[0].cards) and e[0].cards.count(JOKER) <= jokers]
-            else:
-                mine[shape] = [e for e in entries if gone.isdisjoint(e[0].cards)]
-        return True
-
-    def after(self, hand: tuple[Card, ...]) -> _Memo | None:
-        """The memo of ``hand`` when it is this hand less some cards (the player played
-        them), since a hand's candidates are those of any larger hand that it still holds;
-        None otherwise."""
-        old = self.hand
-        if len(hand) >= len(old):
-            return None
-        held = set(old)
-        if not held.issuperset(hand):
-            return None
-        gone = held.difference(hand)
-        jokers, was = hand.count(JOKER), old.count(JOKER)
-        if len(gone) + (was - jokers if jokers else 0) != len(old) - len(hand):
-            return None  # not a sub-multiset (a card more often than it was held)
-        return _Memo(self.rules, self.p, hand, self, frozenset(gone), jokers if jokers < was else None)
+        if got is not None and mask >= 0:
+            had = got[0]
+            if had == mask:
+                return got
+            if not mask & ~had:  # a superset's list: less the candidates using a card gone
+                gone = had ^ mask
+                kept = got[2]
+                got = (mask, [e for e in got[1] if not e[3] & gone],
+                       [e for e in kept if not e[3] & gone] if kept else kept)
+                self.shapes[shape] = got
+                return got
+        if shape is None:
+            got = (mask, _entries(self.rules, self.hand, None, None), [])
+        else:
+            kind, size = shape
+            extras: list[Entry] = []
+            ranked = _entries(self.rules, self.hand, kind, size, extras)
+            if kind == SEQUENCE:  # by suit, then lowest card: sorted here (singles and groups come weakest first)
+                ranked.sort(key=_weakest_first)
+            got = (mask, ranked, extras)
+        self.shapes[shape] = got
+        return got
 
 
-def _weakest_first(entry: tuple[Play, list[Combo] | None]) -> int:
-    return entry[1][0].low  # type: ignore[index]  # a shape's ranked plays have their readings
+def _weakest_first(entry: Entry) -> int:
+    return entry[2][0].low  # type: ignore[index]  # a shape's lists are read
 
 
 #: Each player's ``_Memo`` (keyed by player id; a table seats at most 8). Bound: one per
 #: player id. Reason: a hand is one object from its owner's play to their next, and in
 #: between they face several tables of the same shape; after a play the next hand's
-#: memo is the last one less the cards played.
+#: lists are the last one's less the candidates that use a card played.
 _MEMOS: dict[int, _Memo] = {}
 
 
 def _memo(rules: RuleSet, p: int, hand: tuple[Card, ...]) -> _Memo:
     memo = _MEMOS.get(p)
     if memo is None or memo.hand is not hand or memo.rules is not rules:
-        derived = memo.after(hand) if memo is not None and memo.rules is rules else None
-        memo = _MEMOS[p] = derived if derived is not None else _Memo(rules, p, hand)
+        mask = _mask(hand)
+        if mask < 0:  # a card held twice: no mask says it, so nothing is kept
+            return _new(_Memo, (rules, hand, mask, {}))
+        if memo is not None and memo.rules is rules and memo.mask >= 0 and not mask & ~memo.mask:
+            memo = _MEMOS[p] = _new(_Memo, (rules, hand, mask, memo.shapes))
+        else:
+            memo = _MEMOS[p] = _new(_Memo, (rules, hand, mask, {}))
     return memo
+
+
+#: Each real card's bit in a mask of cards; the jokers take the bits above them, one more
+#: per joker (two jokers: both bits), so that "a play's cards lie within a hand" is
+#: "its mask lies within the hand's".
+_BIT = {c: 1 << i for i, c in enumerate(ALL_CARDS[:-1])}
+_REALS = (1 << 52) - 1
+_BIT[JOKER] = 1 << 52  # summed: the number of jokers, above the real cards' bits
+_JOKER_BITS = tuple(((1 << n) - 1) << 52 for n in range(9))
+
+
+def _mask(cards: Sequence[Card]) -> int:
+    """The mask of ``cards``; -1 when a real card comes twice (or there are more than 8 jokers).
+
+    The sum of the cards' bits holds each real card's bit and, above them, the number of
+    jokers; a card held twice carries into the next bit, so the bits and the jokers then
+    count fewer than the cards."""
+    total = sum(map(_BIT.__getitem__, cards))
+    reals, jokers = total & _REALS, total >> 52
+    if reals.bit_count() + jokers != len(cards) or jokers >= len(_JOKER_BITS):
+        return -1
+    return reals | _JOKER_BITS[jokers]
 
 
 def _random_gift(state: State, rng: Random) -> Move:
@@ -296,113 +310,210 @@ def _legal_gives(state: State) -> Iterator[Give]:
             yield move
 
 
-#: Candidates list real cards weakest first (normal order), ties S, H, D, C.
-_CANDIDATE_ORDER = {c: (_STRENGTH[c], _suit_pos(c.suit)) for c in ALL_CARDS if c.rank}
+#: Candidates list real cards weakest first (normal order), ties S, H, D, C (the joker after them).
+_CANDIDATE_ORDER = {c: _STRENGTH[c] * 8 + _suit_pos(c.suit) for c in ALL_CARDS if c.rank}
+_CANDIDATE_ORDER[JOKER] = (ABOVE_2 + 1) * 8
 
 
 def _candidates(state: State, p: int) -> Iterator[Play]:
     """Plays made of ``p``'s cards that could fit the table's kind and size."""
+    return (_new(Play, (p, e[0], e[1])) for e in _table_entries(state, p))
+
+
+def _table_entries(state: State, p: int) -> list[Entry]:
+    """``_candidates`` as entries (play, readings, mask)."""
     table = state.table
     kind = size = None
     if table is not None:
         kind, size = (SINGLE, 1) if table.lone_joker else (table.kind, table.size)
-    return _plays(state.rules, p, state.hands[p], kind, size)
+    return _entries(state.rules, state.hands[p], kind, size)
 
 
 def _plays(rules: RuleSet, p: int, hand: tuple[Card, ...], kind: str | None, size: int | None) -> Iterator[Play]:
     """Plays made of ``hand``'s cards of ``kind`` and ``size`` (None: any)."""
+    return (_new(Play, (p, e[0], e[1])) for e in _entries(rules, hand, kind, size))
+
+
+def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int | None,
+             extras: list[Entry] | None = None) -> list[Entry]:
+    """The candidates of ``_plays`` as entries (cards, jokers' readings, readings, mask):
+    singles weakest first (the lone joker last), then groups by size and strength, then
+    sequences by suit, length and lowest card. Each part that a few of the hand's cards
+    decide (a card's single, one strength's groups of a size, one suit's sequences) is
+    made once per rule set (``_BLOCKS``) and shared by every hand that holds those cards.
+
+    Given ``extras``, the candidates a strength comparison cannot rank (a lone joker, a
+    play read several ways) go there instead, in the same order."""
+    blocks = memo_for(_BLOCKS, rules)
+    if len(blocks) >= _BLOCK_BOUND:
+        blocks.clear()
     jokers = hand.count(JOKER)
-    reals = sorted({c for c in hand if c.rank}, key=_CANDIDATE_ORDER.__getitem__)
-    if kind in (None, SINGLE):
+    reals = sorted(set(hand), key=_CANDIDATE_ORDER.__getitem__)
+    if jokers:
+        reals.pop()  # the joker, ordered last
+    out: list[Entry] = []
+    got: Block | None
+    if kind is None or kind == SINGLE:
         for c in reals:
-            yield _new(Play, (p, (c,), ()))
+            got = blocks.get(c)
+            if got is None:
+                got = _block(blocks, c, rules, (((c,), ()),))
+            if extras is None:
+                out += got[0]  # type: ignore[arg-type]  # a block has its entries
+            else:  # a real card's single is ranked: no extras
+                out += got[1] if got[1] is not None else _split(got, rules)
         if jokers:
-            yield _new(Play, (p, (JOKER,), ()))
-    if kind in (None, GROUP):
-        sizes = range(2, rules.max_group + 1) if size is None else (size,)
-        yield from _group_candidates(rules, p, reals, jokers, sizes)
-    if kind in (None, SEQUENCE) and rules.sequences:
-        yield from _sequence_candidates(rules, p, reals, jokers, size)
-
-
-def _group_candidates(rules: RuleSet, p: int, reals: list[Card], jokers: int, sizes: Iterable[int]) -> Iterator[Play]:
-    by_strength: dict[int, list[Card]] = {}
-    for c in reals:
-        by_strength.setdefault(_STRENGTH[c], []).append(c)
-    none: list[Card] = []
-    if not jokers:  # real cards only: groups of the strengths held more than once
-        for g in sizes:
-            for same in by_strength.values():
-                if len(same) >= g:
-                    for sub in combinations(same, g):
-                        yield _new(Play, (p, sub, ()))
-        return
-    for g in sizes:
-        # Only the jokers can make a group of a strength the hand lacks.
-        strengths = range(1, 14) if jokers >= g else sorted(by_strength)
-        for s in strengths:
-            same = by_strength.get(s, none)
-            for k in range(0, min(jokers, g) + 1):
-                r = g - k
-                if r > len(same) or (r == 0 and g < 2):
+            got = blocks.get(JOKER)
+            if got is None:
+                got = _block(blocks, JOKER, rules, (((JOKER,), ()),))
+            if extras is None:
+                out += got[0]  # type: ignore[arg-type]  # a block has its entries
+            else:
+                out += got[1] if got[1] is not None else _split(got, rules)
+                extras += got[2]  # type: ignore[arg-type]  # split above
+    if kind is None or kind == GROUP:
+        by_strength: dict[int, tuple[Card, ...]] = {}
+        for c in reals:
+            s = _STRENGTH[c]
+            by_strength[s] = by_strength.get(s, ()) + (c,)
+        for g in (range(2, rules.max_group + 1) if size is None else (size,)):
+            j = min(jokers, g)
+            # Only the jokers can make a group of a strength the hand lacks.
+            for s in (range(1, 14) if jokers >= g else by_strength):
+                same = by_strength.get(s, ())
+                if len(same) + j < g:
                     continue
-                if not k:  # real cards only: no joker to read
-                    for sub in combinations(same, r):
-                        yield _new(Play, (p, sub, ()))
-                    continue
-                stands = _STANDS[s]
-                for sub in combinations(same, r):
-                    if g == 5:
-                        if r == 4 and k == 1:
-                            yield _new(Play, (p, sub + (JOKER,), (stands[""],)))
-                        continue
-                    used = {c.suit for c in sub}
-                    free = [x for x in SUITS if x not in used]
-                    choices = combinations(free, k) if rules.suit_lock else [tuple(free[:k])]
-                    for js in choices:
-                        if len(js) == k:
-                            yield _new(Play, (p, sub + (JOKER,) * k, tuple([stands[x] for x in js])))
-
-
-def _sequence_candidates(rules: RuleSet, p: int, reals: list[Card], jokers: int, size: int | None) -> Iterator[Play]:
-    lo_min, hi_max = (BELOW_3, ABOVE_2) if rules.joker_out_of_range else (1, 13)
-    by_suit: dict[str, dict[int, Card]] = {}
-    for c in reals:
-        by_suit.setdefault(c.suit, {})[_STRENGTH[c]] = c
-    for suit in SUITS:
-        held = by_suit.get(suit)
-        if held is None or len(held) + jokers < 3:
-            continue
-        # The spans (length, lowest strength) the suit's cards and the jokers can fill: from
-        # each lowest strength, grow the span until it lacks more cards than there are jokers.
-        spans = []
-        # Without a joker a span starts at a card held; with them it starts at most as many
-        # strengths below the weakest card held as there are jokers, and at the strongest held
-        # at the latest (a span holds at least one real card and lacks no more than the jokers).
-        starts = range(max(lo_min, min(held) - jokers), min(hi_max, max(held)) + 1) if jokers else sorted(held)
-        for lo in starts:
-            missing = 0
-            for hi in range(lo, hi_max + 1):
-                if hi not in held:
-                    missing += 1
-                    if missing > jokers:
-                        break
-                n = hi - lo + 1
-                if n >= 3 and (size is None or n == size) and missing < n:
-                    spans.append((n, lo))
-        for n, lo in sorted(spans):
-            span = range(lo, lo + n)
-            missing_at = [x for x in span if x not in held]
-            present = [x for x in span if x in held]
-            if not missing_at and not jokers:  # real cards only
-                yield _new(Play, (p, tuple([held[x] for x in span]), ()))
+                key: tuple[object, ...] = (GROUP, g, j, s, same)
+                got = blocks.get(key)
+                if got is None:
+                    got = _block(blocks, key, rules, _group_block(rules, s, same, j, g))
+                if extras is None:
+                    out += got[0]  # type: ignore[arg-type]  # a block has its entries
+                else:
+                    out += got[1] if got[1] is not None else _split(got, rules)
+                    extras += got[2]  # type: ignore[arg-type]  # split above
+    if (kind is None or kind == SEQUENCE) and rules.sequences:
+        mask = sum(map(_BIT.__getitem__, reals))
+        for i, suit in enumerate(SUITS):
+            ranks = (mask >> 13 * i) & 0x1FFF  # the suit's cards, bit r - 1 for rank r
+            if not ranks:
                 continue
-            stands = _SUIT_STANDS[suit]
-            for e in range(0, min(jokers - len(missing_at), len(present) - 1) + 1):
-                for swap in combinations(present, e):
-                    jpos = sorted(missing_at + list(swap)) if swap else missing_at
-                    cards = tuple([held[x] for x in span if x not in jpos]) + (JOKER,) * len(jpos)
-                    yield _new(Play, (p, cards, tuple([stands[x] for x in jpos])))
+            held = ((ranks >> 2) | (ranks << 11)) & 0x1FFF  # by strength: bit s - 1 for strength s
+            if jokers:
+                if held.bit_count() + jokers < 3:
+                    continue
+            elif not held & (held >> 1) & (held >> 2):
+                continue  # no three in a row, and no joker to fill a gap
+            key = (SEQUENCE, size, jokers, suit, held)
+            got = blocks.get(key)
+            if got is None:
+                cards = tuple([c for c in reals if c.suit == suit])
+                got = _block(blocks, key, rules, _sequence_block(rules, suit, cards, jokers, size))
+            if extras is None:
+                out += got[0]  # type: ignore[arg-type]  # a block has its entries
+            else:
+                out += got[1] if got[1] is not None else _split(got, rules)
+                extras += got[2]  # type: ignore[arg-type]  # split above
+    return out
+
+
+Candidate = tuple[tuple[Card, ...], tuple[Stand | None, ...]]
+
+
+#: A part of ``_entries``: its entries (their readings None until asked for), then, once a
+#: shape's list asks, the same read and split into those a strength comparison ranks (one
+#: reading, no lone joker) and the others (None until then).
+Block = list[tuple[Entry, ...] | None]
+
+
+def _block(blocks: dict[object, Block], key: object, rules: RuleSet, made: Iterable[Candidate]) -> Block:
+    bit = _BIT.__getitem__  # _mask(cards), inlined: a candidate holds no card twice
+    got: Block = [tuple([(cards, joker_as, None, (total & _REALS) | _JOKER_BITS[total >> 52])
+                         for cards, joker_as in made for total in (sum(map(bit, cards)),)]), None, None]
+    blocks[key] = got
+    return got
+
+
+def _split(block: Block, rules: RuleSet) -> tuple[Entry, ...]:
+    """Read a block's entries (``known_readings``) and split them (see ``Block``); the
+    ranked ones. A leader's list leaves its candidates unread until one is drawn."""
+    read = tuple([(cards, joker_as, known_readings(rules, cards, joker_as), mask)
+                  for cards, joker_as, _, mask in block[0]])  # type: ignore[union-attr]  # a block has its entries
+    block[0] = read
+    block[2] = tuple([e for e in read if len(e[2]) != 1 or e[2][0].lone_joker])
+    ranked = block[1] = tuple([e for e in read if len(e[2]) == 1 and not e[2][0].lone_joker])
+    return ranked
+
+
+#: The parts of ``_entries``, per rule set (keyed by its identity; the entry holds it).
+#: Bound: ``_BLOCK_BOUND`` parts per rule set, forgotten all at once when full. Reason:
+#: every hand is new, but its cards make the same few singles, groups and runs as other
+#: hands' did; each part is made (and its plays read) once.
+_BLOCKS: dict[int, tuple[RuleSet, dict[object, Block]]] = {}
+_BLOCK_BOUND = 1 << 15
+
+
+def _group_block(rules: RuleSet, s: int, same: tuple[Card, ...], jokers: int, g: int) -> Iterator[Candidate]:
+    """The groups of ``g`` cards of strength ``s`` from the real cards ``same`` (weakest
+    first) and up to ``jokers`` jokers."""
+    for k in range(0, jokers + 1):
+        r = g - k
+        if r > len(same):
+            continue
+        if not k:  # real cards only: no joker to read
+            for sub in combinations(same, r):
+                yield sub, ()
+            continue
+        stands = _STANDS[s]
+        for sub in combinations(same, r):
+            if g == 5:
+                if r == 4 and k == 1:
+                    yield sub + (JOKER,), (stands[""],)
+                continue
+            used = {c.suit for c in sub}
+            free = [x for x in SUITS if x not in used]
+            choices = combinations(free, k) if rules.suit_lock else [tuple(free[:k])]
+            for js in choices:
+                if len(js) == k:
+                    yield sub + (JOKER,) * k, tuple([stands[x] for x in js])
+
+
+def _sequence_block(rules: RuleSet, suit: str, cards: tuple[Card, ...], jokers: int,
+                    size: int | None) -> Iterator[Candidate]:
+    """The sequences of ``size`` cards (None: any) in ``suit`` from its real cards ``cards``
+    (weakest first) and up to ``jokers`` jokers, shortest first, then by lowest card."""
+    lo_min, hi_max = (BELOW_3, ABOVE_2) if rules.joker_out_of_range else (1, 13)
+    held = {_STRENGTH[c]: c for c in cards}
+    # The spans (length, lowest strength) the suit's cards and the jokers can fill: from
+    # each lowest strength, grow the span until it lacks more cards than there are jokers.
+    spans = []
+    # Without a joker a span starts at a card held; with them it starts at most as many
+    # strengths below the weakest card held as there are jokers, and at the strongest held
+    # at the latest (a span holds at least one real card and lacks no more than the jokers).
+    starts = range(max(lo_min, min(held) - jokers), min(hi_max, max(held)) + 1) if jokers else sorted(held)
+    for lo in starts:
+        missing = 0
+        for hi in range(lo, hi_max + 1):
+            if hi not in held:
+                missing += 1
+                if missing > jokers:
+                    break
+            n = hi - lo + 1
+            if n >= 3 and (size is None or n == size) and missing < n:
+                spans.append((n, lo))
+    for n, lo in sorted(spans):
+        span = range(lo, lo + n)
+        missing_at = [x for x in span if x not in held]
+        present = [x for x in span if x in held]
+        if not missing_at and not jokers:  # real cards only
+            yield tuple([held[x] for x in span]), ()
+            continue
+        stands = _SUIT_STANDS[suit]
+        for e in range(0, min(jokers - len(missing_at), len(present) - 1) + 1):
+            for swap in combinations(present, e):
+                jpos = sorted(missing_at + list(swap)) if swap else missing_at
+                used = tuple([held[x] for x in span if x not in jpos]) + (JOKER,) * len(jpos)
+                yield used, tuple([stands[x] for x in jpos])
 
 
 #: Every joker reading, by strength then suit ("" the uecda joker row), and by suit then

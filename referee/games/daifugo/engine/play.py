@@ -54,6 +54,7 @@ from referee.games.daifugo.engine.state import (
     LOCK,
     OPENING,
     PASSED,
+    PENDING,
     REVOLUTION,
     RULES,
     SEATS,
@@ -528,7 +529,9 @@ def _apply_play(state: State, move: Play) -> State:
     hand_before = hands[p]
     hand = _without(hand_before, cards)
     f = list(state)
-    f[HANDS] = (*hands[:p], hand, *hands[p + 1:])
+    new_hands = list(hands)
+    new_hands[p] = hand
+    f[HANDS] = tuple(new_hands)
     lone = combo.lone_joker
     if combo.stands:
         if len(combo.stands) > 1:
@@ -590,29 +593,31 @@ def _apply_play(state: State, move: Play) -> State:
     f[TABLE] = combo
     f[LAST_PLAYER] = p
     f[STALL] = 0
-    return _after(f, p, events, cut, True)
+    return _after(f, p, events, cut, not hand)
 
 
 def _effects(rules: RuleSet, combo: Combo) -> tuple[str | None, bool, bool, bool]:
     """What playing ``combo`` (not a lone joker) sets off under ``rules``: the revolution's
     rule (or None), six-reverse, eleven-back, eight-cut; remembered (``_EFFECTS``)."""
     memo = memo_for(_EFFECTS, rules)
-    got = memo.get(combo)
-    if got is None:
+    got = memo.get(id(combo))
+    if got is None or got[0] is not combo:
         if len(memo) >= 1 << 14:
             memo.clear()
-        got = memo[combo] = (revolution_rule(rules, combo),
-                             rules.six_reverse and combo.includes(SIX),
-                             rules.eleven_back and combo.includes(JACK),
-                             rules.eight_cut and combo.includes(EIGHT))
-    return got
+        got = memo[id(combo)] = (combo, (revolution_rule(rules, combo),
+                                         rules.six_reverse and combo.includes(SIX),
+                                         rules.eleven_back and combo.includes(JACK),
+                                         rules.eight_cut and combo.includes(EIGHT)))
+    return got[1]
 
 
-#: ``_effects`` already found, per rule set (keyed by its identity; the entry holds it).
-#: Bound: 2^14 combinations per rule set (there are fewer: kind, size, strengths, suits,
-#: readings), forgotten all at once when full. Reason: every play asks, and the same
-#: combinations recur in every round.
-_EFFECTS: dict[int, tuple[RuleSet, dict[Combo, tuple[str | None, bool, bool, bool]]]] = {}
+#: ``_effects`` already found, per rule set (keyed by its identity; the entry holds it),
+#: by the combination's identity (the entry holds it too, so the identity stays its own:
+#: the readings of a play are kept, so the same combination is the same object).
+#: Bound: 2^14 combinations per rule set, forgotten all at once when full. Reason: every
+#: play asks, the same combinations recur in every round, and hashing one costs more
+#: than the identity.
+_EFFECTS: dict[int, tuple[RuleSet, dict[int, tuple[Combo, tuple[str | None, bool, bool, bool]]]]] = {}
 
 
 def _apply_pass(state: State, p: int) -> State:
@@ -642,43 +647,64 @@ def _with(passed: frozenset[int], p: int) -> frozenset[int]:
 _WITH: dict[tuple[frozenset[int], int], frozenset[int]] = {}
 
 
-def _after(f: list[Any], actor: int, events: list[str], cut: bool, played: bool) -> State:
+def _after(f: list[Any], actor: int, events: list[str], cut: bool, out: bool) -> State:
     """Round end, trick end or the next player, after ``actor``'s move, on the new state's
-    fields ``f`` (``played``: the move was a play, so someone may have gone out)."""
+    fields ``f`` (``cut``: the play ended the trick; ``out``: the actor went out, so the
+    round may be over; a round goes on while two players are still in, and only one who
+    goes out changes how many are)."""
     passed = f[PASSED]
-    if played:
-        hands, dropped = f[HANDS], f[DROPPED]  # in_turn_order(f, actor), inlined: once a move
+    hands, dropped = f[HANDS], f[DROPPED]  # in_turn_order(f, actor), inlined: once a move
+    orders = _ORDERS
+    if orders[0] is not f[SEATS]:
+        orders = _orders(f[SEATS])
+    order: Sequence[int] = orders[1][actor] if f[DIRECTION] > 0 else orders[2][actor]
+    if out:
         if dropped:
-            ins = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION]) if hands[q] and q not in dropped]
+            ins = [q for q in order if hands[q] and q not in dropped]
         else:
-            ins = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION]) if hands[q]]
+            ins = [q for q in order if hands[q]]
         if len(ins) <= 1:
             return end_round(f, events)
-        if cut:
-            return _clear(f, actor, events)
-        unpassed = [q for q in ins if q not in passed] if passed else ins
-    else:  # a pass: nobody went out, so the round goes on; those still in and not passed
-        hands, dropped = f[HANDS], f[DROPPED]
-        if dropped:
-            unpassed = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION])
-                        if hands[q] and q not in passed and q not in dropped]
-        else:
-            unpassed = [q for q in _turn_order(f[SEATS], actor, f[DIRECTION]) if hands[q] and q not in passed]
+    if cut:
+        return _clear(f, actor, events)
+    # The first player still in who has not passed, and whether another follows them: all
+    # that the ends of a trick ask about those not passed.
+    first = None
+    more = False
+    for q in order:
+        if hands[q] and q not in passed and q not in dropped:
+            if first is not None:
+                more = True
+                break
+            first = q
     rule = f[RULES].trick_end
     if rule == "all-but-one":
-        done, why = len(unpassed) <= 1, "daifugo.option.trick-end"
+        done, why = not more, "daifugo.option.trick-end"
     elif rule == "others" and f[TABLE] is not None:
-        last = f[LAST_PLAYER]
-        done, why = not unpassed or unpassed == [last], "daifugo.trick.end"  # (each player once)
+        done, why = first is None or (not more and first == f[LAST_PLAYER]), "daifugo.trick.end"  # (each player once)
     else:
-        done = not unpassed
+        done = first is None
         why = "daifugo.trick.end" if rule == "others" else "daifugo.trick.clear"
     if done:
         events.append(why)
         return _clear(f, f[LAST_PLAYER], events)
-    f[TO_MOVE] = unpassed[0]
+    f[TO_MOVE] = first
     f[EVENTS] = tuple(events)
     return _new(State, f)
+
+
+def _orders(seats: tuple[int, ...]) -> tuple[tuple[int, ...], list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """``_turn_order`` after each player (by id: seats are the ids 0..n-1), both ways."""
+    global _ORDERS
+    ids = range(len(seats))
+    _ORDERS = got = (seats, [_turn_order(seats, q, 1) for q in ids], [_turn_order(seats, q, -1) for q in ids])
+    return got
+
+
+#: The turn orders of the last seats asked for (``_orders``), keyed by the seats' identity
+#: (the entry holds them). Bound: one entry. Reason: every move asks for the order after
+#: its mover, and a round keeps one seats tuple from deal to end.
+_ORDERS: tuple[tuple[int, ...] | None, list[tuple[int, ...]], list[tuple[int, ...]]] = (None, [], [])
 
 
 def _clear(f: list[Any], last: int, events: list[str]) -> State:
@@ -700,8 +726,12 @@ def _apply_give(state: State, move: Give) -> State:
     hands[move.giver] = _without(hands[move.giver], move.cards)
     hands[move.receiver] = hands[move.receiver] + tuple(move.cards)
     events = ("daifugo.exchange.choice",) if duty.choose == "choice" else ()
-    after = state._replace(hands=tuple(hands), pending=tuple(pending), events=events)
+    f = list(state)
+    f[HANDS], f[PENDING], f[EVENTS] = tuple(hands), tuple(pending), events
+    after = _new(State, f)
     if pending:
         return after
     started = _start_play(after)
-    return started._replace(events=events + started.events)
+    f = list(started)
+    f[EVENTS] = events + started.events
+    return _new(State, f)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from referee.engines.base import JOKER, Card
+from referee.engines.base import ALL_CARDS, JOKER, Card
 from referee.engines.message import M, T, said
 from referee.games.daifugo import engine as df
 from referee.notation import grammar
@@ -134,11 +134,21 @@ def joker_text(stand: df.Stand | None) -> str:
 
 
 def cards_text(cards: Sequence[Card], joker_as: Sequence[df.Stand | None] = ()) -> str:
+    if not joker_as:  # every joker bare: each card's own text
+        try:
+            return " ".join(map(_CARD_TEXT.__getitem__, cards))
+        except KeyError:  # a card outside the deck: written as it says itself
+            pass
     readings = iter(joker_as)
     words = []
     for c in cards:
         words.append(joker_text(next(readings, None)) if c.is_joker else str(c))
     return " ".join(words)
+
+
+#: Each card's text, a bare joker's included (the writer writes a card many times).
+_CARD_TEXT = {c: str(c) for c in ALL_CARDS}
+_CARD_TEXT[JOKER] = joker_text(None)
 
 
 # ------------------------------------------------------------------ records as data
@@ -544,21 +554,22 @@ def options_text(rules: df.RuleSet) -> str:
 
 def move_text(move: df.Move, names: Sequence[str], label: str | None = None) -> str:
     """Canonical text of a move (``Aki: 3C 3D``, ``Ben: pass``, ``Dai -> Aki: 2S JK``)."""
-
-    def name(p: int, fallback: str) -> str:
-        return names[p] if 0 <= p < len(names) else fallback
-
     written = _ARROW.split(label) if label else []
     if isinstance(move, df.Give):
-        giver = name(move.giver, written[0] if written else "?")
-        receiver = name(move.receiver, written[1] if len(written) > 1 else "?")
+        giver = _name(names, move.giver, written[0] if written else "?")
+        receiver = _name(names, move.receiver, written[1] if len(written) > 1 else "?")
         return f"{giver} -> {receiver}: {cards_text(move.cards) if move.cards else 'pass'}"
-    who = name(move.player, written[0] if written else "?")
+    p = move.player
+    who = names[p] if 0 <= p < len(names) else (written[0] if written else "?")
     if isinstance(move, df.Pass):
         return f"{who}: pass"
     if isinstance(move, df.Unreadable):
         raise ValueError(T("{who}: an unreadable contest submission ({text}) has no DFN text", who=who, text=repr(move.text)))
     return f"{who}: {cards_text(move.cards, move.joker_as)}"
+
+
+def _name(names: Sequence[str], p: int, fallback: str) -> str:
+    return names[p] if 0 <= p < len(names) else fallback
 
 
 def over_dealt(dealt: Iterable[tuple[Card, tuple[int, int]]], jokers: int) -> list[tuple[int, int]]:
@@ -576,7 +587,11 @@ def over_dealt(dealt: Iterable[tuple[Card, tuple[int, int]]], jokers: int) -> li
 
 
 def hand_text(cards: Iterable[Card]) -> str:
-    return " ".join(map(str, cards))
+    cards = tuple(cards)
+    try:
+        return " ".join(map(_CARD_TEXT.__getitem__, cards))
+    except KeyError:  # a card outside the deck: written as it says itself
+        return " ".join(map(str, cards))
 
 
 def write_daifugo(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], Sequence[df.Move]]],
