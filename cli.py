@@ -105,6 +105,10 @@ def _version(value: bool) -> None:
         except PackageNotFoundError:  # run from a checkout that was never installed
             number = "unknown (not installed)"
         typer.echo(f"pitboss {number}")
+        from referee.compiled.finder import current_groups
+
+        if compiled := current_groups():  # python -m referee.compiled build
+            typer.echo(f"compiled engines: {', '.join(compiled)}")
         raise typer.Exit(0)
 
 

@@ -18,10 +18,12 @@ each round, so the load of a shared machine cancels out; printed: moves/s (media
 min/median/max of the per-round ratios. The same seed gives different games in the two
 trees (the players draw differently), so each side's moves are its own count.
 
-``--compiled`` adds a third column for Daifugo: this checkout's committed tree (HEAD) with
-the Daifugo engine's modules compiled by mypyc (the same source, type-checked, as C
-extensions; built once per commit into the bench cache, not into the checkout). It is a
-measurement of what compiling the engine would give, not how Pitboss is installed.
+``--compiled`` adds a third column: this checkout with the engines compiled by mypyc
+(``python -m referee.compiled build``, the same source; built once into the per-user cache,
+loaded only while the sources are unchanged) and run with ``PITBOSS_COMPILED=1``, so a
+missing or stale build fails instead of measuring pure Python; the pure column runs with
+``PITBOSS_COMPILED=0``. Printed beside the others: compiled/baseline and compiled/pure per
+round.
 
 Last, ``pitboss selfplay GAME --jobs 1`` against ``--jobs 2`` (the command, as a user runs
 it, ``--jobs-caravan`` games / ``--jobs-daifugo`` matches, alternating round by round):
@@ -36,7 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
+import os
 import subprocess
 import sys
 import tarfile
@@ -50,10 +52,14 @@ BASELINE = "253a86c"
 #: The child: generate, time, print {"moves": ..., "cpu": ..., "wall": ...}. The baseline
 #: and this checkout name their generators differently; both are asked the same thing.
 CHILD = r"""
-import json, sys, time
+import json, os, sys, time
 root, game, count, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 sys.path.insert(0, root)
 import importlib
+def compiled_check(engine):
+    if os.environ.get("PITBOSS_COMPILED") == "1":
+        from referee.compiled import loader
+        assert loader.is_compiled(sys.modules[engine]), engine + " is not compiled"
 def load(*names):
     for name in names:
         try:
@@ -64,6 +70,7 @@ def load(*names):
 if game == "caravan":
     mod = load("referee.games.caravan.selfplay", "referee.jobs.caravan_selfplay")
     assert mod.__file__.startswith(root), mod.__file__
+    compiled_check("referee.games.caravan.engine")
     def work():
         moves = 0
         half = count // 2
@@ -75,6 +82,7 @@ if game == "caravan":
 else:
     mod = load("referee.games.daifugo.selfplay", "referee.jobs.daifugo_selfplay")
     assert mod.__file__.startswith(root), mod.__file__
+    compiled_check("referee.games.daifugo.engine.play")
     def work():
         moves = 0
         half = count // 2
@@ -109,45 +117,20 @@ def baseline_tree() -> Path | None:
     return folder
 
 
-#: The engine modules compiled for ``--compiled`` (tndhms.py, the contest server's draws,
-#: and the package's __init__ stay Python).
-COMPILED = ("cards", "rules", "combos", "state", "deal", "play", "legal", "results")
+def compiled_build() -> bool:
+    """Build the compiled engines with the build command (nothing is done when the current
+    build exists); False, said why, when it cannot be made."""
+    done = subprocess.run([sys.executable, "-m", "referee.compiled", "build"], cwd=ROOT,
+                          capture_output=True, text=True)
+    for line in (done.stdout + done.stderr).strip().splitlines():
+        print(f"compiled: {line}")
+    return done.returncode == 0
 
 
-def compiled_tree() -> Path | None:
-    """HEAD's files with the Daifugo engine compiled by mypyc, built once per commit (None,
-    said why, when mypyc or a C compiler is missing or the build fails)."""
-    mypyc = shutil.which("mypyc", path=str(Path(sys.executable).parent)) or shutil.which("mypyc")
-    if mypyc is None:
-        print("compiled: mypyc is missing (it comes with mypy: pip install -e '.[test]')")
-        return None
-    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                          text=True).stdout.strip()
-    folder = cache_file(f"compiled-{head}")
-    if (folder / "referee").is_dir():
-        return folder
-    part = folder.with_name(folder.name + ".part")
-    shutil.rmtree(part, ignore_errors=True)
-    part.mkdir()
-    with tempfile.TemporaryFile() as archive:
-        subprocess.run(["git", "-C", str(ROOT), "archive", "HEAD"], stdout=archive, check=True)
-        archive.seek(0)
-        with tarfile.open(fileobj=archive) as tar:
-            tar.extractall(part, filter="data")
-    # mypyc builds through setuptools, which would read the project's own metadata here.
-    (part / "pyproject.toml").rename(part / "pyproject.toml.off")
-    modules = [f"referee/games/daifugo/engine/{m}.py" for m in COMPILED]
-    done = subprocess.run([mypyc, "--ignore-missing-imports", *modules], cwd=part, capture_output=True, text=True)
-    if done.returncode != 0:
-        print(f"compiled: mypyc failed: {done.stderr[-400:] or done.stdout[-400:]}")
-        return None
-    part.rename(folder)
-    return folder
-
-
-def generate(root: Path, game: str, count: int, seed: int) -> dict:
+def generate(root: Path, game: str, count: int, seed: int, compiled: bool = False) -> dict:
+    env = {**os.environ, "PITBOSS_COMPILED": "1" if compiled else "0"}
     done = subprocess.run([sys.executable, "-c", CHILD, str(root), game, str(count), str(seed)],
-                          capture_output=True, text=True, cwd=root)
+                          capture_output=True, text=True, cwd=root, env=env)
     if done.returncode != 0:
         sys.exit(f"error: self-play in {root} failed: {done.stderr[-600:]}")
     return json.loads(done.stdout.splitlines()[-1])
@@ -193,16 +176,16 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--jobs-caravan", type=int, default=2000, help="Caravan games for --jobs 1 vs 2 (0: not)")
     parser.add_argument("--jobs-daifugo", type=int, default=200, help="Daifugo matches for --jobs 1 vs 2 (0: not)")
     parser.add_argument("--compiled", action="store_true",
-                        help="add Daifugo with the engine compiled by mypyc (HEAD's tree, built in the bench cache)")
+                        help="add the engines compiled by mypyc (python -m referee.compiled build)")
     args = parser.parse_args(argv)
     print(f"== self-play: moves generated per second (CPU time), beside the baseline {BASELINE}")
     print(machine())
     base = None if args.no_baseline else baseline_tree()
-    compiled = compiled_tree() if args.compiled else None
+    compiled = args.compiled and compiled_build()
     out = {}
     for name, count, unit in (("caravan", args.caravan, "games"), ("daifugo", args.daifugo, "matches")):
         cpu, wall, base_cpu, ratio = Series("cpu"), Series("wall"), Series("baseline"), Series("ratio")
-        comp_cpu, comp_ratio = Series("compiled"), Series("compiled ratio")
+        comp_cpu, comp_ratio, comp_pure = Series("compiled"), Series("compiled ratio"), Series("compiled/pure")
         for n in range(args.rounds):
             seed = args.seed + n
             now = generate(ROOT, name, count, seed)
@@ -215,20 +198,23 @@ def main(argv: list[str] | None = None) -> dict:
                 ratio.add(cpu.values[-1] / base_cpu.values[-1])
                 line += (f"; baseline {then['moves']:,} moves: {base_cpu.values[-1]:,.0f} moves/s CPU; "
                          f"ratio {ratio.values[-1]:.1f}x")
-            if compiled is not None and name == "daifugo":
-                got = generate(compiled, name, count, seed)
+            if compiled:
+                got = generate(ROOT, name, count, seed, compiled=True)
                 comp_cpu.add(got["moves"] / got["cpu"])
-                line += f"; compiled {comp_cpu.values[-1]:,.0f} moves/s CPU"
+                comp_pure.add(comp_cpu.values[-1] / cpu.values[-1])
+                line += f"; compiled {comp_cpu.values[-1]:,.0f} moves/s CPU ({comp_pure.values[-1]:.2f}x pure"
                 if base is not None:
                     comp_ratio.add(comp_cpu.values[-1] / base_cpu.values[-1])
-                    line += f" ({comp_ratio.values[-1]:.1f}x)"
+                    line += f", {comp_ratio.values[-1]:.1f}x baseline"
+                line += ")"
             print(line)
         print(f"  {name}: {cpu.median:,.0f} moves/s CPU, {wall.median:,.0f} moves/s wall (medians)")
         if base is not None:
             print(f"  {name}: baseline {BASELINE} {base_cpu.median:,.0f} moves/s CPU; "
                   f"now/baseline per round (CPU): {ratio.spread('{:.1f}x')}")
         if comp_cpu.values:
-            print(f"  {name}: engine compiled by mypyc (HEAD): {comp_cpu.median:,.0f} moves/s CPU"
+            print(f"  {name}: engine compiled by mypyc: {comp_cpu.median:,.0f} moves/s CPU; compiled/pure per round "
+                  f"(CPU): {comp_pure.spread('{:.2f}x')}"
                   + (f"; compiled/baseline per round (CPU): {comp_ratio.spread('{:.1f}x')}" if comp_ratio.values else ""))
             out[f"{name}_compiled"] = comp_cpu.median
         out[name] = cpu.median

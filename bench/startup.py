@@ -16,7 +16,10 @@ Run: python bench/startup.py [--rounds 10]
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
+import tempfile
 
 from harness import ROOT, Series, machine, pitboss_argv, run_child
 
@@ -25,6 +28,30 @@ COMMANDS = {
     "pitboss --help": pitboss_argv("--help"),
     "pitboss validate examples/caravan.cvn": pitboss_argv("validate", str(ROOT / "examples" / "caravan.cvn")),
 }
+
+
+def compiled_hook_cost(rounds: int) -> dict[str, float]:
+    """What ``import referee`` spends on the compiled engines' hook (the ``referee.compiled``
+    package and its loader) when nothing is built: their cumulative import time, in ms."""
+    out = {}
+    with tempfile.TemporaryDirectory() as empty:
+        for label, bytecode in (("pyc", ""), ("source", "1")):
+            env = {**os.environ, "PITBOSS_CACHE_DIR": empty, "PITBOSS_COMPILED": ""}
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env.pop("PYTHONPYCACHEPREFIX", None)
+            if bytecode:  # no .pyc read or written: every module compiled from its source
+                env.update(PYTHONDONTWRITEBYTECODE="1", PYTHONPYCACHEPREFIX=os.path.join(empty, "no-pyc"))
+            series = Series(label)
+            for _ in range(rounds + 1):
+                done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import referee"], cwd=ROOT, env=env,
+                                      capture_output=True, text=True)
+                # the loader's cumulative time holds its package's (imported on the way)
+                times = [int(line.split("|")[1]) for line in done.stderr.splitlines()
+                         if line.split("|")[-1].strip() == "referee.compiled.loader"]
+                series.add(sum(times) / 1000)
+            series.values.pop(0)  # the first run writes the .pyc files
+            out[label] = series.median
+    return out
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -56,6 +83,11 @@ def main(argv: list[str] | None = None) -> dict:
               f"{'met' if help_over <= 0.15 else 'NOT met'}; validate within 0.35 s: {small:.3f} s "
               f"{'met' if small <= 0.35 else 'NOT met'}")
         figures[clock] = {"help_over": help_over, "validate": small}
+    hook = compiled_hook_cost(args.rounds)
+    print(f"  the compiled engines' import hook with nothing built (referee.compiled, imported by referee/__init__.py; "
+          f"python -X importtime, median of {args.rounds}): {hook['pyc']:.2f} ms from .pyc, {hook['source']:.2f} ms "
+          f"compiled from source (PYTHONDONTWRITEBYTECODE=1, nothing cached)")
+    figures["compiled_hook_ms"] = hook
     print("  (a start is one process on one core: on an idle machine its wall time is its CPU time;"
           " on a loaded one the wall time is mostly waiting for a core)")
     return figures

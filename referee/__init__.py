@@ -9,3 +9,9 @@ Layers, each importing only those below it:
 """
 
 __version__ = "0.1.0"
+
+# The compiled engines (referee/compiled): loaded only when built and current; one stat
+# when nothing is built. PITBOSS_COMPILED=0 turns them off.
+from referee.compiled.loader import install as _install_compiled
+
+_install_compiled()

@@ -24,6 +24,7 @@ from types import ModuleType
 import pytest
 
 from referee import spec
+from referee.compiled.build import source_file
 from referee.jobs import registry
 from referee.jobs.timeline import timelines
 from referee.jobs.validate import validate_text
@@ -101,9 +102,9 @@ _RULE_ID = re.compile(r"""["']([a-z]+\.[a-z0-9-]+(?:\.[a-z0-9-]+)+)["']""")
 @pytest.mark.parametrize("name", GAMES)
 def test_every_rule_id_an_engine_can_produce_is_in_spec(name: str) -> None:
     engine = registry.game(name).engine
-    files = [Path(engine.__file__)]
-    if Path(engine.__file__).name == "__init__.py":
-        files = sorted(Path(engine.__file__).parent.glob("*.py"))
+    source = source_file(engine.__name__)  # the .py, also when the engine is compiled
+    assert source is not None
+    files = sorted(source.parent.glob("*.py")) if source.name == "__init__.py" else [source]
     catalog = spec.catalog()
     produced = {m.group(1) for f in files for m in _RULE_ID.finditer(f.read_text(encoding="utf-8"))
                 if m.group(1).startswith(name + ".")}

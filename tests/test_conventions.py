@@ -55,7 +55,7 @@ def commands() -> dict:
 def test_version_and_short_help() -> None:
     for flag in ("--version", "-V"):
         result = runner.invoke(app, [flag])
-        assert result.exit_code == 0 and re.fullmatch(r"pitboss \S+\n", result.output), result.output
+        assert result.exit_code == 0 and re.fullmatch(r"pitboss \S+\n(compiled engines: .+\n)?", result.output), result.output
     for args in (["-h"], ["validate", "-h"], ["solve", "-h"], ["selfplay", "-h"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 0 and "Usage:" in result.output, args

@@ -51,8 +51,10 @@ def layer(module: str) -> str:
         return "jobs"
     if parts[:2] in (["referee", "engines"], ["referee", "notation"], ["referee", "jobs"]):
         return parts[1]
-    # referee/__init__.py, resources.py (where the data files are), spec.py (the rules as data)
-    return "notation" if module in ("referee", "referee.resources") else "jobs"
+    # referee/__init__.py, resources.py (where the data files are), spec.py (the rules as data);
+    # the compiled engines' import hook (referee/__init__.py installs it)
+    low = ("referee", "referee.resources", "referee.compiled", "referee.compiled.loader", "referee.compiled.finder")
+    return "notation" if module in low else "jobs"
 
 
 def game_of(module: str) -> str | None:

@@ -32,6 +32,9 @@ TARGET_LOW, TARGET_HIGH = 21, 26
 OPENING_PLACEMENTS = 3
 OPENING_HAND = 8
 
+#: What ``python -m referee.compiled build`` compiles with mypyc: this module.
+COMPILED = (__name__,)
+
 
 def is_number(card: Card) -> bool:
     return 1 <= card.rank <= 10
@@ -110,6 +113,39 @@ class Hand(NamedTuple):
                 unknown += 1
         known = tuple(cards)
         return _new(Hand, (known, unknown))
+
+
+# Before State, which names it: compiled by mypyc, a named tuple's field types are looked up
+# when its class is made.
+@dataclass(frozen=True)
+class RuleSet:
+    """The points on which Caravan rule sets differ, as data and small functions."""
+
+    name: str
+    description: str
+    direction: Callable[[Caravan], int]
+    queen_last_only: bool
+    max_faces_per_card: int | None
+    max_numbers_per_caravan: int | None
+    opening_first_empty: bool
+    opening_discard: bool
+    discard_with_empty_deck: bool
+    #: May an empty caravan be disbanded (never when all three of the mover's are empty)?
+    disband_empty: bool
+    #: Order in which players are checked for running out, given the mover.
+    out_check_order: Callable[[int], tuple[int, int]]
+    #: The spec ids of this rule set's own rules for direction and running out together.
+    direction_rule: str
+    both_out_rule: str
+    #: The two number cards the direction is read from (for citing the equal-values ruling).
+    direction_pair: Callable[[Caravan], tuple[Slot, Slot]]
+    #: The ruling that a Queen on a lone card reverses the coming direction, where it holds.
+    single_card_queen_rule: str | None
+    deck_min: int
+    deck_max: int | None
+
+    def __repr__(self) -> str:  # keeps State reprs short
+        return f"RuleSet({self.name!r})"
 
 
 class State(NamedTuple):
@@ -245,37 +281,6 @@ def lane_winners(state: State) -> tuple[int | None, int | None, int | None]:
 
 
 # --------------------------------------------------------------------------- rule sets
-
-
-@dataclass(frozen=True)
-class RuleSet:
-    """The points on which Caravan rule sets differ, as data and small functions."""
-
-    name: str
-    description: str
-    direction: Callable[[Caravan], int]
-    queen_last_only: bool
-    max_faces_per_card: int | None
-    max_numbers_per_caravan: int | None
-    opening_first_empty: bool
-    opening_discard: bool
-    discard_with_empty_deck: bool
-    #: May an empty caravan be disbanded (never when all three of the mover's are empty)?
-    disband_empty: bool
-    #: Order in which players are checked for running out, given the mover.
-    out_check_order: Callable[[int], tuple[int, int]]
-    #: The spec ids of this rule set's own rules for direction and running out together.
-    direction_rule: str
-    both_out_rule: str
-    #: The two number cards the direction is read from (for citing the equal-values ruling).
-    direction_pair: Callable[[Caravan], tuple[Slot, Slot]]
-    #: The ruling that a Queen on a lone card reverses the coming direction, where it holds.
-    single_card_queen_rule: str | None
-    deck_min: int
-    deck_max: int | None
-
-    def __repr__(self) -> str:  # keeps State reprs short
-        return f"RuleSet({self.name!r})"
 
 
 RULESETS: dict[str, RuleSet] = {

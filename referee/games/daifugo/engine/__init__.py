@@ -63,6 +63,10 @@ previous=, names=)``, ``check_round_over(state, next_round)``, ``strongest_cards
 
 from __future__ import annotations
 
+#: The modules ``python -m referee.compiled build`` compiles with mypyc, as one group
+#: (tndhms, the contest server's card draws, and this package stay Python).
+COMPILED = tuple(f"{__name__}.{m}" for m in ("cards", "rules", "combos", "state", "deal", "play", "legal", "results"))
+
 from referee.engines.base import Card, Violation
 from referee.games.daifugo.engine.cards import (
     ABOVE_2,
