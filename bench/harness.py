@@ -30,6 +30,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
+#: The benchmarks measure the engines as written (pure Python), whatever the compiled-engines
+#: cache holds (README "Compiled engines"), unless PITBOSS_COMPILED is set: children inherit it.
+os.environ.setdefault("PITBOSS_COMPILED", "0")
+
 
 # ------------------------------------------------------------------ clocks
 
@@ -105,8 +109,9 @@ def machine() -> str:
         load = " load average %.1f %.1f %.1f," % os.getloadavg()
     except OSError:  # pragma: no cover
         load = ""
+    engines = {"0": "pure Python"}.get(os.environ["PITBOSS_COMPILED"], f"PITBOSS_COMPILED={os.environ['PITBOSS_COMPILED']}")
     return (f"machine: {platform.machine()}, {cores} cores,{load} Python {platform.python_version()} "
-            f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})")
+            f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}); engines: {engines}")
 
 
 # ------------------------------------------------------------------ the cache of inputs
