@@ -71,7 +71,8 @@ from referee.games.daifugo.engine.state import (
     State,
     Unreadable,
     _new,
-    _turn_order,
+    _ORDERS,
+    _turn_orders,
     _v,
     clear_trick,
     end_round,
@@ -654,10 +655,8 @@ def _after(f: list[Any], actor: int, events: list[str], cut: bool, out: bool) ->
     goes out changes how many are)."""
     passed = f[PASSED]
     hands, dropped = f[HANDS], f[DROPPED]  # in_turn_order(f, actor), inlined: once a move
-    orders = _ORDERS
-    if orders[0] is not f[SEATS]:
-        orders = _orders(f[SEATS])
-    order: Sequence[int] = orders[1][actor] if f[DIRECTION] > 0 else orders[2][actor]
+    orders = _ORDERS.get(f[SEATS]) or _turn_orders(f[SEATS])
+    order: Sequence[int] = orders[0 if f[DIRECTION] > 0 else 1][actor]
     if out:
         if dropped:
             ins = [q for q in order if hands[q] and q not in dropped]
@@ -691,20 +690,6 @@ def _after(f: list[Any], actor: int, events: list[str], cut: bool, out: bool) ->
     f[TO_MOVE] = first
     f[EVENTS] = tuple(events)
     return _new(State, f)
-
-
-def _orders(seats: tuple[int, ...]) -> tuple[tuple[int, ...], list[tuple[int, ...]], list[tuple[int, ...]]]:
-    """``_turn_order`` after each player (by id: seats are the ids 0..n-1), both ways."""
-    global _ORDERS
-    ids = range(len(seats))
-    _ORDERS = got = (seats, [_turn_order(seats, q, 1) for q in ids], [_turn_order(seats, q, -1) for q in ids])
-    return got
-
-
-#: The turn orders of the last seats asked for (``_orders``), keyed by the seats' identity
-#: (the entry holds them). Bound: one entry. Reason: every move asks for the order after
-#: its mover, and a round keeps one seats tuple from deal to end.
-_ORDERS: tuple[tuple[int, ...] | None, list[tuple[int, ...]], list[tuple[int, ...]]] = (None, [], [])
 
 
 def _clear(f: list[Any], last: int, events: list[str]) -> State:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any, NamedTuple, Union
 
 from referee.engines.base import Card, Violation
@@ -179,16 +178,28 @@ PENDING, PREVIOUS, OPENING, STALL, STALLED, EVENTS = map(_FIELD, (
 _NO_ONE: frozenset[int] = frozenset()
 
 
-@lru_cache(maxsize=1024)
-def _turn_order(seats: tuple[int, ...], after: int, direction: int) -> tuple[int, ...]:
-    """Every seat in turn order after ``after`` (``after`` last). Cached, bounded: every move
-    asks for the order after its mover, and a round has only 2 x seats of them."""
-    i = seats.index(after)
-    if direction > 0:
-        return seats[i + 1:] + seats[:i + 1]
-    if i:
-        return seats[i - 1::-1] + seats[:i - 1:-1]
-    return seats[::-1]
+def _turn_orders(seats: tuple[int, ...]) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """Every seat in turn order after each player (by id: the seats are the ids 0..n-1;
+    the player last), forward and backward; remembered (``_ORDERS``)."""
+    got = _ORDERS.get(seats)
+    if got is None:
+        n = len(seats)
+        forward: list[tuple[int, ...]] = [()] * n
+        backward: list[tuple[int, ...]] = [()] * n
+        for i, q in enumerate(seats):
+            forward[q] = seats[i + 1:] + seats[:i + 1]
+            backward[q] = (seats[i - 1::-1] + seats[:i - 1:-1]) if i else seats[::-1]
+        if len(_ORDERS) >= 1 << 10:
+            _ORDERS.clear()
+        got = _ORDERS[seats] = (forward, backward)
+    return got
+
+
+#: The turn orders of each seating (``_turn_orders``), by the seats' value. Bound: 2^10
+#: seatings, forgotten all at once when full. Reason: every move asks for the order after
+#: its mover; a round keeps one seating, and the tables a service serves at once
+#: interleave their moves, so one entry per table in play (a few hundred bytes each).
+_ORDERS: dict[tuple[int, ...], tuple[list[tuple[int, ...]], list[tuple[int, ...]]]] = {}
 
 
 def in_turn_order(fields: Sequence[Any], after: int) -> list[int]:
@@ -196,7 +207,7 @@ def in_turn_order(fields: Sequence[Any], after: int) -> list[int]:
     direction; ``after`` itself last, when still in), from a state's ``fields``."""
     hands: tuple[tuple[object, ...], ...] = fields[HANDS]
     dropped: tuple[int, ...] = fields[DROPPED]
-    order = _turn_order(fields[SEATS], after, fields[DIRECTION])
+    order = _turn_orders(fields[SEATS])[0 if fields[DIRECTION] > 0 else 1][after]
     if dropped:
         return [q for q in order if hands[q] and q not in dropped]
     return [q for q in order if hands[q]]
