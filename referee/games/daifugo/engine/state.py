@@ -207,7 +207,8 @@ def in_turn_order(fields: Sequence[Any], after: int) -> list[int]:
     direction; ``after`` itself last, when still in), from a state's ``fields``."""
     hands: tuple[tuple[object, ...], ...] = fields[HANDS]
     dropped: tuple[int, ...] = fields[DROPPED]
-    order = _turn_orders(fields[SEATS])[0 if fields[DIRECTION] > 0 else 1][after]
+    seats = fields[SEATS]
+    order = (_ORDERS.get(seats) or _turn_orders(seats))[0 if fields[DIRECTION] > 0 else 1][after]
     if dropped:
         return [q for q in order if hands[q] and q not in dropped]
     return [q for q in order if hands[q]]
