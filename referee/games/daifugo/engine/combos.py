@@ -44,6 +44,9 @@ class Stand(NamedTuple):
 # Combination kinds.
 SINGLE, GROUP, SEQUENCE = "single", "group", "sequence"
 
+#: The fewest cards a sequence holds.
+SEQUENCE_MIN = 3
+
 
 class Combo(NamedTuple):
     """A combination as read: what the table shows and what later plays must beat.
@@ -173,7 +176,7 @@ def _group_readings(rules: RuleSet, reals: tuple[Card, ...], stated: tuple[Stand
 
 def _sequence_readings(rules: RuleSet, reals: tuple[Card, ...], stated: tuple[Stand | None, ...]) -> list[Combo]:
     n = len(reals) + len(stated)
-    if n < 3 or not reals:
+    if n < SEQUENCE_MIN or not reals:
         return []
     suit = reals[0].suit
     if any(c.suit != suit for c in reals) or any(st is not None and st.suit != suit for st in stated):

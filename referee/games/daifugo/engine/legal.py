@@ -19,7 +19,15 @@ from referee.games.daifugo.engine.cards import (
     strongest_cards,
     weakest_cards,
 )
-from referee.games.daifugo.engine.combos import GROUP, SEQUENCE, SINGLE, Combo, Stand, known_readings
+from referee.games.daifugo.engine.combos import (
+    GROUP,
+    SEQUENCE,
+    SEQUENCE_MIN,
+    SINGLE,
+    Combo,
+    Stand,
+    known_readings,
+)
 from referee.games.daifugo.engine.play import _stronger, _waived, check, judged
 from referee.games.daifugo.engine.rules import RuleSet, memo_for
 from referee.games.daifugo.engine.state import Give, Move, Pass, Play, State, _new
@@ -39,11 +47,12 @@ def legal_moves(state: State) -> Iterator[Move]:
     p = state.to_move
     assert p is not None
     if state.table is not None or state.rules.leader_may_pass:
-        yield Pass(p)
-    rules = state.rules
-    for cards, joker_as, found, _ in _table_entries(state, p):  # they pass the turn and possession checks
-        play = _new(Play, (p, cards, joker_as))
-        if judged(state, play, found or known_readings(rules, cards, joker_as))[1] is None:
+        yield _pass(p)
+    table = state.table
+    kind, size = (None, None) if table is None else (table.kind, table.size)  # a lone joker: a single
+    for entry in _entries(state.rules, state.hands[p], kind, size):
+        play = _legal(state, p, entry)  # a candidate passes the turn and possession checks
+        if play is not None:
             yield play
 
 
@@ -53,7 +62,7 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
     During play: the pass with probability ``pass_rate`` where the pass is legal; otherwise
     a play drawn uniformly among the legal plays (those ``legal_moves`` lists), the pass
     when there is none. The mover's candidates of the shape the table asks for
-    (``_candidates``) are kept, weakest first, while the hand only loses cards; ``check``'s
+    (its kind and size; ``_entries``) are kept, weakest first, while the hand only loses cards; ``check``'s
     own comparison (``_stronger``, monotone in a play's strength) finds by bisection the
     run of them strong enough, and candidates from that run (and those a comparison cannot
     rank: a lone joker, a joker read several ways) are judged by ``check``'s reading of
@@ -74,7 +83,7 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
     rules = state.rules
     may_pass = table is not None or rules.leader_may_pass
     if may_pass and rng.random() < pass_rate:
-        return _PASSES[p] if p < len(_PASSES) else Pass(p)
+        return _pass(p)
     hand = state.hands[p]
     memo = _MEMOS.get(p)  # _memo(), its usual case inlined: once a move
     if memo is None or memo.hand is not hand or memo.rules is not rules:
@@ -86,7 +95,7 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
         pool = got[1]
         play = _draw_judged(rng, state, p, pool, 0, len(pool), ())
     else:
-        shape = _LONE_SHAPE if table.lone_joker else (table.kind, table.size)
+        shape = (table.kind, table.size)  # a lone joker is a single (LONE_JOKER): only a single beats it
         got = memo.shapes.get(shape)
         if got is None or got[0] != memo.mask:
             got = memo.lists(shape)
@@ -100,17 +109,19 @@ def random_move(state: State, rng: Random, pass_rate: float = 0.0) -> Move:
             else:
                 a, b = _beating(state, table, pool, first)
         if a == b and not extras:
-            return _PASSES[p] if p < len(_PASSES) else Pass(p)  # no candidate: the pass is forced
+            return _pass(p)  # no candidate: the pass is forced
         play = _draw_judged(rng, state, p, pool, a, b, extras)
     if play is not None:
         return play
     if not may_pass:  # pragma: no cover - a leader always holds a single
         raise AssertionError("a leader with no legal play")
+    return _pass(p)
+
+
+def _pass(p: int) -> Pass:
+    """``p``'s pass (``_PASSES``)."""
     return _PASSES[p] if p < len(_PASSES) else Pass(p)
 
-
-#: The shape a lone joker on the table asks for (a single: only the spade 3 may beat it).
-_LONE_SHAPE = (SINGLE, 1)
 
 #: One pass per player id (a move is a value; the same one serves every pass).
 _PASSES = tuple(Pass(p) for p in range(8))
@@ -144,21 +155,23 @@ def _draw_judged(rng: Random, state: State, p: int, pool: list[Entry], a: int, b
     if not k:
         return None
     i = int(rng.random() * k)
-    cards, joker_as, found, _ = pool[a + i] if i < b - a else extras[i - (b - a)]
-    play = _new(Play, (p, cards, joker_as))
-    if judged(state, play, found or known_readings(state.rules, cards, joker_as))[1] is None:
+    play = _legal(state, p, pool[a + i] if i < b - a else extras[i - (b - a)])
+    if play is not None:
         return play
     rest = pool[a:b] + list(extras) if extras else pool[a:b]
     rest[i] = rest[-1]
     rest.pop()
-    while rest:  # _draw, its judgement inlined
-        i = rng.randrange(len(rest))
-        cards, joker_as, found, _ = rest[i]
-        play = _new(Play, (p, cards, joker_as))
-        if judged(state, play, found or known_readings(state.rules, cards, joker_as))[1] is None:
-            return play
-        rest[i] = rest[-1]
-        rest.pop()
+    entry = _draw(rng, rest, lambda e: _legal(state, p, e) is not None)
+    return None if entry is None else _new(Play, (p, entry[0], entry[1]))
+
+
+def _legal(state: State, p: int, entry: Entry) -> Play | None:
+    """The candidate ``entry`` as ``p``'s play if ``check`` accepts it (``judged``, so
+    that ``apply`` finds its reading), else None."""
+    cards, joker_as, found, _ = entry
+    play = _new(Play, (p, cards, joker_as))
+    if judged(state, play, found or known_readings(state.rules, cards, joker_as))[1] is None:
+        return play
     return None
 
 
@@ -167,7 +180,7 @@ class _Memo(NamedTuple):
     shape, a leader's), each kept as (the mask of the hand they were listed for, the
     candidates, the extras); a shape's candidates that a strength comparison ranks (one
     reading, no lone joker) are kept weakest first, the others in the extras (a leader's
-    list keeps every candidate, in ``_candidates``' order, and no extras).
+    list keeps every candidate, in ``_entries``' order, and no extras).
 
     A smaller hand's candidates are those of a larger hand that it still holds, so the
     memo of the next hand (``_memo``) shares this one's ``shapes`` and each list is
@@ -315,29 +328,10 @@ _CANDIDATE_ORDER = {c: _STRENGTH[c] * 8 + _suit_pos(c.suit) for c in ALL_CARDS i
 _CANDIDATE_ORDER[JOKER] = (ABOVE_2 + 1) * 8
 
 
-def _candidates(state: State, p: int) -> Iterator[Play]:
-    """Plays made of ``p``'s cards that could fit the table's kind and size."""
-    return (_new(Play, (p, e[0], e[1])) for e in _table_entries(state, p))
-
-
-def _table_entries(state: State, p: int) -> list[Entry]:
-    """``_candidates`` as entries (play, readings, mask)."""
-    table = state.table
-    kind = size = None
-    if table is not None:
-        kind, size = (SINGLE, 1) if table.lone_joker else (table.kind, table.size)
-    return _entries(state.rules, state.hands[p], kind, size)
-
-
-def _plays(rules: RuleSet, p: int, hand: tuple[Card, ...], kind: str | None, size: int | None) -> Iterator[Play]:
-    """Plays made of ``hand``'s cards of ``kind`` and ``size`` (None: any)."""
-    return (_new(Play, (p, e[0], e[1])) for e in _entries(rules, hand, kind, size))
-
-
 def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int | None,
              extras: list[Entry] | None = None) -> list[Entry]:
-    """The candidates of ``_plays`` as entries (cards, jokers' readings, readings, mask):
-    singles weakest first (the lone joker last), then groups by size and strength, then
+    """The candidate plays made of ``hand``'s cards of ``kind`` and ``size`` (None: any),
+    as entries (``Entry``: cards, jokers' readings, readings, mask): singles weakest first (the lone joker last), then groups by size and strength, then
     sequences by suit, length and lowest card. Each part that a few of the hand's cards
     decide (a card's single, one strength's groups of a size, one suit's sequences) is
     made once per rule set (``_BLOCKS``) and shared by every hand that holds those cards.
@@ -393,17 +387,16 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
                     out += got[1] if got[1] is not None else _split(got, rules)
                     extras += got[2]  # type: ignore[arg-type]  # split above
     if (kind is None or kind == SEQUENCE) and rules.sequences:
-        mask = sum(map(_BIT.__getitem__, reals))
+        by_suit = sum(map(_SUIT_STRENGTH_BIT.__getitem__, reals))
         for i, suit in enumerate(SUITS):
-            ranks = (mask >> 13 * i) & 0x1FFF  # the suit's cards, bit r - 1 for rank r
-            if not ranks:
+            held = (by_suit >> 13 * i) & 0x1FFF  # the suit's cards: bit s - 1 for strength s
+            if not held:
                 continue
-            held = ((ranks >> 2) | (ranks << 11)) & 0x1FFF  # by strength: bit s - 1 for strength s
             if jokers:
-                if held.bit_count() + jokers < 3:
+                if held.bit_count() + jokers < SEQUENCE_MIN:
                     continue
-            elif not held & (held >> 1) & (held >> 2):
-                continue  # no three in a row, and no joker to fill a gap
+            elif not _has_run(held):
+                continue  # no run long enough, and no joker to fill a gap
             key = (SEQUENCE, size, jokers, suit, held)
             got = blocks.get(key)
             if got is None:
@@ -415,6 +408,19 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
                 out += got[1] if got[1] is not None else _split(got, rules)
                 extras += got[2]  # type: ignore[arg-type]  # split above
     return out
+
+
+#: Each real card's bit in the 13 bits of its suit (``SUITS``' order) by strength: bit
+#: 13 x suit + s - 1 for strength s (``_STRENGTH``).
+_SUIT_STRENGTH_BIT = {c: 1 << (13 * SUITS.index(c.suit) + _STRENGTH[c] - 1) for c in ALL_CARDS if c.rank}
+
+
+def _has_run(held: int) -> bool:
+    """Whether the strengths ``held`` (bit s - 1 for strength s) hold ``SEQUENCE_MIN`` in a row."""
+    run = held
+    for _ in range(SEQUENCE_MIN - 1):
+        run &= run >> 1
+    return run != 0
 
 
 Candidate = tuple[tuple[Card, ...], tuple[Stand | None, ...]]
@@ -499,7 +505,7 @@ def _sequence_block(rules: RuleSet, suit: str, cards: tuple[Card, ...], jokers: 
                 if missing > jokers:
                     break
             n = hi - lo + 1
-            if n >= 3 and (size is None or n == size) and missing < n:
+            if n >= SEQUENCE_MIN and (size is None or n == size) and missing < n:
                 spans.append((n, lo))
     for n, lo in sorted(spans):
         span = range(lo, lo + n)

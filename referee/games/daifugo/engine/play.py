@@ -613,8 +613,10 @@ def _effects(rules: RuleSet, combo: Combo) -> tuple[str | None, bool, bool, bool
 
 
 #: ``_effects`` already found, per rule set (keyed by its identity; the entry holds it),
-#: by the combination's identity (the entry holds it too, so the identity stays its own:
-#: the readings of a play are kept, so the same combination is the same object).
+#: by the combination's identity (the entry holds it too, so the identity stays its own).
+#: A play's readings are kept (``known_readings``), so a play's combination is mostly one
+#: object from round to round; one made anew each time (``_merge`` of a bare joker's
+#: readings that differ in suits) only misses and takes another entry, found correctly.
 #: Bound: 2^14 combinations per rule set, forgotten all at once when full. Reason: every
 #: play asks, the same combinations recur in every round, and hashing one costs more
 #: than the identity.
