@@ -559,8 +559,7 @@ def move_text(move: df.Move, names: Sequence[str], label: str | None = None) -> 
         giver = _name(names, move.giver, written[0] if written else "?")
         receiver = _name(names, move.receiver, written[1] if len(written) > 1 else "?")
         return f"{giver} -> {receiver}: {cards_text(move.cards) if move.cards else 'pass'}"
-    p = move.player
-    who = names[p] if 0 <= p < len(names) else (written[0] if written else "?")
+    who = _name(names, move.player, written[0] if written else "?")
     if isinstance(move, df.Pass):
         return f"{who}: pass"
     if isinstance(move, df.Unreadable):
@@ -587,11 +586,7 @@ def over_dealt(dealt: Iterable[tuple[Card, tuple[int, int]]], jokers: int) -> li
 
 
 def hand_text(cards: Iterable[Card]) -> str:
-    cards = tuple(cards)
-    try:
-        return " ".join(map(_CARD_TEXT.__getitem__, cards))
-    except KeyError:  # a card outside the deck: written as it says itself
-        return " ".join(map(str, cards))
+    return cards_text(tuple(cards))
 
 
 def write_daifugo(tags: dict[str, str], rounds: Sequence[tuple[dict[str, str], Sequence[df.Move]]],
