@@ -319,8 +319,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "build":
             from concurrent.futures import ThreadPoolExecutor
 
+            from referee.jobs.parallel import available_cores
+
             start, todo = _cpu(), groups()
-            with ThreadPoolExecutor(max_workers=max(1, min(len(todo), len(os.sched_getaffinity(0))))) as pool:
+            with ThreadPoolExecutor(max_workers=max(1, min(len(todo), available_cores()))) as pool:
                 results = list(pool.map(build, todo))  # each group's compiler is a process of its own
             for group, (folder, made) in zip(todo, results):
                 print(f"{group.name}: {len(group.modules)} module{'s' if len(group.modules) != 1 else ''} compiled, {'built' if made else 'already built'}: {folder}")
