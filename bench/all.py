@@ -5,7 +5,8 @@
                 python-chess and pgn-extract on the same number of moves, per-round
                 ratios in CPU time (min/median/max);
 3. parallel.py  --jobs 1 vs --jobs 2, and a Dask LocalCluster of 1 and 2 workers;
-4. selfplay.py  self-play moves/s per game;
+4. selfplay.py  self-play moves/s per game, and apply.py: Daifugo's apply on tables
+                replayed one after another vs interleaved;
 5. solve.py     the forced-win search at depths 1-4, p50/p95/max, and Daifugo's forced
                 out (--positions N adds the reach queries);
 6. season.py    only with --season: validate of 10^5 generated contest games (the
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import time
 
+import apply
 import parallel
 import season
 import selfplay
@@ -43,6 +45,8 @@ def main() -> None:
     parallel.main([*sizes, "--rounds", "1" if quick else "3", *(["--large", "1"] if quick else [])])
     print()
     selfplay.main(["--rounds", "1", "--jobs-caravan", "400", "--jobs-daifugo", "40"] if quick else [])
+    print()
+    apply.main(["--rounds", "2", "--tables", "20"] if quick else [])
     print()
     solve.main(["--positions", str(args.positions), "--wins", "4" if quick else "30",
                 "--depths", "1,2" if quick else "1,2,3,4", "--outs", "4" if quick else "30"])
