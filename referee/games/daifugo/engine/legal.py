@@ -395,7 +395,7 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
             if jokers:
                 if held.bit_count() + jokers < SEQUENCE_MIN:
                     continue
-            elif not _has_run(held):
+            elif not _HAS_RUN[held]:
                 continue  # no run long enough, and no joker to fill a gap
             key = (SEQUENCE, size, jokers, suit, held)
             got = blocks.get(key)
@@ -421,6 +421,11 @@ def _has_run(held: int) -> bool:
     for _ in range(SEQUENCE_MIN - 1):
         run &= run >> 1
     return run != 0
+
+
+#: ``_has_run`` of every 13 bits of one suit's strengths (looked up: every hand's list asks
+#: it for each suit).
+_HAS_RUN = bytes([_has_run(held) for held in range(1 << 13)])
 
 
 Candidate = tuple[tuple[Card, ...], tuple[Stand | None, ...]]
