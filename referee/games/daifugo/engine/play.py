@@ -657,7 +657,10 @@ def _after(f: list[Any], actor: int, events: list[str], cut: bool, out: bool) ->
     goes out changes how many are)."""
     passed = f[PASSED]
     hands, dropped = f[HANDS], f[DROPPED]  # in_turn_order(f, actor), inlined: once a move
-    orders = _ORDERS.get(f[SEATS]) or _turn_orders(f[SEATS])
+    try:  # _turn_orders(), its usual case inlined (a subscript, no call)
+        orders = _ORDERS[f[SEATS]]
+    except KeyError:
+        orders = _turn_orders(f[SEATS])
     order: Sequence[int] = orders[0 if f[DIRECTION] > 0 else 1][actor]
     if out:
         if dropped:
