@@ -22,9 +22,9 @@ import importlib
 import random
 import time
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -58,6 +58,15 @@ class Maker(Protocol):
     def __call__(self, seed: int, index: int) -> Any: ...
 
 
+ItemT = TypeVar("ItemT")
+
+
+def items(maker: Callable[[int, int], ItemT], count: int, seed: int, start: int = 0) -> Iterator[ItemT]:
+    """Items ``start`` to ``start + count - 1`` of ``seed``, made in this process as they
+    are asked for, in order."""
+    return (maker(seed, index) for index in range(start, start + count))
+
+
 def unit_random(seed: int, index: int) -> random.Random:
     """The random generator item ``index`` of ``seed`` is made from: its own, so that each
     item is the same whichever process makes it and whatever was made before it."""
@@ -84,8 +93,7 @@ class SelfPlay:
     def generate(self, count: int, seed: int, rules: str, **options: Any) -> Iterator[Any]:
         """``count`` items of ``seed``, made in this process, in order (the options are
         checked before the first is made)."""
-        maker = self.prepare(rules, **options)
-        return (maker(seed, index) for index in range(count))
+        return items(self.prepare(rules, **options), count, seed)
 
 
 # ------------------------------------------------------------------ on every core

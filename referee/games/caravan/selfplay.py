@@ -15,7 +15,7 @@ from typing import ClassVar
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import DeckCard, write_caravan
-from referee.jobs.selfplay import unit_random
+from referee.jobs.selfplay import items, unit_random
 
 MAX_PLIES = 3000
 
@@ -166,5 +166,4 @@ def caravan_games(count: int, seed: int, rules: str = cv.DEFAULT_RULES, player: 
                   draws: bool = False) -> Iterator[CaravanGame]:
     """``count`` complete games from ``seed`` (game ``i`` is ``CaravanMaker(...)(seed,
     i)``, whatever else is made); ``player`` is random, greedy or mixed."""
-    maker = CaravanMaker(rules, player, draws)
-    return (maker(seed, index) for index in range(count))
+    return items(CaravanMaker(rules, player, draws), count, seed)

@@ -38,7 +38,7 @@ from referee.games.daifugo.notation.dfn import (
     ruleset_of,
     write_daifugo,
 )
-from referee.jobs.selfplay import unit_random
+from referee.jobs.selfplay import items, unit_random
 
 NAMES = ("Aki", "Ben", "Chie", "Dai", "Eri", "Fumi", "Gen", "Hana")
 #: How often a player who may pass does, when they could also play.
@@ -164,14 +164,11 @@ def maker(rules: str = df.DEFAULT_PRESET, players: int = 5, options: str = "", r
 
 def daifugo_matches(count: int, seed: int, players: int = 5, rules: str = df.DEFAULT_PRESET,
                     options: str = "", rounds: int = 3, format: str = "dfn",
-                    revision: str = "2018") -> Iterator[DaifugoMatch] | Iterator[ContestLog]:
+                    revision: str = "2018") -> Iterator[DaifugoMatch | ContestLog]:
     """``count`` complete matches of ``rounds`` rounds from ``seed`` (match ``i`` is
     ``maker(...)(seed, i)``, whatever else is made): DFN records, or with
     ``format="uecda-log"`` contest-server logs. Raises ValueError (at once) as ``maker``."""
-    made = maker(rules, players, options, rounds, format, revision)
-    if isinstance(made, LogMaker):  # one kind of item or the other, as the type says
-        return (made(seed, index) for index in range(count))
-    return (made(seed, index) for index in range(count))
+    return items(maker(rules, players, options, rounds, format, revision), count, seed)
 
 
 @dataclass(frozen=True)
@@ -235,8 +232,7 @@ def contest_logs(count: int, seed: int, options: str = "", games: int = 3,
     ``options`` as a contest table takes them (``+eleven-back -sequences ...``),
     ``revision`` "2018" (tndhms 0.29) or "later". Raises ValueError (at once) for what a
     contest log cannot state."""
-    made = LogMaker(options, games, revision)
-    return (made(seed, index) for index in range(count))
+    return items(LogMaker(options, games, revision), count, seed)
 
 
 @dataclass(frozen=True)
