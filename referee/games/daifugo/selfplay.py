@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.engines.base import Card
@@ -245,11 +245,10 @@ class LogMaker:
     revision: str
     #: A log holds one match: each is a file of its own.
     whole_file: ClassVar[bool] = True
+    #: The table's configuration, built once from the above (it travels with the maker).
+    config: Any = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.config()
-
-    def config(self) -> Any:
         from referee.games.daifugo.contest.config import ConfigError, ContestConfig, with_options
 
         if self.games < 1:
@@ -257,14 +256,14 @@ class LogMaker:
         if self.revision not in ul.REVISIONS:
             raise ValueError(f"the contest server's revision is {' or '.join(ul.REVISIONS)}, not {self.revision}")
         try:
-            return with_options(ContestConfig(games=self.games, revision=self.revision), self.options)
+            config = with_options(ContestConfig(games=self.games, revision=self.revision), self.options)
         except ConfigError as err:
             raise ValueError(str(err)) from None
+        object.__setattr__(self, "config", config)  # frozen: set once, here
 
     def __call__(self, seed: int, index: int) -> ContestLog:
         rng = unit_random(seed, index)
-        config = self.config()
-        return _contest_log(rng, config, config.rules(), rng.randrange(1, 2**31))
+        return _contest_log(rng, self.config, self.config.rules(), rng.randrange(1, 2**31))
 
 
 def _contest_log(rng: random.Random, config, rules: df.RuleSet, random_seed: int) -> ContestLog:
