@@ -183,11 +183,9 @@ class MatchMaker:
     whole_file: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
-        rule_set = ruleset_of(self.rules, self.options)
-        if not rule_set.min_players <= self.players <= rule_set.max_players:
-            allowed = (f"exactly {rule_set.min_players}" if rule_set.min_players == rule_set.max_players
-                       else f"{rule_set.min_players} to {rule_set.max_players}")
-            raise ValueError(f"{rule_set.name} is played by {allowed} players, not {self.players}")
+        refused = df.check_players(ruleset_of(self.rules, self.options), self.players)
+        if refused is not None:
+            raise ValueError(refused.message)
         if self.rounds < 1:
             raise ValueError("a match has at least one round")
 
