@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
+from referee.games.caravan.game import PLAYERS
 from referee.games.caravan.notation.cvn import DeckCard, write_caravan
 from referee.jobs.selfplay import items, unit_random
 
@@ -142,8 +143,7 @@ class CaravanMaker:
     whole_file: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
-        if self.rules not in cv.RULESETS:
-            raise ValueError(f"unknown Caravan rules {self.rules!r}: use one of {', '.join(cv.RULESETS)}")
+        cv.ruleset(self.rules)  # ValueError for a name the engine does not know
         if self.player not in PLAYERS:
             raise ValueError(f"the players are {', '.join(PLAYERS)}, not {self.player!r}")
 
@@ -156,10 +156,6 @@ class CaravanMaker:
             game = play_caravan(rng, rule_set, styles, self.draws)
             if game is not None:
                 return game
-
-
-#: The ``--player`` choices: both sides random, both greedy, or each side either.
-PLAYERS = ("random", "greedy", "mixed")
 
 
 def caravan_games(count: int, seed: int, rules: str = cv.DEFAULT_RULES, player: str = "random",
