@@ -271,6 +271,7 @@ def test_bad_options_fail_before_any_worker_starts(monkeypatch, tmp_path: Path) 
         raise AssertionError("a pool was started")
 
     monkeypatch.setattr(parallel, "start_pool", no_pool)
+    refused, whole_files = [], []
     for game in GAMES:
         for option in game.selfplay.options:
             for value in option.choices[1:]:
@@ -282,6 +283,7 @@ def test_bad_options_fail_before_any_worker_starts(monkeypatch, tmp_path: Path) 
                                                "--jobs", "2"])
                     assert done.exit_code == 2, done.output
                     assert str(err) in done.output
+                    refused.append((game.name, option.name, value))
     # items that each fill a file, asked for on standard output
     for game in GAMES:
         for option in game.selfplay.options:
@@ -296,6 +298,11 @@ def test_bad_options_fail_before_any_worker_starts(monkeypatch, tmp_path: Path) 
                                                    f"--{option.name}", value, "--jobs", "2"])
                         assert done.exit_code == 2
                         assert "give --output an existing directory" in done.output
+                        whole_files.append((game.name, rules, option.name, value))
+    # the cases ran (a choice some game's default rule set refuses, a maker of whole files):
+    # with none, the loops above would pass having checked nothing
+    assert refused, "no game refuses a choice under its default rules: nothing was checked"
+    assert whole_files, "no game's self-play fills files of their own: nothing was checked"
 
 
 def test_help_says_the_output_does_not_depend_on_jobs() -> None:
