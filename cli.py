@@ -7,7 +7,6 @@ itself could not run (bad option, missing file).
 from __future__ import annotations
 
 import inspect
-import itertools
 import json
 import os
 import sys

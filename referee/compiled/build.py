@@ -176,12 +176,17 @@ def plan(group: Group) -> Plan:
         if path.name == "__init__.py":
             raise BuildError(f"{group.name}: {module} is a package; only modules are compiled")
     files = closure(group.modules)
+    return Plan(group, files, _digest(group, {name: path.read_bytes() for name, path in files.items()}))
+
+
+def _digest(group: Group, contents: dict[str, bytes]) -> str:
+    """A build's name: the interpreter, the compiler, the options and every file's bytes."""
     digest = hashlib.sha256()
     for part in (loader.python_tag(), _mypy_version() or "", OPT_LEVEL, ",".join(sorted(group.modules))):
         digest.update(part.encode() + b"\0")
-    for name in sorted(files):
-        digest.update(name.encode() + b"\0" + files[name].read_bytes() + b"\0")
-    return Plan(group, files, digest.hexdigest()[:20])
+    for name in sorted(contents):
+        digest.update(name.encode() + b"\0" + contents[name] + b"\0")
+    return digest.hexdigest()[:20]
 
 
 def build(group: Group) -> tuple[Path, bool]:
@@ -198,12 +203,15 @@ def build(group: Group) -> tuple[Path, bool]:
     with tempfile.TemporaryDirectory(prefix="pitboss-compile-") as tmp:
         src, out = Path(tmp, "src"), Path(tmp, "out")
         hashes: dict[str, str] = {}
+        copied: dict[str, bytes] = {}
         for name, path in p.files.items():
             copy = src / _rel(path)
             copy.parent.mkdir(parents=True, exist_ok=True)
-            data = path.read_bytes()
+            data = copied[name] = path.read_bytes()
             copy.write_bytes(data)
             hashes[name] = hashlib.sha256(data).hexdigest()
+        if _digest(group, copied) != p.digest:  # the folder is named after what is compiled
+            raise BuildError(f"{group.name}: a source file changed as the build began: run it again")
         for name in p.files:  # the packages on the way, empty unless the group imports them
             parts = name.split(".")
             for i in range(1, len(parts)):
@@ -319,8 +327,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "build":
             from concurrent.futures import ThreadPoolExecutor
 
+            from referee.jobs.parallel import available_cores
+
             start, todo = _cpu(), groups()
-            with ThreadPoolExecutor(max_workers=max(1, min(len(todo), len(os.sched_getaffinity(0))))) as pool:
+            with ThreadPoolExecutor(max_workers=max(1, min(len(todo), available_cores()))) as pool:
                 results = list(pool.map(build, todo))  # each group's compiler is a process of its own
             for group, (folder, made) in zip(todo, results):
                 print(f"{group.name}: {len(group.modules)} module{'s' if len(group.modules) != 1 else ''} compiled, {'built' if made else 'already built'}: {folder}")

@@ -130,7 +130,7 @@ class Game:
     #: A position -> the ids of the rules that brought it about without a move of its own
     #: (a start position already over; a counted illegal move).
     set_off: Callable[[Any], Sequence[str]]
-    #: ``pitboss selfplay``: the generator and its options (``referee.jobs.selfplay``).
+    #: ``pitboss selfplay``: its maker and options (a ``referee.jobs.selfplay.SelfPlay``).
     selfplay: Any = None
     #: What ``pitboss solve`` can ask of this game's positions (answered by its ``solve`` part).
     questions: tuple[Any, ...] = ()

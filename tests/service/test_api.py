@@ -352,8 +352,8 @@ def test_restart_resumes_tables_tokens_and_bots(db_url):
                 mine = c.get(f"/v1/tables/{table_id}/view", headers=auth(tokens["Dai"])).json()
                 if mine["legal"]:
                     c.post(f"/v1/tables/{table_id}/moves", headers=auth(tokens["Dai"]), json={"move": mine["legal"][0]})
-                else:  # the bots are thinking: poll politely (a busy loop meets the rate limit, 429)
-                    time.sleep(0.01)
+                else:  # the bots are thinking: poll politely, two views a round well under the
+                    time.sleep(0.02)  # rate limit (a busy loop met it: 429, a view with no "legal")
                 view = c.get(f"/v1/tables/{table_id}/view", headers=auth(tokens["Aki"])).json()
             c.post(f"/v1/tables/{table_id}/moves", headers=auth(tokens["Aki"]), json={"move": view["legal"][0]})
         before = c.get(f"/v1/tables/{table_id}").json()

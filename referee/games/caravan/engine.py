@@ -440,7 +440,6 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     check the move passed (what an annotator cites as "allowed by"), appended by the same
     code that would have returned that rule's Violation. ``apply`` adds the rules that
     decide the move's effects."""
-    rules = state.rules
     p = state.to_move
     if state.end is not None:
         return Violation("caravan.end.game-over", T("the game is already over"))
@@ -448,43 +447,48 @@ def check(state: State, move: Move, consulted: list[str] | None = None) -> Viola
     if consulted is not None:
         consulted.append("caravan.opening.deal" if opening else "caravan.turn.structure")
     if isinstance(move, Disband):
-        return (_check_disband(state, move, opening, consulted)
-                or (None if move.draw is None else _check_draw(state, move, False, consulted)))
+        found, draws = _check_disband(state, move, opening, consulted), False
+    else:
+        found, draws = _check_play(state, move, p, opening, consulted)
+    # The draw recorded after the move (if any) is judged once the move itself is legal;
+    # most records write none, and those skip the call.
+    return found if found is not None or move.draw is None else _check_draw(state, move, draws, consulted)
+
+
+def _check_play(state: State, move: PlayNumber | Attach | Discard, p: int, opening: bool,
+                consulted: list[str] | None) -> tuple[Violation | None, bool]:
+    """``check`` for a card played or discarded: the violation (None: legal) and whether
+    the move is one after which the mover draws."""
     card = move.card
     hand = state.hands[p]
     if card not in hand.known and not hand.holds(card):
-        return Violation("caravan.hand.possession", T("{who} does not hold {card}", who=_who(p), card=card))
+        return Violation("caravan.hand.possession", T("{who} does not hold {card}", who=_who(p), card=card)), False
     if consulted is not None:
         consulted.append("caravan.hand.possession")
     if isinstance(move, Discard):
-        return (_check_discard(state, opening, consulted)
-                or (None if move.draw is None else _check_draw(state, move, True, consulted)))
+        return _check_discard(state, opening, consulted), True
     number = _IS_NUMBER[card]
     if isinstance(move, PlayNumber):
         if not number:
             return Violation("caravan.face.target",
                              T("{card} is a face card: it must be attached to a number card, e.g. {move}",
-                               card=card, move=f"{card}>{LETTERS[move.caravan]}1"))
+                               card=card, move=f"{card}>{LETTERS[move.caravan]}1")), False
         if opening:
-            return (_check_opening(state, move, consulted)
-                    or (None if move.draw is None else _check_draw(state, move, False, consulted)))
+            return _check_opening(state, move, consulted), False
         c = move.caravan
         if owner(c) != p:
             return Violation("caravan.number.own", T("caravan {name} is not {who}'s; number cards go "
-                                                     "only on one's own caravans", name=LETTERS[c], who=_who(p)))
+                                                     "only on one's own caravans", name=LETTERS[c], who=_who(p))), False
         if consulted is not None:
             consulted += ("caravan.number.own", "caravan.number.end")
-        return (placement_violation(rules, state.caravans[c], card, LETTERS[c], consulted)
-                or (None if move.draw is None else _check_draw(state, move, True, consulted)))
+        return placement_violation(state.rules, state.caravans[c], card, LETTERS[c], consulted), True
     if number:
         return Violation("caravan.number.end",
                          T("{card} is a number card: it goes at the end of a caravan ({move})",
-                           card=card, move=f"{card}>{LETTERS[move.caravan]}"))
+                           card=card, move=f"{card}>{LETTERS[move.caravan]}")), False
     if opening:
-        return (_check_opening(state, move, consulted)
-                or (None if move.draw is None else _check_draw(state, move, False, consulted)))
-    return (_check_face(state, move, consulted)
-            or (None if move.draw is None else _check_draw(state, move, True, consulted)))
+        return _check_opening(state, move, consulted), False
+    return _check_face(state, move, consulted), True
 
 
 # The violations that say nothing of the position, made once: the end-of-game check asks

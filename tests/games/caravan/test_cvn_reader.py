@@ -107,3 +107,20 @@ def test_a_malformed_tag_after_a_run_is_found_at_its_column() -> None:
     record = read('[Game "Caravan"]\n[Rules "fnv"] [First 2]\n\n1. 9S>D *\n')
     (error,) = record.errors
     assert (error.rule, error.line, error.column) == ("notation.syntax", 2, 22)
+
+
+def test_the_plain_layout_is_the_annotated_one_without_annotations() -> None:
+    """write_caravan lays a plain record out in one go (a faster path); with an annotation
+    that adds nothing it takes the general path: the two give the same text, at every
+    width and length (odd and even numbers of moves, past the first hundred pairs)."""
+    from referee.games.caravan.selfplay import caravan_games
+
+    for game in caravan_games(6, 11):
+        for n in (0, 1, 2, 7, len(game.moves)):
+            for width in (40, 80, 200):
+                moves = game.moves[:n]
+                plain = write_caravan(game.tags, moves, width=width)
+                assert plain == write_caravan(game.tags, moves, width=width, comments={0: []}), (n, width)
+    long = next(caravan_games(1, 3))
+    moves = (long.moves * 60)[:4101]  # 2,051 numbers: past the 2,000 made in advance
+    assert write_caravan(long.tags, moves) == write_caravan(long.tags, moves, glyphs={5: []})
