@@ -1,4 +1,5 @@
-"""What the tests share: where the real contest logs are."""
+"""What the tests share: where the real contest logs are, and a solver deadline counted in
+positions."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+
+from referee.jobs.solve import Deadline
 
 # The tests expect English (the goldens are English): a developer's locale must not choose
 # another language for the command line run in-process or in a subprocess. The language
@@ -34,3 +37,16 @@ def fixtures_dir() -> Path:
 def contest_logs() -> Path:
     """The fixtures folder, for tests that read the real contest logs."""
     return fixtures_dir()
+
+
+class PositionBudget(Deadline):
+    """A solver's deadline of 0.05 s that runs out after a number of positions, not of
+    seconds: which question runs out of time does not depend on how fast the machine (or a
+    compiled engine) is."""
+
+    def __init__(self, positions: int) -> None:
+        super().__init__(0.05)
+        self.positions = positions
+
+    def expired(self) -> bool:
+        return self._tick >= self.positions

@@ -150,44 +150,112 @@ def test_an_item_that_fails_is_a_clear_error_after_the_items_before_it(jobs: int
     assert seen == [f"5:{i}\n" for i in range(7)]
 
 
-def test_a_worker_that_dies_is_a_clear_error_not_a_hang() -> None:
-    """A worker killed (SIGKILL) mid-run: the run stops with what died, within the
-    subprocess's time limit (a hang fails the test)."""
+def test_a_worker_that_dies_is_a_clear_error_not_a_hang(tmp_path: Path) -> None:
+    """A worker that dies (os._exit) making item 61, once the parent has written the 61
+    before it: the run writes those 61, names number 62 as the first not made, and stops
+    within the subprocess's time limit (a hang fails the test). Batches of one item make
+    the dead worker's batch start at its item."""
+    seen = tmp_path / "seen"
     script = textwrap.dedent("""
-        import os, signal, sys
+        import os, sys, time
         from dataclasses import dataclass
+        from referee.jobs import selfplay
         from referee.jobs.parallel import RunError
-        from referee.jobs.selfplay import produce
 
         PARENT = os.getpid()
+        SEEN = sys.argv[1]
+        DEAD = 61
 
         class Item:
-            def text(self): return "x"
+            def __init__(self, index): self.index = index
+            def text(self): return f"{self.index}\\n"
             def counts(self): return {"moves": 1}
 
         @dataclass(frozen=True)
         class Dying:
             whole_file = False
             def __call__(self, seed, index):
-                if index == 9 and os.getpid() != PARENT:
-                    os.kill(os.getpid(), signal.SIGKILL)
-                return Item()
+                if index == DEAD and os.getpid() != PARENT:
+                    deadline = time.monotonic() + 60
+                    while time.monotonic() < deadline:  # until the parent has every item before
+                        try:
+                            if int(open(SEEN).read() or 0) == DEAD:
+                                break
+                        except FileNotFoundError:
+                            pass
+                        time.sleep(0.01)
+                    os._exit(1)
+                return Item(index)
 
-        made = 0
+        selfplay.BATCH_MAX = 1
+        made = []
         try:
-            for _ in produce(Dying(), 200, 1, jobs=2, noun="things"):
-                made += 1
+            for item in selfplay.produce(Dying(), 200, 1, jobs=2, noun="things"):
+                made.append(item.text)
+                with open(SEEN, "w") as out:
+                    out.write(str(len(made)))
         except RunError as err:
-            print(made, err)
+            print("".join(made), end="")
+            print(err)
             sys.exit(2)
-        sys.exit(f"no error after {made} items")
+        sys.exit(f"no error after {len(made)} items")
     """)
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", script, str(seen)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
     assert done.returncode == 2, (done.stdout, done.stderr)
-    made, _, message = done.stdout.partition(" ")
-    assert int(made) <= 9
-    assert "a worker process died while making things number" in message
-    assert "run again, or with --jobs 1" in message
+    *made, message = done.stdout.splitlines()
+    assert made == [str(i) for i in range(61)]
+    assert message.startswith("a worker process died while making things (")
+    assert message.endswith("): none was made from number 62 on; run again, or with --jobs 1")
+
+
+class _DyingPool:
+    """A pool whose worker dies making item ``dead`` (None: one dies idle once ``refused``
+    items were handed out): the batches before are finished, the one holding ``dead``
+    fails, and every later submit is refused, as a broken ProcessPoolExecutor does."""
+
+    def __init__(self, dead: int | None, refused: int | None = None) -> None:
+        self.dead, self.refused = dead, refused
+        self.broken = False
+        self.submitted = 0
+
+    def submit(self, fn, maker, seed, first, stop):
+        from concurrent.futures import Future
+        from concurrent.futures.process import BrokenProcessPool
+
+        if self.broken or (self.refused is not None and first >= self.refused):
+            raise BrokenProcessPool("A child process terminated abruptly")
+        self.submitted += 1
+        future: Future = Future()
+        if self.dead is not None and first <= self.dead < stop:
+            self.broken = True
+            future.set_exception(BrokenProcessPool("A child process terminated abruptly"))
+        else:
+            future.set_result(fn(maker, seed, first, stop))
+        return future
+
+    def shutdown(self, wait: bool, cancel_futures: bool) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("dead", "refused", "first_lost"), [(9, None, 9), (0, None, 0), (None, 14, 14)])
+def test_a_broken_pool_writes_every_finished_batch_before_the_first_lost(monkeypatch, dead, refused,
+                                                                        first_lost) -> None:
+    """The pool refusing a batch (a worker died) stops the submitting; the batches finished
+    before are still written, in order, and the error names the first item not made (not the
+    batch being submitted)."""
+    from referee.jobs import selfplay
+
+    pool = _DyingPool(dead, refused)
+    monkeypatch.setattr(parallel, "start_pool", lambda jobs: pool)
+    monkeypatch.setattr(selfplay, "BATCH_MAX", 1)
+    seen = []
+    with pytest.raises(RunError) as raised:
+        for made in produce(Failing(-1), 40, 5, jobs=2, noun="things"):
+            seen.append(made.text)
+    assert seen == [f"5:{i}\n" for i in range(first_lost)]
+    assert f"none was made from number {first_lost + 1} on" in str(raised.value)
+    assert pool.submitted < 40  # it stopped submitting
 
 
 def test_the_command_says_a_failed_item_and_exits_2(monkeypatch) -> None:
@@ -203,6 +271,7 @@ def test_bad_options_fail_before_any_worker_starts(monkeypatch, tmp_path: Path) 
         raise AssertionError("a pool was started")
 
     monkeypatch.setattr(parallel, "start_pool", no_pool)
+    refused, whole_files = [], []
     for game in GAMES:
         for option in game.selfplay.options:
             for value in option.choices[1:]:
@@ -214,6 +283,7 @@ def test_bad_options_fail_before_any_worker_starts(monkeypatch, tmp_path: Path) 
                                                "--jobs", "2"])
                     assert done.exit_code == 2, done.output
                     assert str(err) in done.output
+                    refused.append((game.name, option.name, value))
     # items that each fill a file, asked for on standard output
     for game in GAMES:
         for option in game.selfplay.options:
@@ -228,6 +298,11 @@ def test_bad_options_fail_before_any_worker_starts(monkeypatch, tmp_path: Path) 
                                                    f"--{option.name}", value, "--jobs", "2"])
                         assert done.exit_code == 2
                         assert "give --output an existing directory" in done.output
+                        whole_files.append((game.name, rules, option.name, value))
+    # the cases ran (a choice some game's default rule set refuses, a maker of whole files):
+    # with none, the loops above would pass having checked nothing
+    assert refused, "no game refuses a choice under its default rules: nothing was checked"
+    assert whole_files, "no game's self-play fills files of their own: nothing was checked"
 
 
 def test_help_says_the_output_does_not_depend_on_jobs() -> None:

@@ -22,9 +22,9 @@ import importlib
 import random
 import time
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -58,6 +58,15 @@ class Maker(Protocol):
     def __call__(self, seed: int, index: int) -> Any: ...
 
 
+ItemT = TypeVar("ItemT")
+
+
+def items(maker: Callable[[int, int], ItemT], count: int, seed: int, start: int = 0) -> Iterator[ItemT]:
+    """Items ``start`` to ``start + count - 1`` of ``seed``, made in this process as they
+    are asked for, in order."""
+    return (maker(seed, index) for index in range(start, start + count))
+
+
 def unit_random(seed: int, index: int) -> random.Random:
     """The random generator item ``index`` of ``seed`` is made from: its own, so that each
     item is the same whichever process makes it and whatever was made before it."""
@@ -84,8 +93,7 @@ class SelfPlay:
     def generate(self, count: int, seed: int, rules: str, **options: Any) -> Iterator[Any]:
         """``count`` items of ``seed``, made in this process, in order (the options are
         checked before the first is made)."""
-        maker = self.prepare(rules, **options)
-        return (maker(seed, index) for index in range(count))
+        return items(self.prepare(rules, **options), count, seed)
 
 
 # ------------------------------------------------------------------ on every core
@@ -143,8 +151,10 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
     """Items ``start`` to ``start + count - 1`` of ``seed``, in order, made on ``jobs``
     processes (default: the cores available; one item, or one job, is made here). The
     items are the same for any ``jobs``. Raises :class:`~referee.jobs.parallel.RunError`
-    when making an item fails or a worker process dies (after yielding every item before
-    it)."""
+    when making an item fails (after yielding every item before it) or a worker process
+    dies: the pool then fails every batch not yet finished, so the run yields every
+    finished batch before the first failed one and names the number from which nothing
+    was made (the dead worker's item is that one or after it)."""
     from referee.jobs.parallel import IN_FLIGHT_PER_JOB, RunError, available_cores, signals_held, start_pool
 
     jobs = available_cores() if jobs is None else jobs
@@ -165,14 +175,14 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
     per_item: float | None = None
     done = False
 
-    def died(first: int, stop: int, err: BaseException) -> RunError:
-        which = f"number {first + 1}" if stop - first == 1 else f"numbers {first + 1}-{stop}"
-        return RunError(f"a worker process died while making {noun} {which} ({err or type(err).__name__}); "
-                        "run again, or with --jobs 1")
+    def died(first: int, err: BaseException) -> RunError:
+        return RunError(f"a worker process died while making {noun} ({err or type(err).__name__}): "
+                        f"none was made from number {first + 1} on; run again, or with --jobs 1")
 
+    broken: BaseException | None = None  # the pool refused a batch: submit no more
     try:
         while True:
-            while following < end and len(pending) < limit:
+            while broken is None and following < end and len(pending) < limit:
                 stop = min(end, following + size)
                 try:
                     if following == start:
@@ -182,18 +192,21 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
                             future = pool.submit(make_batch, maker, seed, following, stop)
                     else:
                         future = pool.submit(make_batch, maker, seed, following, stop)
-                except BrokenExecutor as err:  # refused once a worker has died
-                    raise died(following, stop, err) from err
+                except BrokenExecutor as err:  # refused once a worker has died: the batches
+                    broken = err               # submitted before it may be finished, write them
+                    break
                 pending.append((following, stop, future))
                 following = stop
             if not pending:
+                if broken is not None:  # every batch in flight was finished
+                    raise died(following, broken) from broken
                 done = True
                 return
             first, stop, future = pending.popleft()
             try:
                 items, cpu, failed = future.result()
-            except BrokenExecutor as err:
-                raise died(first, stop, err) from err
+            except BrokenExecutor as err:  # the first batch the dead worker took down
+                raise died(first, err) from err
             yield from items
             if failed is not None:
                 raise RunError(_failed(failed, noun, seed))

@@ -328,7 +328,12 @@ DEFAULT_RULES = "holotape"
 
 
 def ruleset(name: str) -> RuleSet:
-    return RULESETS[name]
+    """The rule set called ``name``; ValueError saying the known ones for another name."""
+    found = RULESETS.get(name)
+    if found is None:
+        raise ValueError(T("{text} is not a Caravan rule set: use one of {choices}", text=repr(name),
+                           choices=", ".join(RULESETS)))
+    return found
 
 
 # --------------------------------------------------------------------------- set-up

@@ -9,6 +9,10 @@ from referee.jobs.game import Game, Settings, lazy
 from referee.jobs.selfplay import Option, SelfPlay
 
 
+#: Self-play's ``--player`` choices: both sides random, both greedy, or each side either.
+PLAYERS = ("random", "greedy", "mixed")
+
+
 def _allowed(before: engine.State, move: engine.Move, after: engine.State) -> list[str]:
     """The rules ``check`` and ``apply`` consulted for a legal move, in the engine's words."""
     consulted: list[str] = []
@@ -44,7 +48,7 @@ GAME = Game(
         "games", "Random legal, complete Caravan games as CVN, with both decks (random legal decks).",
         "referee.games.caravan.selfplay:CaravanMaker",
         (Option("player", "random", "random: uniform legal moves; greedy: prefers moves that win lanes; "
-                "mixed: either, per side.", choices=("random", "greedy", "mixed")),
+                "mixed: either, per side.", choices=PLAYERS),
          Option("draws", False, "Write each drawn card (+9D) after its move.", negatable=True)),
     ),
     spec_files=("caravan.toml", "caravan-holotape.toml", "caravan-fnv.toml"),

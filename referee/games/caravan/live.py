@@ -37,9 +37,10 @@ def _deck_from_text(name: str, text: str) -> list[cvn.DeckCard]:
 def create(body: dict[str, Any]) -> dict[str, Any]:
     """The set-up of a table from a creation request (see :mod:`referee.jobs.live`)."""
     rules_name = body.get("rules") or cv.DEFAULT_RULES
-    if rules_name not in cv.RULESETS:
-        raise LiveError(f"unknown Caravan rules {rules_name!r}: use one of {', '.join(cv.RULESETS)}", 422)
-    rules = cv.ruleset(rules_name)
+    try:
+        rules = cv.ruleset(rules_name)
+    except ValueError as err:
+        raise LiveError(str(err), 422) from None
     if body.get("options"):
         raise LiveError("Caravan has no options (options are Daifugo's toggles)", 422)
     if body.get("rounds") not in (None, 1):

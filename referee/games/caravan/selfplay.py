@@ -14,8 +14,9 @@ from typing import ClassVar
 
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
+from referee.games.caravan.game import PLAYERS
 from referee.games.caravan.notation.cvn import DeckCard, write_caravan
-from referee.jobs.selfplay import unit_random
+from referee.jobs.selfplay import items, unit_random
 
 MAX_PLIES = 3000
 
@@ -142,8 +143,7 @@ class CaravanMaker:
     whole_file: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
-        if self.rules not in cv.RULESETS:
-            raise ValueError(f"unknown Caravan rules {self.rules!r}: use one of {', '.join(cv.RULESETS)}")
+        cv.ruleset(self.rules)  # ValueError for a name the engine does not know
         if self.player not in PLAYERS:
             raise ValueError(f"the players are {', '.join(PLAYERS)}, not {self.player!r}")
 
@@ -158,13 +158,8 @@ class CaravanMaker:
                 return game
 
 
-#: The ``--player`` choices: both sides random, both greedy, or each side either.
-PLAYERS = ("random", "greedy", "mixed")
-
-
 def caravan_games(count: int, seed: int, rules: str = cv.DEFAULT_RULES, player: str = "random",
                   draws: bool = False) -> Iterator[CaravanGame]:
     """``count`` complete games from ``seed`` (game ``i`` is ``CaravanMaker(...)(seed,
     i)``, whatever else is made); ``player`` is random, greedy or mixed."""
-    maker = CaravanMaker(rules, player, draws)
-    return (maker(seed, index) for index in range(count))
+    return items(CaravanMaker(rules, player, draws), count, seed)

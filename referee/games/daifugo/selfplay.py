@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.engines.base import Card
@@ -38,7 +38,7 @@ from referee.games.daifugo.notation.dfn import (
     ruleset_of,
     write_daifugo,
 )
-from referee.jobs.selfplay import unit_random
+from referee.jobs.selfplay import items, unit_random
 
 NAMES = ("Aki", "Ben", "Chie", "Dai", "Eri", "Fumi", "Gen", "Hana")
 #: How often a player who may pass does, when they could also play.
@@ -164,14 +164,11 @@ def maker(rules: str = df.DEFAULT_PRESET, players: int = 5, options: str = "", r
 
 def daifugo_matches(count: int, seed: int, players: int = 5, rules: str = df.DEFAULT_PRESET,
                     options: str = "", rounds: int = 3, format: str = "dfn",
-                    revision: str = "2018") -> Iterator[DaifugoMatch] | Iterator[ContestLog]:
+                    revision: str = "2018") -> Iterator[DaifugoMatch | ContestLog]:
     """``count`` complete matches of ``rounds`` rounds from ``seed`` (match ``i`` is
     ``maker(...)(seed, i)``, whatever else is made): DFN records, or with
     ``format="uecda-log"`` contest-server logs. Raises ValueError (at once) as ``maker``."""
-    made = maker(rules, players, options, rounds, format, revision)
-    if isinstance(made, LogMaker):  # one kind of item or the other, as the type says
-        return (made(seed, index) for index in range(count))
-    return (made(seed, index) for index in range(count))
+    return items(maker(rules, players, options, rounds, format, revision), count, seed)
 
 
 @dataclass(frozen=True)
@@ -186,11 +183,9 @@ class MatchMaker:
     whole_file: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
-        rule_set = ruleset_of(self.rules, self.options)
-        if not rule_set.min_players <= self.players <= rule_set.max_players:
-            allowed = (f"exactly {rule_set.min_players}" if rule_set.min_players == rule_set.max_players
-                       else f"{rule_set.min_players} to {rule_set.max_players}")
-            raise ValueError(f"{rule_set.name} is played by {allowed} players, not {self.players}")
+        refused = df.check_players(ruleset_of(self.rules, self.options), self.players)
+        if refused is not None:
+            raise ValueError(refused.message)
         if self.rounds < 1:
             raise ValueError("a match has at least one round")
 
@@ -235,8 +230,7 @@ def contest_logs(count: int, seed: int, options: str = "", games: int = 3,
     ``options`` as a contest table takes them (``+eleven-back -sequences ...``),
     ``revision`` "2018" (tndhms 0.29) or "later". Raises ValueError (at once) for what a
     contest log cannot state."""
-    made = LogMaker(options, games, revision)
-    return (made(seed, index) for index in range(count))
+    return items(LogMaker(options, games, revision), count, seed)
 
 
 @dataclass(frozen=True)
@@ -249,11 +243,10 @@ class LogMaker:
     revision: str
     #: A log holds one match: each is a file of its own.
     whole_file: ClassVar[bool] = True
+    #: The table's configuration, built once from the above (it travels with the maker).
+    config: Any = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        self.config()
-
-    def config(self) -> Any:
         from referee.games.daifugo.contest.config import ConfigError, ContestConfig, with_options
 
         if self.games < 1:
@@ -261,14 +254,14 @@ class LogMaker:
         if self.revision not in ul.REVISIONS:
             raise ValueError(f"the contest server's revision is {' or '.join(ul.REVISIONS)}, not {self.revision}")
         try:
-            return with_options(ContestConfig(games=self.games, revision=self.revision), self.options)
+            config = with_options(ContestConfig(games=self.games, revision=self.revision), self.options)
         except ConfigError as err:
             raise ValueError(str(err)) from None
+        object.__setattr__(self, "config", config)  # frozen: set once, here
 
     def __call__(self, seed: int, index: int) -> ContestLog:
         rng = unit_random(seed, index)
-        config = self.config()
-        return _contest_log(rng, config, config.rules(), rng.randrange(1, 2**31))
+        return _contest_log(rng, self.config, self.config.rules(), rng.randrange(1, 2**31))
 
 
 def _contest_log(rng: random.Random, config, rules: df.RuleSet, random_seed: int) -> ContestLog:

@@ -36,17 +36,18 @@ from referee.games.caravan.solve.search import (
     WinSearch,
     _in_reach,
     discard_reserve,
+    forced_win,
     lanes_needed,
     out_of_reach,
-    slow_lanes,
-    forced_win,
     shortest_line,
+    slow_lanes,
     verify_strategy,
 )
 from referee.jobs.solve import Deadline
 from referee.jobs.solve.ask import Options, ask
 from referee.jobs.solve.positions import load_position
 from referee.notation.cards import parse_card
+from tests.conftest import PositionBudget
 
 ROOT = Path(__file__).resolve().parents[3]
 PUZZLES = ROOT / "tests" / "golden" / "puzzles"
@@ -372,7 +373,7 @@ def test_forced_win_needs_perfect_information() -> None:
 
 def test_timeout_answers_unknown() -> None:
     state = next(selfplay_positions(1, seed=5))
-    answer = forced_win_question(state, depth=6, deadline=Deadline(0.05))
+    answer = forced_win_question(state, depth=6, deadline=PositionBudget(4096))
     assert answer.answer == "unknown"
     assert answer.reason == "unknown after 0.05 s"
     assert answer.stats.time < 2

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from referee import spec
+from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import read_daifugo
 from referee.games.daifugo.selfplay import daifugo_matches
 from referee.jobs import registry
@@ -214,6 +215,15 @@ def test_selfplay_is_deterministic_and_valid(tmp_path: Path):
 def test_selfplay_rejects_bad_options(args: list[str]):
     result = runner.invoke(app, ["selfplay", "daifugo", "-n", "1", *args])
     assert result.exit_code == 2
+
+
+def test_selfplay_refuses_a_player_count_in_the_engines_words():
+    """The player-count rule is the engine's (daifugo.deal.players): self-play says what it says."""
+    said = df.check_players(df.ruleset("uecda"), 4)
+    assert said is not None
+    result = runner.invoke(app, ["selfplay", "daifugo", "-n", "1", "-r", "uecda", "--players", "4", "--jobs", "2"])
+    assert result.exit_code == 2
+    assert said.message in " ".join(result.output.split())
 
 
 def test_selfplay_writes_to_standard_output():

@@ -100,3 +100,27 @@ def test_the_command_writes_logs_that_validate(tmp_path) -> None:
 def test_dfn_self_play_is_unchanged_by_the_new_format() -> None:
     (match,) = daifugo_matches(1, 3, 5, "uecda", "", 2)
     assert match.text().startswith('[Game "Daifugo"]')
+
+
+def test_a_log_maker_builds_its_table_configuration_once(monkeypatch) -> None:
+    """The contest configuration is built when the maker is, not once per log; the maker
+    still travels to a worker (pickle) and makes the same logs there."""
+    import pickle
+
+    from referee.games.daifugo.contest import config
+    from referee.games.daifugo.selfplay import LogMaker
+
+    built = []
+    real = config.with_options
+
+    def counted(base, options):
+        built.append(options)
+        return real(base, options)
+
+    monkeypatch.setattr(config, "with_options", counted)
+    maker = LogMaker("+eleven-back", 2, "later")
+    logs = [maker(8, i).text() for i in range(3)]
+    assert built == ["+eleven-back"]
+    travelled = pickle.loads(pickle.dumps(maker))
+    assert [travelled(8, i).text() for i in range(3)] == logs
+    assert travelled == maker
