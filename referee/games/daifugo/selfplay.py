@@ -217,7 +217,7 @@ class ContestLog:
         return "".join(self.lines)
 
     def counts(self) -> dict[str, int]:
-        return {"moves": self.plies, "games": self.games, "plays": self.plays, "random_seed": self.seed}
+        return {"moves": self.plies, "games": self.games, "plays": self.plays}
 
     def file_name(self, number: int) -> str:
         return f"table-{number:04d}-seed{self.seed}.log"
