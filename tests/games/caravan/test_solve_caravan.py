@@ -305,9 +305,19 @@ def test_forced_win_strategies_replay_and_deepen() -> None:
     assert seen["yes"] and seen["no"], seen
 
 
-def _plain_win(state: cv.State, turns: int, mover: int) -> bool:
+def _plain_win(state: cv.State, turns: int, mover: int, memo: dict | None = None) -> bool:
     """The reference: the mover to move wins within ``turns`` own moves, by the definition
-    alone (every move, every reply, no table, no ordering, no deepening)."""
+    alone (every move, every reply, no ordering, no deepening). ``memo`` (optional)
+    remembers its answers: the same definition, a pure function of its arguments."""
+    if memo is not None:
+        key = (state, turns)
+        if key not in memo:
+            memo[key] = _win_by_definition(state, turns, mover, memo)
+        return memo[key]
+    return _win_by_definition(state, turns, mover, None)
+
+
+def _win_by_definition(state: cv.State, turns: int, mover: int, memo: dict | None) -> bool:
     if turns <= 0:
         return False
     for move in cv.legal_moves(state):
@@ -316,14 +326,14 @@ def _plain_win(state: cv.State, turns: int, mover: int) -> bool:
             if after.winner == mover:
                 return True
             continue
-        if _plain_holds(after, turns - 1, mover):
+        if _plain_holds(after, turns - 1, mover, memo):
             return True
     return False
 
 
-def _plain_holds(state: cv.State, turns: int, mover: int) -> bool:
+def _plain_holds(state: cv.State, turns: int, mover: int, memo: dict | None = None) -> bool:
     if state.to_move == mover:  # an fnv opening discard: the mover moves again
-        return _plain_win(state, turns, mover)
+        return _plain_win(state, turns, mover, memo)
     if turns <= 0:
         return False
     for reply in cv.legal_moves(state):
@@ -332,7 +342,7 @@ def _plain_holds(state: cv.State, turns: int, mover: int) -> bool:
             if after.winner != mover:
                 return False
             continue
-        if not _plain_holds(after, turns, mover):
+        if not _plain_holds(after, turns, mover, memo):
             return False
     return True
 
@@ -485,49 +495,10 @@ def small_position(rng: random.Random, max_hand: int = 3, max_deck: int = 3, max
     return None if state.over else state
 
 
-def _plain_memo(state: cv.State, turns: int, mover: int, memo: dict) -> bool:
-    """``_plain_win`` with its answers remembered (the same definition; a pure function of
-    its arguments)."""
-    key = (state, turns)
-    if key not in memo:
-        memo[key] = _plain_win_memo(state, turns, mover, memo)
-    return memo[key]
-
-
-def _plain_win_memo(state: cv.State, turns: int, mover: int, memo: dict) -> bool:
-    if turns <= 0:
-        return False
-    for move in cv.legal_moves(state):
-        after = cv.apply(state, move)
-        if after.over:
-            if after.winner == mover:
-                return True
-            continue
-        if _plain_holds_memo(after, turns - 1, mover, memo):
-            return True
-    return False
-
-
-def _plain_holds_memo(state: cv.State, turns: int, mover: int, memo: dict) -> bool:
-    if state.to_move == mover:
-        return _plain_memo(state, turns, mover, memo)
-    if turns <= 0:
-        return False
-    for reply in cv.legal_moves(state):
-        after = cv.apply(state, reply)
-        if after.over:
-            if after.winner != mover:
-                return False
-            continue
-        if not _plain_holds_memo(after, turns, mover, memo):
-            return False
-    return True
-
-
 def _agrees_with_plain(state: cv.State, depth: int) -> bool:
     """forced_win against the plain search; its strategy replayed, its refutation legal."""
     result = forced_win(state, depth)
-    expected = _plain_memo(state, depth, state.to_move, {})
+    expected = _plain_win(state, depth, state.to_move, {})
     assert (result.move is not None) == expected, position_text(state, f"depth {depth}: plain says {expected}")
     if expected:
         ok, why = verify_strategy(state, depth, result.strategy)  # type: ignore[arg-type]
@@ -671,7 +642,7 @@ def test_the_bound_only_cuts_lost_positions() -> None:
         for t in (1, 2):
             if not out_of_reach(state, p, t, t - 1):
                 continue
-            assert not _plain_memo(state, t, p, {}), position_text(state, f"the bound cuts depth {t}")
+            assert not _plain_win(state, t, p, {}), position_text(state, f"the bound cuts depth {t}")
             cards = _in_reach(state, p, t)
             cuts["joker" if JOKER in cards else "no joker"] += 1
             cuts["slow"] += slow_lanes(state, p, cards) > 0
