@@ -167,6 +167,27 @@ def bench_reach(count: int, seed: int) -> dict[str, float]:
     return summary
 
 
+def timed_queries(label: str, states: list, limit: float, ask) -> dict[str, float]:
+    """``ask(state, deadline) -> (nodes, answered yes?)`` for each state, timed in CPU time
+    (a Timeout is an unknown): one printed line and its figures."""
+    times, nodes, answers = [], 0, {"yes": 0, "no": 0, "unknown": 0}
+    for state in states:
+        start = time.process_time()
+        try:
+            found, yes = ask(state, CpuDeadline(limit))
+            nodes += found
+            answers["yes" if yes else "no"] += 1
+        except Timeout:
+            answers["unknown"] += 1
+        times.append(time.process_time() - start)
+    rate = nodes / max(sum(times), 1e-9)
+    print(f"  {label}: p50 {statistics.median(times):7.3f} s   p95 {pct(times, 0.95):7.3f} s   "
+          f"max {max(times):7.3f} s   {rate:,.0f} nodes/s   "
+          f"({answers['yes']} yes, {answers['no']} no, {answers['unknown']} unknown after {limit:g} s)")
+    return {"p50": statistics.median(times), "p95": pct(times, 0.95), "max": max(times),
+            "unknown": answers["unknown"]}
+
+
 def bench_forced_win(count: int, seed: int, limit: float, depths: list[int]) -> dict[int, dict[str, float]]:
     half = count // 2
     states = [s for s, _ in positions(half, seed + 99)] + [s for s, _ in positions(count - half, seed + 98, True)]
@@ -174,22 +195,10 @@ def bench_forced_win(count: int, seed: int, limit: float, depths: list[int]) -> 
           f"both hands and decks known, limit {limit:g} s a query; CPU time per query")
     figures = {}
     for depth in depths:
-        times, nodes, answers = [], 0, {"yes": 0, "no": 0, "unknown": 0}
-        for state in states:
-            start = time.process_time()
-            try:
-                result = forced_win(state, depth, CpuDeadline(limit))
-                nodes += result.nodes
-                answers["yes" if result.move is not None else "no"] += 1
-            except Timeout:
-                answers["unknown"] += 1
-            times.append(time.process_time() - start)
-        rate = nodes / max(sum(times), 1e-9)
-        print(f"  depth {depth}: p50 {statistics.median(times):7.3f} s   p95 {pct(times, 0.95):7.3f} s   "
-              f"max {max(times):7.3f} s   {rate:,.0f} nodes/s   "
-              f"({answers['yes']} yes, {answers['no']} no, {answers['unknown']} unknown after {limit:g} s)")
-        figures[depth] = {"p50": statistics.median(times), "p95": pct(times, 0.95), "max": max(times),
-                          "unknown": answers["unknown"]}
+        def ask(state, deadline, depth=depth):
+            result = forced_win(state, depth, deadline)
+            return result.nodes, result.move is not None
+        figures[depth] = timed_queries(f"depth {depth}", states, limit, ask)
     return figures
 
 
@@ -232,23 +241,12 @@ def bench_forced_out(count: int, seed: int, limit: float) -> dict[str, float]:
     sizes = sorted(sum(len(h) for h in s.hands) for s in states)
     print(f"\nDaifugo forced out: {len(states)} positions (self-play, {sizes[0]}-{sizes[-1]} cards left in all hands), "
           f"the player to move, budget their hand's size, limit {limit:g} s a query; CPU time per query")
-    times, nodes, answers = [], 0, {"yes": 0, "no": 0, "unknown": 0}
-    for state in states:
+
+    def ask(state, deadline):
         p = state.to_move
-        start = time.process_time()
-        try:
-            result = forced_out(state, p, len(state.hands[p]), CpuDeadline(limit))  # type: ignore[index]
-            nodes += result.nodes
-            answers["yes" if result.strategy is not None else "no"] += 1
-        except Timeout:
-            answers["unknown"] += 1
-        times.append(time.process_time() - start)
-    rate = nodes / max(sum(times), 1e-9)
-    print(f"  forced out: p50 {statistics.median(times):7.3f} s   p95 {pct(times, 0.95):7.3f} s   "
-          f"max {max(times):7.3f} s   {rate:,.0f} nodes/s   "
-          f"({answers['yes']} yes, {answers['no']} no, {answers['unknown']} unknown after {limit:g} s)")
-    return {"p50": statistics.median(times), "p95": pct(times, 0.95), "max": max(times),
-            "unknown": answers["unknown"]}
+        result = forced_out(state, p, len(state.hands[p]), deadline)
+        return result.nodes, result.strategy is not None
+    return timed_queries("forced out", states, limit, ask)
 
 
 def main(argv: list[str] | None = None) -> dict:
