@@ -35,14 +35,13 @@ Run: python bench/solve.py [--positions 1000] [--wins 30] [--depths 1,2,3,4] [--
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import sys
 import time
 
 import z3
+from harness import machine, pct  # before referee: it chooses the engines (pure unless PITBOSS_COMPILED says)
 
 from referee.games.caravan import engine as cv
 from referee.games.daifugo import engine as df
@@ -101,11 +100,6 @@ class CpuDeadline(Deadline):
 
     def expired(self) -> bool:
         return time.process_time() >= self.cpu_end
-
-
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
 def row(name: str, values: list[float]) -> str:
@@ -259,8 +253,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     print("== solve: reach queries and the forced-win search")
-    print(f"Machine: {platform.python_implementation()} {platform.python_version()}, z3 {z3.get_version_string()}, "
-          f"{platform.machine()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    print(f"{machine()}; z3 {z3.get_version_string()}")
     reach = bench_reach(args.positions, args.seed) if args.positions else None
     depths = [int(d) for d in args.depths.split(",")]
     wins = bench_forced_win(args.wins, args.seed, args.limit, depths) if args.wins else {}
