@@ -247,11 +247,9 @@ class DaifugoMatch:
         return self._accepted(gift.giver, gift, df.apply(self.state, gift))
 
     def bot_move(self, seat: int, style: str, seed: int) -> Outcome:
-        rng = random.Random(seed)
-        if self.state.phase == "exchange":
-            move: df.Move = rng.choice(self._gifts(seat))
-        else:
-            move = selfplay.choose(rng, self.state)
+        from referee.games.daifugo import players
+
+        move = players.choose(self.state, seat, style, random.Random(seed))
         return self._accepted(seat, move, df.apply(self.state, move))
 
     def timeout_move(self, seat: int) -> Outcome:

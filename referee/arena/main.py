@@ -1,0 +1,158 @@
+"""``pitboss arena``: set up, run (or resume) and report a tournament.
+
+:func:`run` is the Python entry point the command calls: it checks the field against the
+game, writes ``DIR/arena.json``, plays every table not yet in the journal (on every core,
+or on Dask), and writes the standings (``standings.json``), the report (``report.html``
+and each game's replay page) and returns the standings.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from referee.arena import entrants as ent
+from referee.arena import report, stats
+from referee.arena.runner import Progress, run_tables
+from referee.arena.schedule import ScheduleError
+from referee.arena.table import POLICIES, TableResult
+from referee.arena.tournament import ArenaError, Journal, Settings, plan, record_name, write_atomic
+from referee.jobs import registry
+
+
+def table_size(settings: Settings) -> int:
+    game = registry.game(settings.game)
+    if settings.contest is not None:
+        return int(game.part("contest").PLAYERS)
+    try:
+        sizes = game.part("players").table_sizes(settings.rules, settings.options)
+    except ValueError as err:
+        raise ArenaError(str(err)) from None
+    if settings.size is None:
+        return int(sizes[0])
+    if settings.size not in sizes:
+        raise ArenaError(f"a {game.name} table under {settings.rules} seats {', '.join(map(str, sorted(sizes)))}, "
+                         f"not {settings.size}")
+    return settings.size
+
+
+def check(settings: Settings) -> int:
+    """The settings against the game (ArenaError says what is wrong); the table size."""
+    game = registry.find(settings.game)
+    if game is None or not game.has("live") or not game.has("players"):
+        raise ArenaError(f"the arena plays {', '.join(g.name for g in registry.games() if g.has('players'))}, "
+                         f"not {settings.game}")
+    if settings.rules not in game.rule_sets:
+        raise ArenaError(f"{game.name} rule sets are {', '.join(game.rule_sets)}, not {settings.rules}")
+    if settings.policy not in POLICIES:
+        raise ArenaError(f"--on-incident is {' or '.join(POLICIES)}, not {settings.policy}")
+    if settings.time_limit <= 0 or (settings.game_limit is not None and settings.game_limit <= 0):
+        raise ArenaError("time limits are seconds above 0")
+    contest = any(e.kind == "uecda" for e in settings.entrants)
+    try:
+        ent.check(settings.entrants, tuple(game.part("players").STYLES), game.has("contest"))
+    except ent.EntrantError as err:
+        raise ArenaError(str(err)) from None
+    if contest and settings.contest is None:
+        settings.contest = {}
+    if settings.sprt is not None and len(settings.entrants) != 2:
+        raise ArenaError("--sprt tests two entrants: give exactly two")
+    return table_size(settings)
+
+
+def _prepare(out: Path, settings: Settings | None, resume: bool) -> Settings:
+    saved = out / "arena.json"
+    if resume:
+        try:
+            data = json.loads(saved.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ArenaError(f"{out} holds no tournament to resume (no arena.json)") from None
+        except ValueError as err:
+            raise ArenaError(f"{saved} does not read: {err}") from None
+        return Settings.from_json(data)
+    if settings is None:
+        raise ArenaError("give the game and its entrants, or --resume DIR")
+    if saved.exists():
+        raise ArenaError(f"{out} already holds a tournament: finish it with --resume {out}, or choose another --out")
+    return settings
+
+
+def run(settings: Settings | None, out: Path, *, resume: bool = False, concurrency: int = 1, dask: Any = None,
+        progress: Callable[[str], None] | None = None, replays: bool = True) -> dict[str, Any]:
+    out.mkdir(parents=True, exist_ok=True)
+    settings = _prepare(out, settings, resume)
+    size = check(settings)
+    try:
+        schedule, specs = plan(settings, size)
+    except ScheduleError as err:
+        raise ArenaError(str(err)) from None
+    if not resume:
+        write_atomic(out / "arena.json", json.dumps(settings.to_json(), indent=1, ensure_ascii=False) + "\n")
+    (out / "games").mkdir(exist_ok=True)
+    if any(e.kind == "stdio" for e in settings.entrants):
+        (out / "bots").mkdir(exist_ok=True)
+        specs = [s.__class__(**{**s.__dict__, "stderr_dir": str(out / "bots")}) for s in specs]
+    journal = Journal(out)
+    done = {n: r for n, r in journal.read().items() if (out / "games" / record_name(r)).exists()}
+    blocks = {slot.number: slot.block for slot in schedule.tables}
+    names = [e.name for e in settings.entrants]
+    decided = _sprt_stop(settings, done, blocks, len(specs))
+    todo = [s for s in specs if s.number not in done and (decided is None or s.number <= decided)]
+    bar = Progress(len(todo), progress)
+    results = run_tables(todo, concurrency, dask)
+    try:
+        for result in results:
+            _keep(out, result, journal)
+            done[result.number] = result
+            bar.update(result)
+            if settings.sprt is not None and decided is None:
+                decided = _sprt_stop(settings, done, blocks, len(specs))
+                if decided is not None and all(n in done for n in range(decided + 1)):
+                    break
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+        bar.close()
+    counted = [done[n] for n in sorted(done) if decided is None or n <= decided]
+    doc = stats.standings(names, counted)
+    doc["tournament"] = {**settings.to_json(), "table_size": size, "schedule": schedule.describe(),
+                         "balance": schedule.balance, "tables": len(specs), "tables_played": len(counted)}
+    doc["incidents"] = [i for r in counted for i in r.incidents]
+    doc["errors"] = [{"table": r.number, "error": r.error} for r in counted if r.error]
+    if settings.sprt is not None:
+        a, b = names
+        samples = stats.sprt_samples(counted, blocks, a, b, settings.duplicate)
+        doc["sprt"] = {"a": a, "b": b, "elo0": settings.sprt[0], "elo1": settings.sprt[1],
+                       **stats.Sprt(a, b, *settings.sprt).run(samples)}
+    doc["records"] = [f"games/{record_name(r)}" for r in counted if r.record or r.error is None]
+    report.write(out, doc, counted, replays)
+    return doc
+
+
+def _keep(out: Path, result: TableResult, journal: Journal) -> None:
+    encoding = "latin-1" if result.extension == ".log" else "utf-8"
+    write_atomic(out / "games" / record_name(result), result.record, encoding)
+    journal.append(result)
+
+
+def _sprt_stop(settings: Settings, done: dict[int, TableResult], blocks: dict[int, int], total: int) -> int | None:
+    """The number of the table at which the tables finished so far, in schedule order and
+    without a gap, decide the SPRT (None: not decided, or no SPRT)."""
+    if settings.sprt is None:
+        return None
+    a, b = (e.name for e in settings.entrants)
+    test = stats.Sprt(a, b, *settings.sprt)
+    prefix = []
+    for n in range(total):
+        if n not in done:
+            break
+        prefix.append(done[n])
+        if blocks.get(n + 1) == blocks.get(n) and n + 1 < total:
+            continue  # a duplicate block counts once it is whole
+        samples = stats.sprt_samples(prefix, blocks, a, b, settings.duplicate)
+        if test.run(samples)["decided"]:
+            return n
+    return None

@@ -1,0 +1,217 @@
+"""One table of a tournament, played start to finish in one process (a worker's, or a
+Dask task's): the game's live match (``Game.part("live")``, the same one ``pitboss serve``
+plays) judges every move; the seats are built-in players, line-protocol bots or (through
+``contest``) contest clients.
+
+A bot that is late, crashes, answers garbage or an illegal move is an incident: reported
+against its entrant, its move is what the rules make of a seat out of time (the
+``pass`` policy: a Daifugo pass, a Caravan forfeit) or its seat gives up the table
+(``forfeit``: a Caravan forfeit, every later Daifugo turn a pass), and the bot is started
+again for its next turn. Nothing here knows a rule: the match says who moves, what is
+legal, what a seat out of time does and how the game ended.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.arena.entrants import Entrant
+from referee.arena.protocol import LineBot
+from referee.jobs import registry
+from referee.jobs.live import LiveError, Outcome, table_view
+
+POLICIES = ("pass", "forfeit")
+#: A table that has not ended after this many plies is stopped (a guard, not a rule).
+MAX_PLIES = 20000
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """Everything a worker needs to play one table (it travels to processes and Dask)."""
+
+    number: int
+    game: str
+    rules: str
+    options: str
+    rounds: int
+    seed: int
+    #: The entrants, in seat order.
+    entrants: tuple[Entrant, ...]
+    time_limit: float = 5.0
+    game_limit: float | None = None
+    policy: str = "pass"
+    #: Set-up fields a position gives the live table (``decks``, ``hands``, ...).
+    start: dict[str, Any] | None = None
+    #: Where bots' standard error is appended (None: thrown away).
+    stderr_dir: str | None = None
+    #: Contest tables: the contest part's settings (``contest.play_contest``).
+    contest: dict[str, Any] | None = None
+
+
+@dataclass
+class TableResult:
+    number: int
+    #: Entrant names, in seat order.
+    names: list[str]
+    #: Each game played (a Caravan game, a Daifugo round): every seat's rank, 0 the best.
+    events: list[list[int]]
+    record: str
+    extension: str
+    plies: int = 0
+    #: Each seat's think times, one per move it was asked for (seconds).
+    think: list[list[float]] = field(default_factory=list)
+    incidents: list[dict[str, Any]] = field(default_factory=list)
+    #: Seconds the table took, wall clock, and of them in the players (think) time.
+    wall: float = 0.0
+    #: Why the table could not be played (then it has no games), or None.
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableResult:
+        return cls(**data)
+
+
+class _Seat:
+    def __init__(self, index: int, entrant: Entrant, spec: TableSpec, names: list[str]):
+        self.index = index
+        self.entrant = entrant
+        self.think: list[float] = []
+        self.spent = 0.0
+        self.forfeited = False
+        self.bot: LineBot | None = None
+        if entrant.kind == "stdio":
+            stderr = Path(spec.stderr_dir) / f"{entrant.name}.stderr" if spec.stderr_dir else None
+            hello = {"game": spec.game, "rules": spec.rules, "options": spec.options, "seat": entrant.name,
+                     "seats": names, "seed": (spec.seed * 31 + index) % 2**63, "table": spec.number}
+            self.bot = LineBot(entrant.arg, hello, spec.time_limit, stderr)
+
+
+class Table:
+    def __init__(self, spec: TableSpec):
+        self.spec = spec
+        self.game = registry.game(spec.game)
+        self.live = self.game.part("live")
+        self.names = [e.name for e in spec.entrants]
+        body: dict[str, Any] = {"game": spec.game, "rules": spec.rules, "options": spec.options,
+                                "seats": self.names, "rounds": spec.rounds, "seed": spec.seed}
+        body.update(spec.start or {})
+        self.setup = self.live.create(body)
+        self.match = self.live.open(self.setup)
+        self.seats = [_Seat(i, e, spec, self.names) for i, e in enumerate(spec.entrants)]
+        self.incidents: list[dict[str, Any]] = []
+        self.bots = [e.arg if e.kind == "bot" else None for e in spec.entrants]
+
+    # ------------------------------------------------------------------ one move
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return table_view(self.match, seat, table_id=f"arena-{self.spec.number}", game=self.spec.game,
+                          rules=self.setup["rules"], options=self.setup.get("options", ""),
+                          status=self.match.status(), bots=self.bots,
+                          clock={"move_seconds": self.spec.time_limit})
+
+    def _incident(self, seat: _Seat, kind: str, message: str, consequence: str) -> None:
+        view = self.match.view(None)
+        self.incidents.append({"entrant": seat.entrant.name, "table": self.spec.number, "seat": seat.index,
+                               "round": view.get("round"), "ply": self.match.ply, "kind": kind,
+                               "message": message, "consequence": consequence})
+
+    def _fallback(self, seat: _Seat, kind: str, message: str) -> Outcome:
+        """The rules' answer to a seat that did not make a legal move (reported)."""
+        if self.spec.policy == "forfeit":
+            seat.forfeited = True
+        consequence = "forfeit" if seat.forfeited else "timeout move"
+        self._incident(seat, kind, message, consequence)
+        if seat.bot is not None:
+            seat.bot.kill()
+        return self.match.timeout_move(seat.index)
+
+    def move(self, seat: _Seat) -> Outcome:
+        match = self.match
+        if seat.forfeited:
+            return match.timeout_move(seat.index)
+        entrant = seat.entrant
+        if entrant.kind == "bot":
+            t0 = time.perf_counter()
+            out = match.bot_move(seat.index, entrant.arg, (self.spec.seed * 1_000_003 + match.ply) % 2**32)
+            seat.think.append(time.perf_counter() - t0)
+            return out
+        assert seat.bot is not None
+        view = self.view(seat.index)
+        t0 = time.perf_counter()
+        text, problem = seat.bot.ask(view)
+        spent = time.perf_counter() - t0
+        if problem is None or problem.kind in ("timeout", "garbage"):
+            seat.think.append(spent)
+            seat.spent += spent
+        if problem is not None:
+            return self._fallback(seat, problem.kind, problem.message)
+        assert text is not None
+        limit = self.spec.game_limit
+        if limit is not None and seat.spent > limit:
+            seat.forfeited = True
+            return self._fallback(seat, "game-time", f"its moves took {seat.spent:.2f} s in all, over the "
+                                  f"table's {limit:g} s")
+        try:
+            out = match.submit(seat.index, text)
+        except LiveError as err:
+            return self._fallback(seat, "garbage", f"{text[:60]!r} is not a move: {err.message}")
+        if out.counted_as is not None:
+            self._incident(seat, "illegal", f"{text[:60]!r}: {out.message} [{out.rule}]", f"counted as {out.counted_as}")
+            return out
+        if not out.accepted:
+            why = f"{text[:60]!r}: {out.message}" + (f" [{out.rule}]" if out.rule else "")
+            return self._fallback(seat, "illegal", why)
+        return out
+
+    # ------------------------------------------------------------------ the table
+
+    def play(self) -> TableResult:
+        match = self.match
+        t0 = time.perf_counter()
+        error = None
+        try:
+            while match.status() != "finished":
+                if match.ply > MAX_PLIES:
+                    error = f"stopped after {MAX_PLIES} plies without an end"
+                    break
+                outcome = match.server_move()
+                if outcome is None:
+                    movers = match.movers()
+                    if not movers:
+                        error = "no seat may move, and the game is not over"
+                        break
+                    outcome = self.move(self.seats[movers[0]])
+                match.commit(outcome)
+        finally:
+            result = match.view(None)["result"]
+            for seat in self.seats:
+                if seat.bot is not None:
+                    seat.bot.end(result)
+        players = self.game.part("players")
+        events = players.ranks(result, self.names) if error is None else []
+        return TableResult(self.spec.number, self.names, events, match.record(), self.game.extensions[0],
+                           match.ply, [s.think for s in self.seats], self.incidents,
+                           time.perf_counter() - t0, error)
+
+
+def play_table(spec: TableSpec) -> TableResult:
+    """Play one table (in whatever process runs it). A table that cannot even be set up
+    (a bad position) comes back with its ``error`` and no games."""
+    if spec.contest is not None:
+        from referee.arena.contest import play_contest
+
+        return play_contest(spec)
+    try:
+        table = Table(spec)
+    except (LiveError, ValueError) as err:
+        message = err.message if isinstance(err, LiveError) else str(err)
+        return TableResult(spec.number, [e.name for e in spec.entrants], [], "", "", error=message)
+    return table.play()
+
+
