@@ -15,7 +15,9 @@ import re
 import shlex
 from dataclasses import dataclass
 
-KINDS = ("bot", "stdio", "uecda")
+from referee.service.uecda import NAME as CONTEST
+
+KINDS = ("bot", "stdio", CONTEST)
 #: What an entrant may be called: it is written into the records' tags and move lines.
 NAME = re.compile(r"[A-Za-z0-9_.+\-]{1,24}")
 
@@ -37,7 +39,7 @@ class Entrant:
 
     def command(self, host: str = "", port: int = 0) -> str:
         """The command line to start (a contest client: with the listener's address)."""
-        if self.kind != "uecda":
+        if self.kind != CONTEST:
             return self.arg
         if "{host}" in self.arg or "{port}" in self.arg:
             return self.arg.replace("{host}", shlex.quote(host)).replace("{port}", str(port))
@@ -57,7 +59,7 @@ def parse(text: str) -> Entrant:
     kind, colon, arg = spec.partition(":")
     kind = kind.strip().lower()
     if not colon or kind not in KINDS:
-        raise EntrantError(f"entrant {name}: SPEC is bot:STYLE, stdio:COMMAND or uecda:COMMAND, not {spec!r}")
+        raise EntrantError(f"entrant {name}: SPEC is bot:STYLE, stdio:COMMAND or {CONTEST}:COMMAND, not {spec!r}")
     arg = arg.strip()
     if not arg:
         raise EntrantError(f"entrant {name}: {kind}: needs {'a style' if kind == 'bot' else 'a command'}")
@@ -74,9 +76,9 @@ def check(entrants: list[Entrant], styles: tuple[str, ...], contest: bool) -> No
     for e in entrants:
         if e.kind == "bot" and e.arg not in styles:
             raise EntrantError(f"entrant {e.name}: no built-in player {e.arg!r}; the styles are {', '.join(styles)}")
-    kinds = {e.kind == "uecda" for e in entrants}
+    kinds = {e.kind == CONTEST for e in entrants}
     if len(kinds) > 1:
-        raise EntrantError("contest clients (uecda:) play only at contest tables, with each other: make every "
-                           "entrant uecda:, or none")
+        raise EntrantError(f"contest clients ({CONTEST}:) play only at contest tables, with each other: make "
+                           f"every entrant {CONTEST}:, or none")
     if kinds == {True} and not contest:
-        raise EntrantError("uecda: entrants need a game that speaks the contest protocol")
+        raise EntrantError(f"{CONTEST}: entrants need a game that speaks the contest protocol")

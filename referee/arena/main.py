@@ -50,7 +50,7 @@ def check(settings: Settings) -> int:
         raise ArenaError(f"--on-incident is {' or '.join(POLICIES)}, not {settings.policy}")
     if settings.time_limit <= 0 or (settings.game_limit is not None and settings.game_limit <= 0):
         raise ArenaError("time limits are seconds above 0")
-    contest = any(e.kind == "uecda" for e in settings.entrants)
+    contest = any(e.kind == ent.CONTEST for e in settings.entrants)
     try:
         ent.check(settings.entrants, tuple(game.part("players").STYLES), game.has("contest"))
     except ent.EntrantError as err:

@@ -49,7 +49,8 @@ class LineBot:
         #: The name the bot gave itself in its ``ready``.
         self.called: str | None = None
 
-    def _start(self) -> Problem | None:
+    def start(self) -> Problem | None:
+        """Start the bot and shake hands (what went wrong, or None)."""
         self.program = Program(self.command, self.stderr)
         self.starts += 1
         hello = {"type": "hello", "protocol": PROTOCOL, **self.hello, "time_limit": self.time_limit,
@@ -80,7 +81,7 @@ class LineBot:
         """The bot's move for this view (started first if it is not running), or what went
         wrong (the bot is then killed: the next ask starts it again)."""
         if self.program is None:
-            problem = self._start()
+            problem = self.start()
             if problem is not None:
                 return None, problem
         assert self.program is not None

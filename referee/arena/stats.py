@@ -174,7 +174,7 @@ def standings(names: Sequence[str], results: Sequence[TableResult]) -> dict[str,
                       "p99_ms": _ms(percentile(think[n], 0.99))},
             "points_histogram": dict(sorted(Counter(points[n]).items())),
         })
-    rows.sort(key=lambda row: (-row["rating"], row["name"]))
+    rows.sort(key=lambda row: (-float(row["rating"]), str(row["name"])))
     crosstable = {a: {b: {"wins": w, "draws": d, "losses": lo,
                           "score": (w + d / 2) / (w + d + lo) if w + d + lo else None}
                       for b, (w, d, lo) in row.items()} for a, row in cross.items()}

@@ -100,7 +100,10 @@ class Table:
         self.names = [e.name for e in spec.entrants]
         body: dict[str, Any] = {"game": spec.game, "rules": spec.rules, "options": spec.options,
                                 "seats": self.names, "rounds": spec.rounds, "seed": spec.seed}
-        body.update(spec.start or {})
+        start = dict(spec.start or {})
+        if isinstance(start.get("decks"), list):  # a position's decks, by seat
+            start["decks"] = dict(zip(self.names, start["decks"], strict=False))
+        body.update(start)
         self.setup = self.live.create(body)
         self.match = self.live.open(self.setup)
         self.seats = [_Seat(i, e, spec, self.names) for i, e in enumerate(spec.entrants)]
@@ -125,11 +128,12 @@ class Table:
         """The rules' answer to a seat that did not make a legal move (reported)."""
         if self.spec.policy == "forfeit":
             seat.forfeited = True
-        consequence = "forfeit" if seat.forfeited else "timeout move"
-        self._incident(seat, kind, message, consequence)
         if seat.bot is not None:
             seat.bot.kill()
-        return self.match.timeout_move(seat.index)
+        out = self.match.timeout_move(seat.index)
+        made = out.public or out.stored
+        self._incident(seat, kind, message, ("gives up the table: " if seat.forfeited else "") + made)
+        return out
 
     def move(self, seat: _Seat) -> Outcome:
         match = self.match
@@ -175,6 +179,10 @@ class Table:
         match = self.match
         t0 = time.perf_counter()
         error = None
+        for seat in self.seats:
+            problem = seat.bot.start() if seat.bot is not None else None
+            if problem is not None:
+                self._incident(seat, problem.kind, problem.message, "started again at its first move")
         try:
             while match.status() != "finished":
                 if match.ply > MAX_PLIES:

@@ -87,16 +87,16 @@ def _world(state: cv.State, me: int, rng: random.Random) -> cv.State:
     cards = [c for c, n in pool.items() for _ in range(max(n, 0))]
     size = state.hands[1 - me].size or 0
     dealt = tuple(rng.sample(cards, min(size, len(cards))))
-    hands = list(state.hands)
-    hands[1 - me] = cv.Hand(dealt, 0)
-    hands[me] = cv.Hand(state.hands[me].known, 0)
-    return state._replace(hands=tuple(hands), decks=(None, None))
+    theirs = cv.Hand(dealt, 0)
+    mine = cv.Hand(state.hands[me].known, 0)
+    return state._replace(hands=(mine, theirs) if me == 0 else (theirs, mine), decks=(None, None))
 
 
 def _search(state: cv.State, rng: random.Random) -> cv.Move:
     me = state.to_move
-    mine = state._replace(hands=tuple(h if p == me else cv.Hand((), h.size) for p, h in enumerate(state.hands)),
-                          decks=(None, None))
+    a, b = state.hands
+    hidden = (a, cv.Hand((), b.size)) if me == 0 else (cv.Hand((), a.size), b)
+    mine = state._replace(hands=hidden, decks=(None, None))
     scored = []
     for i, m in enumerate(cv.legal_moves(mine)):
         after = cv.apply(mine, m)
@@ -128,3 +128,20 @@ def _search(state: cv.State, rng: random.Random) -> cv.Move:
 def table_sizes(rules: str, options: str = "") -> list[int]:
     """The seats a table may have (the default first)."""
     return [2]
+
+
+def starts(path: str) -> list[dict[str, Any]]:
+    """The decks of each record of a CVN file that gives both (``Deck1``, ``Deck2``), as a
+    live table takes them: ``{"decks": [first seat's, second seat's]}``."""
+    from referee.games.caravan.notation.cvn import read_caravan
+    from referee.jobs.validate import split
+    from referee.notation.records import open_text
+
+    out = []
+    with open_text(path) as handle:
+        for index, chunk in enumerate(split(handle), start=1):
+            record = read_caravan(chunk, path, index)
+            decks = [record.tag("Deck1"), record.tag("Deck2")]
+            if all(decks):
+                out.append({"decks": decks})
+    return out

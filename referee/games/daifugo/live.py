@@ -54,8 +54,26 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
     order = None
     if rules.seating == "given":
         order = random.Random(f"{seed}/seats").sample(range(n), n)
-    return {"rules": rules.name, "options": dfn.options_text(rules), "seats": seats, "rounds": rounds,
-            "seed": seed, "order": order}
+    setup = {"rules": rules.name, "options": dfn.options_text(rules), "seats": seats, "rounds": rounds,
+             "seed": seed, "order": order}
+    if body.get("hands") is not None:
+        setup["hands"] = _given_hands(rules, body["hands"], n)
+    return setup
+
+
+def _given_hands(rules: df.RuleSet, given: Any, n: int) -> list[str]:
+    """The first round's deal, given (a start position): one hand per seat, as a Hand tag
+    writes it; the deal is judged as a record's would be (``[Hand]`` tags)."""
+    if not isinstance(given, list) or len(given) != n or not all(isinstance(h, str) for h in given):
+        raise LiveError(f"hands is a list of {n} hands, one per seat, as Hand tags write them", 400)
+    try:
+        hands = [dfn.decode_cards(h)[0] for h in given]
+    except CardError as err:
+        raise LiveError(f"hands: {err}", 400) from None
+    found = df.check_deal(rules, hands, list(range(n)) if rules.deal_start == "first" else None)
+    if found:
+        raise LiveError(found[0].message, 422, found[0].rule)
+    return [dfn.hand_text(h) for h in hands]
 
 
 def open(setup: dict[str, Any]) -> DaifugoMatch:  # noqa: A001 - the protocol's name
@@ -101,6 +119,8 @@ class DaifugoMatch:
             start = rng.randrange(self.n)
             deal_order = list(seat_t[start:] + seat_t[:start])
         hands = selfplay.deal(rng, rules, self.n, deal_order)
+        if number == 1 and self.setup.get("hands"):
+            hands = [dfn.decode_cards(h)[0] for h in self.setup["hands"]]
         tags = {"Round": str(number)}
         for p, name in enumerate(self.seats):
             tags[f"{dfn.HAND_PREFIX}{name}"] = dfn.hand_text(hands[p])
