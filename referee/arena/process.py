@@ -41,6 +41,13 @@ class Program:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def exit_status(self, seconds: float) -> int | None:
+        """Its exit status, waiting up to ``seconds`` for it to end (None: still running)."""
+        try:
+            return self.proc.wait(seconds)
+        except subprocess.TimeoutExpired:
+            return None
+
     def send(self, line: str) -> bool:
         """Write one line; False when the program no longer reads."""
         assert self.proc.stdin is not None

@@ -92,8 +92,8 @@ class LineBot:
             if why == "hang":
                 return None, self._fail("timeout", f"no move within {self.time_limit:g} s")
             if why == "exit":
-                code = self.program.proc.poll()
-                return None, self._fail("crash", "exited" + (f" with status {code}" if code is not None else ""))
+                code = self.program.exit_status(1.0)
+                return None, self._fail("crash", "closed its output" if code is None else f"exited with status {code}")
             return None, self._fail("garbage", "sent an unreadable line")
         return line.strip(), None
 

@@ -1,0 +1,135 @@
+"""The arena's schedule, statistics, entrants and contest tables, each on its own."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from referee.arena import schedule, stats
+from referee.arena.entrants import EntrantError, parse
+from referee.jobs.validate import validate_file
+
+from .conftest import arena, contest_client, entrants_args, standings
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+
+
+def _counts(sc: schedule.Schedule, n: int) -> tuple[Counter, Counter]:
+    pairs: Counter = Counter()
+    seats: Counter = Counter()
+    for t in sc.tables:
+        for a, b in itertools.combinations(sorted(t.seats), 2):
+            pairs[a, b] += 1
+        for s, e in enumerate(t.seats):
+            seats[e, s] += 1
+    return pairs, seats
+
+
+@pytest.mark.parametrize("n, size, games", [(6, 2, 10), (6, 5, 25), (7, 3, 45), (4, 4, 8)])
+def test_a_whole_round_robin_is_balanced(n: int, size: int, games: int) -> None:
+    sc = schedule.build(n, size, games, seed=3)
+    pairs, seats = _counts(sc, n)
+    assert len(pairs) == n * (n - 1) // 2 and len(set(pairs.values())) == 1
+    assert len(seats) == n * size and len(set(seats.values())) == 1
+    assert sc.balance["pairs"][0] == sc.balance["pairs"][1] and sc.balance["seats"][0] == sc.balance["seats"][1]
+    assert min(sc.balance["tables"]) >= games
+    assert sc == schedule.build(n, size, games, seed=3)  # the same from the same seed
+    assert [t.seed for t in sc.tables] != [t.seed for t in schedule.build(n, size, games, seed=4).tables]
+
+
+def test_duplicate_blocks_replay_one_deal_in_every_rotation() -> None:
+    sc = schedule.build(5, 5, 10, seed=1, duplicate=True)
+    by_block: dict[int, list[schedule.Slot]] = {}
+    for t in sc.tables:
+        by_block.setdefault(t.block, []).append(t)
+    for tables in by_block.values():
+        assert len({t.seed for t in tables}) == 1 and len(tables) == 5
+        assert {t.seats[s] for t in tables for s in range(5)} == set(tables[0].seats)
+        assert all(len({t.seats[s] for t in tables}) == 5 for s in range(5))  # everyone in every seat once
+    assert len({t.seed for t in sc.tables}) == len(by_block)
+    plain = schedule.build(5, 5, 10, seed=1)
+    assert len({t.seed for t in plain.tables}) == len(plain.tables)
+
+
+def test_a_gauntlet_seats_its_challenger_everywhere() -> None:
+    sc = schedule.build(5, 2, 4, seed=1, mode="gauntlet")
+    assert all(0 in t.seats for t in sc.tables)
+    assert Counter(t.seats.index(0) for t in sc.tables) == {0: len(sc.tables) // 2, 1: len(sc.tables) // 2}
+
+
+def test_points_and_intervals() -> None:
+    assert stats.event_points([0, 1]) == [1.0, 0.0]
+    assert stats.event_points([2, 0, 1, 1]) == [0.0, 3.0, 1.5, 1.5]
+    mean, lo, hi = stats.interval([1, 0, 1, 1, 0, 1, 1, 1])
+    assert lo < mean < hi and mean == 0.75
+
+
+def test_sprt_decides_both_ways_and_waits_when_it_cannot_tell() -> None:
+    test = stats.Sprt("a", "b", 0, 50)
+    strong = test.run([(1.0, 1), (1.0, 1), (0.5, 1), (1.0, 1)] * 20)
+    assert strong["decided"] and strong["accept"] == "H1"
+    even = test.run([(1.0, 1), (0.0, 1)] * 400)
+    assert even["decided"] and even["accept"] == "H0"
+    assert not test.run([(1.0, 1), (0.0, 1)] * 3)["decided"]
+
+
+def test_entrant_specs() -> None:
+    e = parse("c1=uecda:./client -n c1")
+    assert e.command("127.0.0.1", 4242) == "./client -n c1 -h 127.0.0.1 -p 4242"
+    assert parse("c=uecda:run --to {host}:{port}").command("::1", 9) == "run --to ::1:9"
+    assert parse("x=stdio:python3 bot.py").command() == "python3 bot.py"
+    with pytest.raises(EntrantError):
+        parse("nospec")
+
+
+def test_contest_clients_round_robin(tmp_path: Path) -> None:
+    """Six contest clients (the tests' Python client, different seeds) at contest tables
+    of five: every log valid, every client at every table it was scheduled for."""
+    out = tmp_path / "c"
+    clients = [contest_client(f"c{i}", i) for i in range(6)]
+    done = arena("daifugo", "-r", "uecda", "--rounds", "2", "--games", "5", *entrants_args(clients), "-j", "2",
+                 "--out", str(out), "--no-replays")
+    assert done.returncode == 0, done.stderr
+    doc = standings(out)
+    assert {e["name"] for e in doc["entrants"]} == {f"c{i}" for i in range(6)}
+    assert all(e["games"] >= 10 and e["incidents"] == 0 for e in doc["entrants"])
+    logs = sorted((out / "games").glob("*.log"))
+    assert len(logs) == doc["tournament"]["tables"]
+    for log in logs:
+        reports = list(validate_file(str(log)))
+        assert len(reports) == 2 and all(r.valid for r in reports)
+
+
+@pytest.mark.slow
+def test_a_whole_contest_round_robin_is_balanced(tmp_path: Path) -> None:
+    out = tmp_path / "c"
+    clients = [contest_client(f"c{i}", i) for i in range(6)]
+    done = arena("daifugo", "-r", "uecda", "--games", "25", *entrants_args(clients), "-j", "2", "--out", str(out),
+                 "--no-replays", timeout=900)
+    assert done.returncode == 0, done.stderr
+    doc = standings(out)
+    assert doc["tournament"]["balance"] == {"pairs": [20, 20], "seats": [5, 5], "tables": [25, 25]}
+    for log in (out / "games").glob("*.log"):
+        assert all(r.valid for r in validate_file(str(log)))
+
+
+def test_positions_start_the_tables(tmp_path: Path) -> None:
+    """Contest-log deals start Daifugo tables (uecda rules, built-in players): each
+    record's first round is the log's game's deal."""
+    log = SHARED / "fixtures" / "uecda-sample.log"
+    out = tmp_path / "p"
+    names = ["a=bot:random", "b=bot:greedy", "c=bot:search", "d=bot:random", "e=bot:greedy"]
+    done = arena("daifugo", "-r", "uecda", "--positions", str(log), "--games", "5", "--duplicate",
+                 *entrants_args(names), "--out", str(out), "--no-replays")
+    assert done.returncode == 0, done.stderr
+    from referee.jobs import registry
+
+    deals = registry.game("daifugo").part("players").starts(str(log))
+    records = sorted((out / "games").glob("*.dfn"))
+    first = records[0].read_text(encoding="utf-8")
+    assert all(r.valid for rec in records for r in validate_file(str(rec)))
+    hands = [line.split('"')[1] for line in first.splitlines() if line.startswith("[Hand.")][:5]
+    assert sorted(hands) == sorted(deals[0]["hands"])
