@@ -72,16 +72,17 @@ class Sprt:
     def expected(elo: float) -> float:
         return 1 / (1 + 10 ** (-elo / 400))
 
-    def llr(self, samples: Sequence[float]) -> float:
+    def llr(self, samples: Sequence[float], games_per_sample: float = 1.0) -> float:
         """The log-likelihood ratio of elo1 against elo0 given the samples (each a score
-        of ``a`` against ``b`` in [0, 1]); the variance is regularised by a little of every
-        outcome, so that a run of one result is not certainty."""
+        of ``a`` against ``b`` in [0, 1], the mean of ``games_per_sample`` games); the
+        variance is regularised by one sample of the most doubt its games allow (a
+        game's 0.25, over its games), so that a run of one result is not certainty."""
         n = len(samples)
         if n < 2:
             return 0.0
         mean = statistics.fmean(samples)
         var = statistics.pvariance(samples, mean)
-        var = (var * n + 0.25 * 1.0) / (n + 1.0)  # one half-point of doubt
+        var = (var * n + 0.25 / games_per_sample) / (n + 1.0)
         s0, s1 = self.expected(self.elo0), self.expected(self.elo1)
         return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 
@@ -94,7 +95,7 @@ class Sprt:
         for score, count in samples:
             scores.append(score)
             games += count
-            llr = self.llr(scores)
+            llr = self.llr(scores, games / len(scores))
             if llr >= upper or llr <= lower:
                 return {"decided": True, "accept": "H1" if llr >= upper else "H0", "llr": llr, "games": games,
                         "samples": len(scores), "bounds": [lower, upper]}
