@@ -15,7 +15,8 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from referee.arena.table import TableResult, TableSpec, play_table
+from referee.arena.play import play_table
+from referee.arena.table import TableResult, TableSpec
 
 #: Tables in flight per worker (a little queued keeps the workers busy).
 IN_FLIGHT_PER_WORKER = 2

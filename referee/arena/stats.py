@@ -162,7 +162,7 @@ def standings(names: Sequence[str], results: Sequence[TableResult]) -> dict[str,
                     if i != j:
                         cross[a][b][0 if ev[i] < ev[j] else 1 if ev[i] == ev[j] else 2] += 1
         history.append({"table": res.number, "games": games, "mu": {n: round(ratings[n].mu, 3) for n in names}})
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n in names:
         mean, lo, hi = interval(points[n])
         r = ratings[n]
@@ -175,7 +175,7 @@ def standings(names: Sequence[str], results: Sequence[TableResult]) -> dict[str,
                       "p99_ms": _ms(percentile(think[n], 0.99))},
             "points_histogram": dict(sorted(Counter(points[n]).items())),
         })
-    rows.sort(key=lambda row: (-float(row["rating"]), str(row["name"])))
+    rows.sort(key=lambda row: (-row["rating"], row["name"]))
     crosstable = {a: {b: {"wins": w, "draws": d, "losses": lo,
                           "score": (w + d / 2) / (w + d + lo) if w + d + lo else None}
                       for b, (w, d, lo) in row.items()} for a, row in cross.items()}

@@ -206,20 +206,3 @@ class Table:
         return TableResult(self.spec.number, self.names, events, match.record(), self.game.extensions[0],
                            match.ply, [s.think for s in self.seats], self.incidents,
                            time.perf_counter() - t0, error)
-
-
-def play_table(spec: TableSpec) -> TableResult:
-    """Play one table (in whatever process runs it). A table that cannot even be set up
-    (a bad position) comes back with its ``error`` and no games."""
-    if spec.contest is not None:
-        from referee.arena.contest import play_contest
-
-        return play_contest(spec)
-    try:
-        table = Table(spec)
-    except (LiveError, ValueError) as err:
-        message = err.message if isinstance(err, LiveError) else str(err)
-        return TableResult(spec.number, [e.name for e in spec.entrants], [], "", "", error=message)
-    return table.play()
-
-
