@@ -1,7 +1,7 @@
 """Live tables in a running service: create, submit, observe — for every protocol.
 
 The HTTP API (``referee/service/app.py``) and any other protocol module (the UEC contest
-server, ``referee/service/uecda``) go through one :class:`TableHub`:
+server, ``referee/games/daifugo/uecda``) go through one :class:`TableHub`:
 
 - ``await hub.create(body)`` -> ``(table, tokens)``: a new table (``body`` as ``POST
   /v1/tables`` takes it), stored before it is answered;

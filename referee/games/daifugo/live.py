@@ -60,7 +60,7 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
 
 def open(setup: dict[str, Any]) -> DaifugoMatch:  # noqa: A001 - the protocol's name
     if setup.get("protocol") == "uecda":  # a contest table (contest/live.py), read back
-        from referee.games.daifugo.contest import live as contest
+        from referee.games.daifugo.uecda.contest import live as contest
 
         return contest.open(setup)
     return DaifugoMatch(setup)

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.uecda.notation import log as ul
 from referee.jobs.replay import Positions, unrejected
 from referee.notation.records import Finding
 
 if TYPE_CHECKING:
-    from referee.games.daifugo.log_referee import _LogGameReplay
+    from referee.games.daifugo.uecda.log_referee import _LogGameReplay
 
 class Outcome(NamedTuple):
     """A replay of a game's moves: the final state (None when an entry contradicts the

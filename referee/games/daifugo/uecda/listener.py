@@ -10,8 +10,8 @@ of the game that speaks the protocol, found through the registry.
 ``--uecda-revision 2018|later``, ``--uecda-logs FOLDER``. Nothing heavy is imported here.
 """
 
-#: The protocol's name: this package's, as ``pitboss serve --NAME PORT`` spells it.
-NAME = __name__.rpartition(".")[2]
+#: The protocol's name, as ``pitboss serve --NAME PORT`` spells it.
+NAME = "uecda"
 
 CLI_OPTIONS = [
     (f"{NAME}-config", str, None, "A contest server configuration (tndhms.cfg): its RULE_* flags, "

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Iterator
 
 from referee.engines.message import T
 from referee.games.daifugo import engine as df
-from referee.games.daifugo import seed_check
-from referee.games.daifugo.exchange_inference import Outcome, infer_exchange
-from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.uecda import seed_check
+from referee.games.daifugo.uecda.exchange_inference import Outcome, infer_exchange
+from referee.games.daifugo.uecda.notation import log as ul
 from referee.jobs.replay import Observer, Positions, Segment, play
 from referee.jobs.report import GameReport
 from referee.notation.records import Finding

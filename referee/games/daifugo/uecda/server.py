@@ -152,7 +152,7 @@ class ContestServer:
 def settings_from(options: dict[str, Any]) -> Settings:
     """The settings the command line's options name (``NAME_config``, ``NAME_games``, ...:
     the package's CLI_OPTIONS); ValueError says what is wrong."""
-    from referee.service.uecda import NAME
+    from referee.games.daifugo.uecda.listener import NAME
 
     def given(key: str, default: Any = None) -> Any:
         value = options.get(f"{NAME}_{key}")
@@ -173,7 +173,7 @@ async def serve(hub: Any, host: str, port: int, settings: Settings | None = None
     command line gives them (see ``settings_from``). With ``hub`` (the service's table
     hub) every table is a table of the service too (``hub.py``): listed, watched, its
     record the log, stored in the service's database."""
-    from referee.service.uecda.hub import Bridge
+    from referee.games.daifugo.uecda.hub import Bridge
 
     settings = settings or settings_from(options)
     bridge = None
