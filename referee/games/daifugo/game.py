@@ -61,6 +61,6 @@ GAME = Game(
         "rulebook": "referee.games.daifugo.rulebook",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
-        "live": "referee.games.daifugo.live",
+        "live": "referee.games.daifugo.tables",
     },
 )
