@@ -38,7 +38,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from referee.games.daifugo.uecda.server import ContestServer, Settings, contest_part  # noqa: E402
+from referee.games.daifugo.uecda import contest  # noqa: E402
+from referee.games.daifugo.uecda.server import GAME, ContestServer, Settings  # noqa: E402
 
 TABLE, INT = 480, 4
 
@@ -62,14 +63,13 @@ class _Service:
         from referee.service.store import open_store
         from referee.service.tables import TableHub
         from referee.games.daifugo.uecda.hub import Bridge
-        from referee.games.daifugo.uecda.server import contest_game
 
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.store = open_store(str(folder / "pitboss.db"))
         self.hub = TableHub(self.store)
-        self.bridge = Bridge(self.hub, contest_game().name, contest_part(), self.loop)
+        self.bridge = Bridge(self.hub, GAME, self.loop)
         self.watching = False
         self.watcher: Any = None
 
@@ -116,9 +116,8 @@ class _Service:
 
 
 def run_server(games: int, seed: int, timeout: float, service: bool = False, spectators: int = 0) -> dict:
-    part = contest_part()
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(part.load(games=games), seed, timeout, Path(tmp), max_tables=1)
+        settings = Settings(contest.load(games=games), seed, timeout, Path(tmp), max_tables=1)
         hub = _Service(Path(tmp)) if service else None
         if hub is not None:
             hub.watch(spectators)

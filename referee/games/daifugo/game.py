@@ -5,6 +5,7 @@ from __future__ import annotations
 from referee.engines.message import M
 from referee.games.daifugo import engine
 from referee.games.daifugo.questions import OPTIONS, QUESTIONS
+from referee.games.daifugo.uecda.listener import LISTENER
 from referee.jobs.game import Foreign, Game, Settings, lazy
 from referee.jobs.selfplay import Option, SelfPlay
 
@@ -53,10 +54,10 @@ GAME = Game(
                 "(its exchange, points and trick rule).", choices=("2018", "later"))),
     ),
     spec_files=("daifugo.toml", "daifugo-seed.toml", "daifugo-uecda.toml"),
+    listeners=(LISTENER,),
     parts={
         "analyse": "referee.games.daifugo.analyse",
         "annotate": "referee.games.daifugo.annotate",
-        "contest": "referee.games.daifugo.uecda.contest",
         "render": "referee.games.daifugo.render",
         "rulebook": "referee.games.daifugo.rulebook",
         "selfplay": "referee.games.daifugo.selfplay",

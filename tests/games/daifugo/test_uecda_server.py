@@ -318,18 +318,19 @@ def test_the_listener_on_its_own(tmp_path: Path) -> None:
 
 
 def test_the_service_runs_the_listener_with_its_command_line_options(tmp_path: Path) -> None:
-    """How ``pitboss serve --uecda PORT`` runs it (referee.service.protocols): the package's
-    CLI_OPTIONS as keywords to ``server.serve(hub, host, port, **options)``, a coroutine
-    that listens until it is cancelled."""
+    """How ``pitboss serve --uecda PORT`` runs it (referee.jobs.listener): the game's
+    listener's options as keywords to ``server.serve(host, address, port, **options)``, a
+    coroutine that listens until it is cancelled."""
     import asyncio
 
-    from referee.service import uecda
     from referee.games.daifugo.uecda import server as listener
+    from referee.jobs import registry
 
-    flags = [flag for flag, *_ in uecda.CLI_OPTIONS]
-    assert flags == [f"{uecda.NAME}-{k}" for k in ("config", "games", "seed", "options", "timeout", "revision",
-                                                     "logs")]
-    options = {flag.replace("-", "_"): default for flag, _, default, _ in uecda.CLI_OPTIONS}
+    (uecda,) = registry.game("daifugo").listeners
+    assert uecda.name == "uecda" and uecda.serve() is listener.serve
+    flags = [option.flag for option in uecda.options]
+    assert flags == [f"uecda-{k}" for k in ("config", "games", "seed", "options", "timeout", "revision", "logs")]
+    options = uecda.given({})
     options.update(uecda_games=2, uecda_seed=11, uecda_logs=str(tmp_path / "logs"), uecda_options="-eight-cut")
     said: list[str] = []
 

@@ -1,8 +1,7 @@
-"""The UEC computer-Daihinmin contest protocol (20070, and the 20060 fallback) for
-Daifugo's ``contest`` part: what ``pitboss serve --uecda PORT`` (the generic listener in
-``referee/games/daifugo/uecda``) needs of the game to seat five of the contest's own clients at a
-table and play a match with them, byte for byte as the contest's standard server does
-(shared/fixtures/uecda-protocol.md).
+"""The UEC computer-Daihinmin contest protocol (20070, and the 20060 fallback): what
+``pitboss serve --uecda PORT`` (the listener, ``referee.games.daifugo.uecda.server``)
+needs to seat five of the contest's own clients at a table and play a match with them,
+byte for byte as the contest's standard server does (tndhms 0.29's daihu.c).
 
 - :func:`load` (``config``): a ``tndhms.cfg`` and the command line's options;
 - :func:`handshake`: one connection's profile and player number;
