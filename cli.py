@@ -12,11 +12,11 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 
@@ -24,10 +24,13 @@ from referee import i18n
 from referee.engines.message import J, M, N, T, said
 from referee.i18n import tr
 from referee.jobs import registry
-from referee.jobs.listener import Listener
+from referee.jobs.listener import Listener, OptionValue
 from referee.jobs.questions import question_names, question_options
 from referee.jobs.validate import Summary, expand_inputs
 from referee.notation.records import NotText, caret_line, open_text, visible
+
+if TYPE_CHECKING:
+    from referee.service.tables import TableHub
 
 
 def _app_help() -> str:
@@ -1095,6 +1098,15 @@ def _listeners() -> list[Listener]:
     return [listener for game in registry.games() for listener in game.listeners]
 
 
+def _listening(listener: Listener, host: str, port: int,
+               given: dict[str, OptionValue]) -> Callable[[TableHub], Awaitable[None]]:
+    """The listener's ``serve`` on ``host``:``port`` with its options among ``given``, for
+    the service to start with its hub (which mypy holds to what a listener is lent)."""
+    serve = listener.serve()
+    options = listener.given(given)
+    return lambda hub: serve(hub, host, port, announce=typer.echo, **options)
+
+
 def _serve_command() -> None:
     """``pitboss serve``: its own options, then one ``--NAME PORT`` (and that listener's
     options) per listener a game offers (see referee.jobs.listener)."""
@@ -1142,8 +1154,7 @@ def serve(host: str, port: int, db: str, rate: float, **given) -> None:
     for listener in _listeners():
         if given.get(listener.key) is None:
             continue
-        extra.append(lambda hub, serve=listener.serve(), at=given[listener.key], options=listener.given(given):
-                     serve(hub, host, at, **options))
+        extra.append(_listening(listener, host, given[listener.key], given))
     try:
         code = run(host, port, db, rate=rate, burst=2 * rate, announce=typer.echo, extra_servers=extra)
     except (OSError, RuntimeError) as err:
