@@ -1,0 +1,76 @@
+"""``pitboss serve``: the live referee. Its own options, then one ``--NAME PORT`` (and that
+protocol's options) per protocol the service also speaks (``referee.service.protocols``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import click
+
+from referee import i18n
+from referee.service import protocols
+
+from .base import Command, default_shown, done, fail, integer, kind, real
+
+HELP = """Run the live referee: tables over HTTP and WebSocket, every move judged by the
+    engines, committed to the database before it is answered.
+
+    Serves until SIGINT or SIGTERM, then finishes the requests in flight and exits 0.
+    The API is described at /openapi.json and /docs; / lists the tables in a browser.
+
+    Examples:
+
+      pitboss serve
+
+      pitboss serve --port 8080 --db postgresql://localhost/pitboss
+    """
+
+
+def params() -> list[click.Parameter]:
+    """The command's options, in the order its help lists them."""
+    own: list[click.Parameter] = [
+        click.Option(["--host"], default="127.0.0.1", help="Address to listen on (loopback by default)."),
+        click.Option(["--port"], type=integer(0, 65535), default=8000, help="HTTP port (0: any free port)."),
+        click.Option(["--db"], default="pitboss.db", metavar="PATH_OR_URL",
+                     help="Database: a SQLite file path, or postgresql://... (created or migrated on start)."),
+        click.Option(["--rate"], type=real(min=0.1), default=200.0,
+                     help="Requests per second allowed per seat token (bursts up to twice that)."),
+    ]
+    for name in protocols.names():
+        own.append(click.Option([f"--{name}"], type=integer(1, 65535), metavar="PORT",
+                                help=f"Also listen for the {name} protocol on this port."))
+        own += [click.Option([f"--{flag}"], type=kind(python_type), default=default,
+                             show_default=default_shown(default), help=help_text)
+                for flag, python_type, default, help_text in protocols.cli_options(name)]
+    return own
+
+
+def listeners(host: str, given: dict[str, Any]) -> list[Callable[[Any], Any]]:
+    """The protocol servers asked for (``--NAME PORT``), each with its options, to be
+    started with the hub once the service is up."""
+    extra: list[Callable[[Any], Any]] = []
+    for name in protocols.names():
+        if given.get(name) is None:
+            continue
+        options = {flag.replace("-", "_"): given.get(flag.replace("-", "_"))
+                   for flag, *_ in protocols.cli_options(name)}
+        module = protocols.server(name)
+        extra.append(partial(module.serve, host=host, port=given[name], **options))
+    return extra
+
+
+def serve(host: str, port: int, db: str, rate: float, **given: Any) -> None:
+    from referee.service.app import serve as run
+
+    i18n.use("en")  # the service answers every client alike: its API speaks English
+    try:
+        code = run(host, port, db, rate=rate, burst=2 * rate, announce=click.echo,
+                   extra_servers=listeners(host, given))
+    except (OSError, RuntimeError) as err:
+        fail(f"cannot serve: {err}")
+    done(code)
+
+
+command = Command("serve", params=params(), callback=serve, help=HELP)
