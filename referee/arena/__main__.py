@@ -1,5 +1,5 @@
-"""``python -m referee.arena``: the arena's command on its own (``pitboss arena``)."""
+"""``python -m referee.arena``: ``pitboss arena`` on its own (the same command)."""
 
-from referee.arena.command import command
+from referee.commands.arena import command
 
 command(prog_name="pitboss arena")

@@ -4,8 +4,9 @@
   game's ``players`` part lists its styles), moving in the table's own process;
 - ``stdio:COMMAND``: a program speaking the arena's line protocol (``docs/arena.md``) on
   its standard input and output, started for each table it sits at (``protocol``);
-- ``uecda:COMMAND``: a UEC contest client, started for each table with the address of the
-  contest listener the arena opens for that table: ``{host}`` and ``{port}`` in the
+- ``PROTOCOL:COMMAND``: a client of a protocol the game's listener speaks (``pitboss serve
+  --PROTOCOL``; Daifugo's ``uecda``, the UEC contest's), started for each table with the
+  address of the listener the arena opens for that table: ``{host}`` and ``{port}`` in the
   command are replaced, and a command without them gets the devkit's ``-h HOST -p PORT``.
 """
 
@@ -15,11 +16,12 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from referee.service.uecda import NAME as CONTEST
-
-KINDS = ("bot", "stdio", CONTEST)
+#: The arena's own kinds of entrant; any other is a listener's protocol (checked against the game).
+OWN = ("bot", "stdio")
 #: What an entrant may be called: it is written into the records' tags and move lines.
 NAME = re.compile(r"[A-Za-z0-9_.+\-]{1,24}")
+#: A listener's name, as ``pitboss serve --NAME`` spells it.
+PROTOCOL = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 
 class EntrantError(ValueError):
@@ -30,8 +32,13 @@ class EntrantError(ValueError):
 class Entrant:
     name: str
     kind: str
-    #: The style (``bot``) or the command line (``stdio``, ``uecda``).
+    #: The style (``bot``) or the command line (``stdio``, a protocol's client).
     arg: str
+
+    @property
+    def client(self) -> bool:
+        """Is it a client of a listener's protocol (it plays at that listener's tables)?"""
+        return self.kind not in OWN
 
     @property
     def spec(self) -> str:
@@ -39,7 +46,7 @@ class Entrant:
 
     def command(self, host: str = "", port: int = 0) -> str:
         """The command line to start (a contest client: with the listener's address)."""
-        if self.kind != CONTEST:
+        if not self.client:
             return self.arg
         if "{host}" in self.arg or "{port}" in self.arg:
             return self.arg.replace("{host}", shlex.quote(host)).replace("{port}", str(port))
@@ -58,17 +65,19 @@ def parse(text: str) -> Entrant:
                            "every record)")
     kind, colon, arg = spec.partition(":")
     kind = kind.strip().lower()
-    if not colon or kind not in KINDS:
-        raise EntrantError(f"entrant {name}: SPEC is bot:STYLE, stdio:COMMAND or {CONTEST}:COMMAND, not {spec!r}")
+    if not colon or not PROTOCOL.fullmatch(kind):
+        raise EntrantError(f"entrant {name}: SPEC is bot:STYLE, stdio:COMMAND or PROTOCOL:COMMAND (a client of "
+                           f"the game's listener PROTOCOL), not {spec!r}")
     arg = arg.strip()
     if not arg:
         raise EntrantError(f"entrant {name}: {kind}: needs {'a style' if kind == 'bot' else 'a command'}")
     return Entrant(name, kind, arg)
 
 
-def check(entrants: list[Entrant], styles: tuple[str, ...], contest: bool) -> None:
-    """The field as a whole: distinct names, known styles, contest clients only with each
-    other (a contest table seats five clients of the protocol)."""
+def check(entrants: list[Entrant], styles: tuple[str, ...], protocols: tuple[str, ...]) -> str | None:
+    """The field as a whole: distinct names, known styles, clients of a protocol the game
+    speaks, and only with each other (a listener's table seats its own clients). The
+    protocol the field plays at, or None (the game's own tables)."""
     names = [e.name for e in entrants]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -76,9 +85,12 @@ def check(entrants: list[Entrant], styles: tuple[str, ...], contest: bool) -> No
     for e in entrants:
         if e.kind == "bot" and e.arg not in styles:
             raise EntrantError(f"entrant {e.name}: no built-in player {e.arg!r}; the styles are {', '.join(styles)}")
-    kinds = {e.kind == CONTEST for e in entrants}
+        if e.client and e.kind not in protocols:
+            spoken = f"its listeners speak {', '.join(protocols)}" if protocols else "it has no listener"
+            raise EntrantError(f"entrant {e.name}: {e.kind}: is no protocol of this game ({spoken}); SPEC is "
+                               "bot:STYLE, stdio:COMMAND or PROTOCOL:COMMAND")
+    kinds = {e.kind if e.client else None for e in entrants}
     if len(kinds) > 1:
-        raise EntrantError(f"contest clients ({CONTEST}:) play only at contest tables, with each other: make "
-                           f"every entrant {CONTEST}:, or none")
-    if kinds == {True} and not contest:
-        raise EntrantError(f"{CONTEST}: entrants need a game that speaks the contest protocol")
+        raise EntrantError("clients of a protocol play only at that protocol's tables, with each other: make every "
+                           f"entrant {' or '.join(sorted(k for k in kinds if k))}:, or none")
+    return kinds.pop()

@@ -15,6 +15,7 @@ from typing import Any
 
 from referee.arena import entrants as ent
 from referee.arena import report, stats
+from referee.arena.contest import seats
 from referee.arena.runner import Progress, run_tables
 from referee.arena.schedule import ScheduleError
 from referee.arena.table import POLICIES, TableResult
@@ -24,8 +25,8 @@ from referee.jobs import registry
 
 def table_size(settings: Settings) -> int:
     game = registry.game(settings.game)
-    if settings.contest is not None:
-        return int(game.part("contest").PLAYERS)
+    if settings.protocol is not None:
+        return seats(game.name, settings.protocol)
     try:
         sizes = game.part("players").table_sizes(settings.rules, settings.options)
     except ValueError as err:
@@ -50,13 +51,11 @@ def check(settings: Settings) -> int:
         raise ArenaError(f"--on-incident is {' or '.join(POLICIES)}, not {settings.policy}")
     if settings.time_limit <= 0 or (settings.game_limit is not None and settings.game_limit <= 0):
         raise ArenaError("time limits are seconds above 0")
-    contest = any(e.kind == ent.CONTEST for e in settings.entrants)
     try:
-        ent.check(settings.entrants, tuple(game.part("players").STYLES), game.has("contest"))
+        settings.protocol = ent.check(settings.entrants, tuple(game.part("players").STYLES),
+                                      tuple(found.name for found in game.listeners))
     except ent.EntrantError as err:
         raise ArenaError(str(err)) from None
-    if contest and settings.contest is None:
-        settings.contest = {}
     if settings.sprt is not None and len(settings.entrants) != 2:
         raise ArenaError("--sprt tests two entrants: give exactly two")
     return table_size(settings)

@@ -1,5 +1,6 @@
-"""Where a table is played: a contest table through the contest listener (``contest``),
-any other on the game's live match (``table``). What a worker process or a Dask task runs."""
+"""Where a table is played: a table of a listener's protocol through that listener
+(``contest``), any other on the game's live match (``table``). What a worker process or a
+Dask task runs."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from referee.jobs.live import LiveError
 def play_table(spec: TableSpec) -> TableResult:
     """Play one table (in whatever process runs it). A table that cannot even be set up
     (a bad position) comes back with its ``error`` and no games."""
-    if spec.contest is not None:
+    if spec.protocol is not None:
         return play_contest(spec)
     try:
         table = Table(spec)

@@ -47,8 +47,8 @@ class TableSpec:
     start: dict[str, Any] | None = None
     #: Where bots' standard error is appended (None: thrown away).
     stderr_dir: str | None = None
-    #: Contest tables: the contest part's settings (``contest.play_contest``).
-    contest: dict[str, Any] | None = None
+    #: A table of this listener's protocol (``contest.play_contest``); None: the game's own.
+    protocol: str | None = None
 
 
 @dataclass

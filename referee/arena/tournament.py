@@ -45,8 +45,9 @@ class Settings:
     #: Start positions (each a set-up the live table takes: decks, hands, a contest deal).
     starts: list[dict[str, Any]] = field(default_factory=list)
     sprt: tuple[float, float] | None = None
-    #: Contest tables: the listener's settings (revision, options of the protocol).
-    contest: dict[str, Any] | None = None
+    #: The listener whose protocol the entrants speak (their tables are its); None: the
+    #: game's own tables. Set from the entrants.
+    protocol: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -75,7 +76,7 @@ def plan(settings: Settings, size: int) -> tuple[sched.Schedule, list[TableSpec]
         start = settings.starts[slot.deal % len(settings.starts)] if settings.starts else None
         specs.append(TableSpec(slot.number, settings.game, settings.rules, settings.options, settings.rounds,
                                slot.seed, tuple(settings.entrants[i] for i in slot.seats), settings.time_limit,
-                               settings.game_limit, settings.policy, start, None, settings.contest))
+                               settings.game_limit, settings.policy, start, None, settings.protocol))
     return schedule, specs
 
 

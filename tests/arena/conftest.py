@@ -10,7 +10,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = Path(__file__).with_name("linebot.py")
-CLIENT = ROOT / "referee" / "games" / "daifugo" / "contest" / "client.py"
+CLIENT = ROOT / "referee" / "games" / "daifugo" / "uecda" / "contest" / "client.py"
 
 
 def stdio(name: str, *flags: str) -> str:
@@ -30,7 +30,7 @@ def field() -> list[str]:
 
 
 def arena(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee.arena", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cli", "arena", *args], capture_output=True, text=True,
                           timeout=timeout, cwd=ROOT)
 
 

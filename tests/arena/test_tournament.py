@@ -102,7 +102,7 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path: Path) -> None:
     (["caravan", "-e", "a=telnet:x", "-e", "b=bot:greedy"], "SPEC is"),
     (["daifugo", "--table-size", "9", "-e", "a=bot:random", "-e", "b=bot:greedy"], "seats"),
     (["caravan", "-e", "a=bot:random"], "at least 2 entrants"),
-    (["chess", "-e", "a=bot:random", "-e", "b=bot:greedy"], "GAME is one of"),
+    (["chess", "-e", "a=bot:random", "-e", "b=bot:greedy"], "'chess' is not one of"),
 ])
 def test_bad_tournaments_are_refused_with_a_reason(tmp_path: Path, args: list[str], said: str) -> None:
     done = arena(*args, "--out", str(tmp_path / "x"))

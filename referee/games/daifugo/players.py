@@ -133,8 +133,8 @@ def starts(path: str) -> list[dict[str, Any]]:
     """The deals of a file, as a live table takes them (``{"hands": [one per seat]}``):
     each DFN record's first round, or each game of a contest log."""
     from referee.games.daifugo.notation.dfn import hand_text, read_daifugo
-    from referee.games.daifugo.notation.uecda_header import is_contest_log
-    from referee.games.daifugo.notation.uecda_log import read_log
+    from referee.games.daifugo.uecda.notation.header import is_contest_log
+    from referee.games.daifugo.uecda.notation.log import read_log
     from referee.jobs.validate import split
     from referee.notation.records import open_text
 
