@@ -7,7 +7,8 @@ draws then seat). The table is the listener's: the same bytes, the same log, the
 judgement of every submission as a real contest server, with the listener's guard against
 a client that stalls, disconnects or sends garbage (its turns then pass for the rest of the
 table: the protocol has no way back in, so the client is started afresh at its next
-table).
+table). A start position goes to the listener as its positions option would (the table's
+first game is dealt it).
 
 Think times are what the table sees: the time from one ply to the mover's next.
 """
@@ -37,6 +38,8 @@ class ServerModule(Protocol):
 
     def settings_from(self, options: Mapping[str, OptionValue]) -> Any: ...
 
+    def check_starts(self, settings: Any) -> None: ...
+
     @property
     def ContestServer(self) -> Callable[..., Any]: ...  # noqa: N802 - the module's class
 
@@ -58,6 +61,25 @@ def seats(game: str, protocol: str) -> int:
     return server_of(listener(game, protocol)).PLAYERS
 
 
+def options_of(found: Listener, spec: TableSpec, folder: str) -> dict[str, OptionValue]:
+    """The listener's options for one table of ``spec`` (its logs in ``folder``)."""
+    key = found.key
+    options: dict[str, OptionValue] = {f"{key}_games": spec.rounds, f"{key}_seed": spec.seed % 2**31,
+                                       f"{key}_timeout": spec.time_limit, f"{key}_logs": folder, f"{key}_tables": 1}
+    if spec.options:
+        options[f"{key}_options"] = spec.options
+    return options
+
+
+def check_starts(game: str, protocol: str, options: str, starts: list[dict[str, Any]]) -> None:
+    """ValueError when a start position is none the listener's tables take."""
+    found = listener(game, protocol)
+    server_module = server_of(found)
+    settings = server_module.settings_from({f"{found.key}_options": options} if options else {})
+    settings.starts = starts
+    server_module.check_starts(settings)
+
+
 def play_contest(spec: TableSpec) -> TableResult:
     assert spec.protocol is not None
     names = [e.name for e in spec.entrants]
@@ -66,11 +88,9 @@ def play_contest(spec: TableSpec) -> TableResult:
     server_module = server_of(found)
     watcher = _Watcher(len(names))
     with tempfile.TemporaryDirectory(prefix="pitboss-arena-") as tmp:
-        options: dict[str, OptionValue] = {f"{found.key}_games": spec.rounds, f"{found.key}_seed": spec.seed % 2**31,
-                                           f"{found.key}_timeout": spec.time_limit, f"{found.key}_logs": tmp,
-                                           f"{found.key}_tables": 1}
         try:
-            settings = server_module.settings_from(options)
+            settings = server_module.settings_from(options_of(found, spec, tmp))
+            settings.starts = [spec.start] if spec.start else []
             server = server_module.ContestServer("127.0.0.1", 0, settings, observer=lambda table: watcher)
             port = server.start()
         except (ValueError, OSError) as err:

@@ -15,12 +15,13 @@ from typing import Any
 
 from referee.arena import entrants as ent
 from referee.arena import report, stats
-from referee.arena.contest import seats
+from referee.arena.contest import check_starts, seats
 from referee.arena.runner import Progress, run_tables
 from referee.arena.schedule import ScheduleError
-from referee.arena.table import POLICIES, TableResult
+from referee.arena.table import POLICIES, TableResult, creation
 from referee.arena.tournament import ArenaError, Journal, Settings, plan, record_name, write_atomic
 from referee.jobs import registry
+from referee.jobs.live import LiveError
 
 
 def table_size(settings: Settings) -> int:
@@ -58,7 +59,27 @@ def check(settings: Settings) -> int:
         raise ArenaError(str(err)) from None
     if settings.sprt is not None and len(settings.entrants) != 2:
         raise ArenaError("--sprt tests two entrants: give exactly two")
-    return table_size(settings)
+    size = table_size(settings)
+    _check_starts(settings, size)
+    return size
+
+
+def _check_starts(settings: Settings, size: int) -> None:
+    """Every start position (and a protocol's options) as the tables will take them, so
+    that a bad one stops the tournament before it starts, saying which and why."""
+    if settings.protocol is not None:
+        try:
+            check_starts(settings.game, settings.protocol, settings.options, settings.starts)
+        except ValueError as err:
+            raise ArenaError(f"--positions: {err}" if settings.starts else str(err)) from None
+        return
+    live = registry.game(settings.game).part("live")
+    names = [f"seat{i + 1}" for i in range(size)]
+    for number, start in enumerate(settings.starts, start=1):
+        try:
+            live.create(creation(settings.game, settings.rules, settings.options, names, 1, 0, start))
+        except LiveError as err:
+            raise ArenaError(f"--positions: position {number}: {err.message}") from None
 
 
 def _prepare(out: Path, settings: Settings | None, resume: bool) -> Settings:

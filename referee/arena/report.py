@@ -37,7 +37,8 @@ def text_table(doc: dict[str, Any]) -> str:
     lines = ["  ".join(c.rjust(w) if i not in (1,) else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths)))
              for r in rows]
     t = doc["tournament"]
-    out = [f"{t['game']} ({t['rules']}{' ' + t['options'] if t['options'] else ''}): {t['schedule']}; "
+    rules = f"{t['protocol']} tables" if t.get("protocol") else t["rules"]
+    out = [f"{t['game']} ({rules}{' ' + t['options'] if t['options'] else ''}): {t['schedule']}; "
            f"{doc['games']} games", *lines]
     sprt = doc.get("sprt")
     if sprt:

@@ -92,19 +92,27 @@ class _Seat:
             self.bot = LineBot(entrant.arg, hello, spec.time_limit, stderr)
 
 
+def creation(game: str, rules: str, options: str, names: list[str], rounds: int, seed: int,
+             start: dict[str, Any] | None) -> dict[str, Any]:
+    """What the game's live table is created from (as ``pitboss serve`` creates one),
+    with a start position's fields (its decks, by seat, named)."""
+    body: dict[str, Any] = {"game": game, "rules": rules, "options": options, "seats": names, "rounds": rounds,
+                            "seed": seed}
+    given = dict(start or {})
+    if isinstance(given.get("decks"), list):  # a position's decks, by seat
+        given["decks"] = dict(zip(names, given["decks"], strict=False))
+    body.update(given)
+    return body
+
+
 class Table:
     def __init__(self, spec: TableSpec):
         self.spec = spec
         self.game = registry.game(spec.game)
         self.live = self.game.part("live")
         self.names = [e.name for e in spec.entrants]
-        body: dict[str, Any] = {"game": spec.game, "rules": spec.rules, "options": spec.options,
-                                "seats": self.names, "rounds": spec.rounds, "seed": spec.seed}
-        start = dict(spec.start or {})
-        if isinstance(start.get("decks"), list):  # a position's decks, by seat
-            start["decks"] = dict(zip(self.names, start["decks"], strict=False))
-        body.update(start)
-        self.setup = self.live.create(body)
+        self.setup = self.live.create(creation(spec.game, spec.rules, spec.options, self.names, spec.rounds,
+                                               spec.seed, spec.start))
         self.match = self.live.open(self.setup)
         self.seats = [_Seat(i, e, spec, self.names) for i, e in enumerate(spec.entrants)]
         self.incidents: list[dict[str, Any]] = []

@@ -64,8 +64,9 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _given_hands(rules: df.RuleSet, given: Any, n: int) -> list[str]:
-    """The first round's deal, given (a start position): one hand per seat, as a Hand tag
-    writes it; the deal is judged as a record's would be (``[Hand]`` tags)."""
+    """The first round's deal, given (a start position): one hand per seat, in turn order
+    from the first seat, as a Hand tag writes it; the deal is judged as a record's would be
+    (``[Hand]`` tags; where the rules seat the players at random, any rotation of it)."""
     if not isinstance(given, list) or len(given) != n or not all(isinstance(h, str) for h in given):
         raise LiveError(f"hands is a list of {n} hands, one per seat, as Hand tags write them", 400)
     try:
@@ -113,8 +114,10 @@ class DaifugoMatch:
             start = rng.randrange(self.n)
             deal_order = list(seat_t[start:] + seat_t[:start])
         hands = selfplay.deal(rng, rules, self.n, deal_order)
-        if number == 1 and self.setup.get("hands"):
-            hands = [dfn.decode_cards(h)[0] for h in self.setup["hands"]]
+        if number == 1 and self.setup.get("hands"):  # given by seat, in turn order
+            given = [dfn.decode_cards(h)[0] for h in self.setup["hands"]]
+            for s, p in enumerate(seat_t):
+                hands[p] = given[s]
         tags = {"Round": str(number)}
         for p, name in enumerate(self.seats):
             tags[f"{dfn.HAND_PREFIX}{name}"] = dfn.hand_text(hands[p])

@@ -131,25 +131,7 @@ def table_sizes(rules: str, options: str = "") -> list[int]:
 
 def starts(path: str) -> list[dict[str, Any]]:
     """The deals of a file, as a live table takes them (``{"hands": [one per seat]}``):
-    each DFN record's first round, or each game of a contest log."""
-    from referee.games.daifugo.notation.dfn import hand_text, read_daifugo
-    from referee.games.daifugo.uecda.notation.header import is_contest_log
-    from referee.games.daifugo.uecda.notation.log import read_log
-    from referee.jobs.validate import split
-    from referee.notation.records import open_text
+    each DFN record's first round, or each game of a contest log (``positions``)."""
+    from referee.games.daifugo.positions import read_starts
 
-    out = []
-    with open_text(path) as handle:
-        lines = list(handle)
-    first = next((line.lstrip("\ufeff").strip() for line in lines if line.strip()), "")
-    if is_contest_log(first):
-        for game in read_log(lines, path):
-            if len(game.hands) == 5:
-                out.append({"hands": [hand_text(h) for h in game.hands]})
-        return out
-    for index, chunk in enumerate(split(lines), start=1):
-        record = read_daifugo(chunk, path, index)
-        if record.rounds and len(record.rounds[0].hands) == len(record.players) > 0:
-            hands = record.rounds[0].hands
-            out.append({"hands": [hand_text(hands[i]) for i in range(len(record.players))]})
-    return out
+    return list(read_starts(path))
