@@ -73,44 +73,117 @@ def deal_seed(seed: int, deal: int) -> int:
 
 def build(entrants: int, size: int, games: int, seed: int, mode: str = "round-robin", duplicate: bool = False,
           permutations: str = "rotations", limit: int | None = None) -> Schedule:
-    """Blocks until every entrant has sat at ``games`` tables (or ``limit`` tables in all)."""
+    """Tables until every entrant has sat at ``games`` of them (or ``limit`` tables in all)."""
     if mode not in MODES:
         raise ScheduleError(f"the schedule is {' or '.join(MODES)}, not {mode}")
     if entrants < size:
         raise ScheduleError(f"a table seats {size}: the {mode} needs at least {size} entrants, not {entrants}")
-    rng = random.Random(f"{seed}/schedule")
-    played = [0] * entrants
-    met = [[0] * entrants for _ in range(entrants)]
-    sat = [[0] * size for _ in range(entrants)]
-    tables: list[Slot] = []
-    block = 0
-    deal = 0
-    cycle = _groups(entrants, size, mode)
-    left: list[tuple[int, ...]] = []
-    while min(played) < games and (limit is None or len(tables) < limit):
-        group = _next_group(entrants, size, mode, played, met, rng, cycle, left)
-        orders = _orders(group, permutations, sat, rng)
-        for order in orders:
-            if limit is not None and len(tables) >= limit:
-                break
-            if not duplicate and tables:
-                deal += 1
-            tables.append(Slot(len(tables), order, block, deal, deal_seed(seed, deal)))
-            for s, e in enumerate(order):
-                sat[e][s] += 1
-                played[e] += 1
-            for a, b in itertools.combinations(group, 2):
-                met[a][b] += 1
-                met[b][a] += 1
-        block += 1
-        if duplicate:
-            deal += 1
-    pairs = [met[a][b] for a, b in itertools.combinations(range(entrants), 2)
-             if mode == "round-robin" or a == 0]
-    seats = [n for row in sat for n in row] if mode == "round-robin" else [n for row in sat[1:] for n in row]
-    balance = {"pairs": [min(pairs), max(pairs)], "seats": [min(seats), max(seats)],
-               "tables": [min(played), max(played)]}
-    return Schedule(tables, entrants, size, duplicate, balance)
+    plan = _Plan(entrants, size, games, seed, mode, permutations, limit)
+    if duplicate:
+        plan.blocks()
+    else:
+        plan.interleaved()
+    return plan.schedule(duplicate)
+
+
+class _Plan:
+    """The tables chosen so far, and what they add up to: tables per entrant, tables per
+    pair, sittings per entrant and seat."""
+
+    def __init__(self, entrants: int, size: int, games: int, seed: int, mode: str, permutations: str,
+                 limit: int | None):
+        self.n, self.size, self.games, self.seed, self.mode = entrants, size, games, seed, mode
+        self.permutations, self.limit = permutations, limit
+        self.rng = random.Random(f"{seed}/schedule")
+        self.played = [0] * entrants
+        self.met = [[0] * entrants for _ in range(entrants)]
+        self.sat = [[0] * size for _ in range(entrants)]
+        self.tables: list[Slot] = []
+        self.cycle = _groups(entrants, size, mode)
+
+    def wanted(self) -> bool:
+        return min(self.played) < self.games and (self.limit is None or len(self.tables) < self.limit)
+
+    def add(self, order: tuple[int, ...], block: int, deal: int) -> None:
+        self.tables.append(Slot(len(self.tables), order, block, deal, deal_seed(self.seed, deal)))
+        for s, e in enumerate(order):
+            self.sat[e][s] += 1
+            self.played[e] += 1
+        for a, b in itertools.combinations(order, 2):
+            self.met[a][b] += 1
+            self.met[b][a] += 1
+
+    def blocks(self) -> None:
+        """Duplicate deals: a block is one group in each of its seat orders, one after
+        another on one deal; the next block's group the least played and least met."""
+        left: list[tuple[int, ...]] = []
+        block = 0
+        while self.wanted():
+            group = self.next_group(left)
+            for order in _orders(group, self.permutations, self.sat, self.rng):
+                if self.limit is not None and len(self.tables) >= self.limit:
+                    break
+                self.add(order, block, block)
+            block += 1
+
+    def interleaved(self) -> None:
+        """A deal per table: each round of a cycle seats every group once, in the next of
+        its seat orders (the group least played and least met first), so that a schedule
+        cut anywhere is as balanced as a table at a time allows, and a whole cycle (every
+        group in every seat order) is balanced exactly."""
+        pending: list[tuple[int, ...]] = []
+        orders: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        while self.wanted():
+            if self.cycle is None:  # too many groups to list: each table the best of a sample
+                group = self.next_group([])
+                order = _orders(group, self.permutations, self.sat, self.rng)[0]
+            else:
+                if not pending:
+                    pending.extend(self.cycle)
+                    if not any(orders.values()):
+                        orders.clear()  # a new cycle
+                group = self.next_group(pending)
+                if group not in orders:
+                    orders[group] = _orders(group, self.permutations, self.sat, self.rng)
+                order = orders[group].pop(0)
+            number = len(self.tables)
+            self.add(order, number, number)
+
+    def next_group(self, left: list[tuple[int, ...]]) -> tuple[int, ...]:
+        """The next group: from ``left`` (the groups not yet played in this cycle or round:
+        each cycle meets every pair equally often; refilled from the cycle when empty), or
+        sampled from a field too large to list; the one whose entrants have played least
+        and met least."""
+        n, size, mode, rng = self.n, self.size, self.mode, self.rng
+        if self.cycle is not None:
+            if not left:
+                left.extend(self.cycle)
+            groups = left
+        else:
+            rest = list(range(1, n) if mode == "gauntlet" else range(n))
+            take = size - 1 if mode == "gauntlet" else size
+            groups = [tuple(sorted(rng.sample(rest, take))) for _ in range(CANDIDATES)]
+            if mode == "gauntlet":
+                groups = [(0, *g) for g in groups]
+        played, met = self.played, self.met
+
+        def cost(group: tuple[int, ...]) -> tuple[int, int, int, float]:
+            counted = group[1:] if mode == "gauntlet" else group
+            return (max(played[e] for e in counted), sum(played[e] for e in counted),
+                    sum(met[a][b] for a, b in itertools.combinations(group, 2)), rng.random())
+        chosen = min(groups, key=cost)
+        if self.cycle is not None:
+            left.remove(chosen)
+        return chosen
+
+    def schedule(self, duplicate: bool) -> Schedule:
+        n, mode = self.n, self.mode
+        pairs = [self.met[a][b] for a, b in itertools.combinations(range(n), 2) if mode == "round-robin" or a == 0]
+        rows = self.sat if mode == "round-robin" else self.sat[1:]
+        seats = [k for row in rows for k in row]
+        balance = {"pairs": [min(pairs), max(pairs)], "seats": [min(seats), max(seats)],
+                   "tables": [min(self.played), max(self.played)]}
+        return Schedule(self.tables, n, self.size, duplicate, balance)
 
 
 def _groups(n: int, size: int, mode: str) -> list[tuple[int, ...]] | None:
@@ -120,32 +193,6 @@ def _groups(n: int, size: int, mode: str) -> list[tuple[int, ...]] | None:
     if math.comb(len(rest), take) > CANDIDATES:
         return None
     return [(0, *g) if mode == "gauntlet" else g for g in itertools.combinations(rest, take)]
-
-
-def _next_group(n: int, size: int, mode: str, played: list[int], met: list[list[int]], rng: random.Random,
-                cycle: list[tuple[int, ...]] | None, left: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """The next block's group: from the groups not yet played in this cycle of all of
-    them (each cycle meets every pair equally often), or sampled from a field too large
-    to list; the one whose entrants have played least and met least."""
-    if cycle is not None:
-        if not left:
-            left.extend(cycle)
-        groups = left
-    else:
-        rest = list(range(1, n) if mode == "gauntlet" else range(n))
-        take = size - 1 if mode == "gauntlet" else size
-        groups = [tuple(sorted(rng.sample(rest, take))) for _ in range(CANDIDATES)]
-        if mode == "gauntlet":
-            groups = [(0, *g) for g in groups]
-
-    def cost(group: tuple[int, ...]) -> tuple[int, int, int, float]:
-        counted = group[1:] if mode == "gauntlet" else group
-        return (max(played[e] for e in counted), sum(played[e] for e in counted),
-                sum(met[a][b] for a, b in itertools.combinations(group, 2)), rng.random())
-    chosen = min(groups, key=cost)
-    if cycle is not None:
-        left.remove(chosen)
-    return chosen
 
 
 def _orders(group: tuple[int, ...], permutations: str, sat: list[list[int]], rng: random.Random) -> list[tuple[int, ...]]:

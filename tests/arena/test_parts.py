@@ -87,27 +87,40 @@ def test_entrant_specs() -> None:
 
 def test_contest_clients_round_robin(tmp_path: Path) -> None:
     """Six contest clients (the tests' Python client, different seeds) at contest tables
-    of five: every log valid, every client at every table it was scheduled for."""
+    of five, dealt from a contest log: every log valid, every client at every table it was
+    scheduled for, each table's first game the log's deal (by seat), the schedule as
+    balanced as six tables allow."""
     out = tmp_path / "c"
+    sample = SHARED / "fixtures" / "uecda-sample.log"
     clients = [contest_client(f"c{i}", i) for i in range(6)]
-    done = arena("daifugo", "-r", "uecda", "--rounds", "2", "--games", "5", *entrants_args(clients), "-j", "2",
-                 "--out", str(out), "--no-replays")
+    done = arena("daifugo", "--rounds", "2", "--games", "5", *entrants_args(clients), "-j", "2",
+                 "--positions", str(sample), "--out", str(out), "--no-replays")
     assert done.returncode == 0, done.stderr
     doc = standings(out)
     assert {e["name"] for e in doc["entrants"]} == {f"c{i}" for i in range(6)}
-    assert all(e["games"] >= 10 and e["incidents"] == 0 for e in doc["entrants"])
+    assert all(e["games"] == 10 and e["incidents"] == 0 for e in doc["entrants"])
+    assert doc["tournament"]["balance"] == {"pairs": [4, 4], "seats": [1, 1], "tables": [5, 5]}
     logs = sorted((out / "games").glob("*.log"))
-    assert len(logs) == doc["tournament"]["tables"]
-    for log in logs:
+    assert len(logs) == doc["tournament"]["tables"] == 6
+    deals = _deals_by_seat(sample)
+    for number, log in enumerate(logs):
         reports = list(validate_file(str(log)))
         assert len(reports) == 2 and all(r.valid for r in reports)
+        assert _deals_by_seat(log)[0] == deals[number]
+
+
+def _deals_by_seat(log: Path) -> list[list[tuple]]:
+    from referee.games.daifugo.uecda.notation.log import read_log
+
+    games = read_log(log.read_text(encoding="latin-1").splitlines(True))
+    return [[tuple(sorted(game.hands[p])) for p in game.seats] for game in games]
 
 
 @pytest.mark.slow
 def test_a_whole_contest_round_robin_is_balanced(tmp_path: Path) -> None:
     out = tmp_path / "c"
     clients = [contest_client(f"c{i}", i) for i in range(6)]
-    done = arena("daifugo", "-r", "uecda", "--games", "25", *entrants_args(clients), "-j", "2", "--out", str(out),
+    done = arena("daifugo", "--games", "25", *entrants_args(clients), "-j", "2", "--out", str(out),
                  "--no-replays", timeout=900)
     assert done.returncode == 0, done.stderr
     doc = standings(out)
