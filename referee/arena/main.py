@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.arena import entrants as ent
-from referee.arena import report, stats
+from referee.arena import report, sprt, stats
 from referee.arena.contest import check_starts, seats
 from referee.arena.runner import Progress, run_tables
 from referee.arena.schedule import ScheduleError
@@ -57,8 +57,8 @@ def check(settings: Settings) -> int:
                                       tuple(found.name for found in game.listeners))
     except ent.EntrantError as err:
         raise ArenaError(str(err)) from None
-    if settings.sprt is not None and len(settings.entrants) != 2:
-        raise ArenaError("--sprt tests two entrants: give exactly two")
+    if settings.sprt is not None and settings.sprt[0] >= settings.sprt[1]:
+        raise ArenaError(f"--sprt ELO0 ELO1: ELO0 is below ELO1, not {settings.sprt[0]:g} {settings.sprt[1]:g}")
     size = table_size(settings)
     _check_starts(settings, size)
     return size
@@ -118,7 +118,8 @@ def run(settings: Settings | None, out: Path, *, resume: bool = False, concurren
     done = {n: r for n, r in journal.read().items() if (out / "games" / record_name(r)).exists()}
     blocks = {slot.number: slot.block for slot in schedule.tables}
     names = [e.name for e in settings.entrants]
-    decided = _sprt_stop(settings, done, blocks, len(specs))
+    watch = _Watch(settings, blocks)
+    decided = watch.feed(done)
     todo = [s for s in specs if s.number not in done and (decided is None or s.number <= decided)]
     bar = Progress(len(todo), progress)
     results = run_tables(todo, concurrency, dask)
@@ -127,10 +128,10 @@ def run(settings: Settings | None, out: Path, *, resume: bool = False, concurren
             _keep(out, result, journal)
             done[result.number] = result
             bar.update(result)
-            if settings.sprt is not None and decided is None:
-                decided = _sprt_stop(settings, done, blocks, len(specs))
-                if decided is not None and all(n in done for n in range(decided + 1)):
-                    break
+            if decided is None:
+                decided = watch.feed(done)
+            if decided is not None and all(n in done for n in range(decided + 1)):
+                break
     finally:
         close = getattr(results, "close", None)
         if close is not None:
@@ -143,10 +144,10 @@ def run(settings: Settings | None, out: Path, *, resume: bool = False, concurren
     doc["incidents"] = [i for r in counted for i in r.incidents]
     doc["errors"] = [{"table": r.number, "error": r.error} for r in counted if r.error]
     if settings.sprt is not None:
-        a, b = names
-        samples = stats.sprt_samples(counted, blocks, a, b, settings.duplicate)
-        doc["sprt"] = {"a": a, "b": b, "elo0": settings.sprt[0], "elo1": settings.sprt[1],
-                       **stats.Sprt(a, b, *settings.sprt).run(samples)}
+        a, b = names[:2]
+        samples = sprt.samples(counted, blocks, a, b, settings.duplicate)
+        doc["sprt"] = {"a": a, "b": b, "elo0": settings.sprt[0], "elo1": settings.sprt[1], "duplicate": settings.duplicate,
+                       **sprt.run(sprt.Sprt(*settings.sprt), samples)}
     doc["records"] = [f"games/{record_name(r)}" for r in counted if r.record or r.error is None]
     report.write(out, doc, counted, replays)
     return doc
@@ -158,21 +159,23 @@ def _keep(out: Path, result: TableResult, journal: Journal) -> None:
     journal.append(result)
 
 
-def _sprt_stop(settings: Settings, done: dict[int, TableResult], blocks: dict[int, int], total: int) -> int | None:
-    """The number of the table at which the tables finished so far, in schedule order and
-    without a gap, decide the SPRT (None: not decided, or no SPRT)."""
-    if settings.sprt is None:
-        return None
-    a, b = (e.name for e in settings.entrants)
-    test = stats.Sprt(a, b, *settings.sprt)
-    prefix = []
-    for n in range(total):
-        if n not in done:
-            break
-        prefix.append(done[n])
-        if blocks.get(n + 1) == blocks.get(n) and n + 1 < total:
-            continue  # a duplicate block counts once it is whole
-        samples = stats.sprt_samples(prefix, blocks, a, b, settings.duplicate)
-        if test.run(samples)["decided"]:
-            return n
-    return None
+class _Watch:
+    """The SPRT followed as tables finish: the tables finished so far, in schedule order
+    and without a gap, fed to the test one sample at a time; the table at which it is
+    decided (None: not yet, or no SPRT)."""
+
+    def __init__(self, settings: Settings, blocks: dict[int, int]):
+        self.test = None if settings.sprt is None else sprt.Sequential(sprt.Sprt(*settings.sprt))
+        a, b = (e.name for e in settings.entrants[:2])
+        self.samples = sprt.Samples(a, b, blocks, settings.duplicate)
+        self.next = 0
+
+    def feed(self, done: dict[int, TableResult]) -> int | None:
+        if self.test is None:
+            return None
+        while self.test.decided_at is None and self.next in done:
+            for sample in self.samples.feed(done[self.next]):
+                if self.test.add(sample):
+                    break
+            self.next += 1
+        return self.test.decided_at

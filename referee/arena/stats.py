@@ -9,10 +9,6 @@ resumed tournament, whose tables finished in another order, gets the same figure
   players' skill taken as fixed (no drift between games: ``tau`` 0), mu and the interval
   mu +- 1.96 sigma;
 - crosstable: for every two entrants, the games both played: how often each ranked above;
-- ``sprt``: a sequential test of two entrants' Elo difference (``GSPRT``, the normal
-  approximation of the log-likelihood ratio that fishtest and fastchess use), each sample
-  a game between the two, or with duplicate deals the mean over one block of tables that
-  replayed the same deal (the correlated pair a pentanomial count treats as one);
 - think times (p50, p99) and incidents, per entrant.
 """
 
@@ -22,7 +18,6 @@ import math
 import statistics
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from referee.arena.table import TableResult
@@ -53,83 +48,6 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     k = (len(ordered) - 1) * q
     lo, hi = math.floor(k), math.ceil(k)
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
-
-
-@dataclass
-class Sprt:
-    a: str
-    b: str
-    elo0: float
-    elo1: float
-    alpha: float = 0.05
-    beta: float = 0.05
-
-    @property
-    def bounds(self) -> tuple[float, float]:
-        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
-
-    @staticmethod
-    def expected(elo: float) -> float:
-        return 1 / (1 + 10 ** (-elo / 400))
-
-    def llr(self, samples: Sequence[float], games_per_sample: float = 1.0) -> float:
-        """The log-likelihood ratio of elo1 against elo0 given the samples (each a score
-        of ``a`` against ``b`` in [0, 1], the mean of ``games_per_sample`` games); the
-        variance is regularised by one sample of the most doubt its games allow (a
-        game's 0.25, over its games), so that a run of one result is not certainty."""
-        n = len(samples)
-        if n < 2:
-            return 0.0
-        mean = statistics.fmean(samples)
-        var = statistics.pvariance(samples, mean)
-        var = (var * n + 0.25 / games_per_sample) / (n + 1.0)
-        s0, s1 = self.expected(self.elo0), self.expected(self.elo1)
-        return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
-
-    def run(self, samples: Sequence[tuple[float, int]]) -> dict[str, Any]:
-        """Sequentially over (score, games in it): where the test stops."""
-        lower, upper = self.bounds
-        scores: list[float] = []
-        games = 0
-        llr = 0.0
-        for score, count in samples:
-            scores.append(score)
-            games += count
-            llr = self.llr(scores, games / len(scores))
-            if llr >= upper or llr <= lower:
-                return {"decided": True, "accept": "H1" if llr >= upper else "H0", "llr": llr, "games": games,
-                        "samples": len(scores), "bounds": [lower, upper]}
-        return {"decided": False, "accept": None, "llr": llr, "games": games, "samples": len(scores),
-                "bounds": [lower, upper]}
-
-
-def sprt_samples(results: Sequence[TableResult], blocks: dict[int, int], a: str, b: str,
-                 duplicate: bool) -> list[tuple[float, int]]:
-    """``a``'s scores against ``b``: one per game, or per block of duplicate tables."""
-    samples: list[tuple[float, int]] = []
-    pending: dict[int, list[float]] = {}
-    for res in results:
-        if a not in res.names or b not in res.names:
-            continue
-        i, j = res.names.index(a), res.names.index(b)
-        scores = [1.0 if ev[i] < ev[j] else 0.5 if ev[i] == ev[j] else 0.0 for ev in res.events]
-        if not duplicate:
-            samples += [(s, 1) for s in scores]
-            continue
-        block = blocks.get(res.number, res.number)
-        pending.setdefault(block, []).extend(scores)
-        if len(pending[block]) and _block_done(res, blocks):
-            got = pending.pop(block)
-            samples.append((statistics.fmean(got), len(got)))
-    for got in pending.values():
-        if got:
-            samples.append((statistics.fmean(got), len(got)))
-    return samples
-
-
-def _block_done(res: TableResult, blocks: dict[int, int]) -> bool:
-    """Is this the block's last table (the next table, if any, is of another block)?"""
-    return blocks.get(res.number + 1) != blocks.get(res.number)
 
 
 def standings(names: Sequence[str], results: Sequence[TableResult]) -> dict[str, Any]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from referee.arena import schedule, stats
+from referee.arena import schedule, sprt, stats
 from referee.arena.entrants import EntrantError, parse
 from referee.jobs.validate import validate_file
 
@@ -67,13 +68,48 @@ def test_points_and_intervals() -> None:
     assert lo < mean < hi and mean == 0.75
 
 
+@pytest.mark.parametrize("counts, elo0, elo1, llr", [
+    # fastchess's own tests (app/tests/sprt_test.cpp, the logistic model): W, L, D ...
+    ({"1": 21404, "0": 21184, "1/2": 40708}, 0.5, 2.5, -1.57),
+    ({"1": 57433, "0": 57030, "1/2": 106593}, 0, 2, -2.59),
+    # ... and game pairs: LL, LD, WL + DD, WD, WW
+    ({"0": 223, "1/4": 9863, "1/2": 20279 + 1000, "3/4": 10037, "1": 246}, 0.5, 2.5, -3.07),
+    ({"0": 871, "1/4": 26175, "1/2": 55003 + 980, "3/4": 26678, "1": 821}, 0, 2, -4.98),
+])
+def test_the_sprt_log_likelihood_ratio_is_fastchess_s(counts: dict, elo0: float, elo1: float, llr: float) -> None:
+    from fractions import Fraction
+
+    got = sprt.Sprt(elo0, elo1).llr({Fraction(k): v for k, v in counts.items()})
+    assert got == pytest.approx(llr, abs=0.005)
+
+
 def test_sprt_decides_both_ways_and_waits_when_it_cannot_tell() -> None:
-    test = stats.Sprt("a", "b", 0, 50)
-    strong = test.run([(1.0, 1), (1.0, 1), (0.5, 1), (1.0, 1)] * 20)
+    from fractions import Fraction
+
+    test = sprt.Sprt(0, 50)
+    wins = [sprt.Sample(Fraction(s), 1, i) for i, s in enumerate([1, 1, Fraction(1, 2), 1] * 20)]
+    strong = sprt.run(test, wins)
     assert strong["decided"] and strong["accept"] == "H1"
-    even = test.run([(1.0, 1), (0.0, 1)] * 400)
+    even = sprt.run(test, [sprt.Sample(Fraction(i % 2), 1, i) for i in range(800)])
     assert even["decided"] and even["accept"] == "H0"
-    assert not test.run([(1.0, 1), (0.0, 1)] * 3)["decided"]
+    assert not sprt.run(test, [sprt.Sample(Fraction(i % 2), 1, i) for i in range(6)])["decided"]
+    # a run of one result is never certainty: each win adds at most log(s1 / s0), a game's
+    # or a pair's alike, so a pair of wins tells no more than one win
+    one = sprt.run(test, wins[:1])["llr"]
+    pair = sprt.run(test, [sprt.Sample(Fraction(1), 2, 0)])["llr"]
+    assert one == pytest.approx(pair, rel=1e-2)
+    assert one == pytest.approx(math.log(sprt.expected(50) / sprt.expected(0)), rel=1e-2)
+
+
+def test_duplicate_blocks_are_one_sample_each() -> None:
+    from referee.arena.table import TableResult
+
+    results = [TableResult(n, ["a", "b"] if n % 2 == 0 else ["b", "a"], [[0, 1]], "", "") for n in range(6)]
+    blocks = {n: n // 2 for n in range(6)}
+    paired = sprt.samples(results, blocks, "a", "b", duplicate=True)
+    assert [(str(s.score), s.games, s.table) for s in paired] == [("1/2", 2, 1), ("1/2", 2, 3), ("1/2", 2, 5)]
+    single = sprt.samples(results, blocks, "a", "b", duplicate=False)
+    assert [str(s.score) for s in single] == ["1", "0", "1", "0", "1", "0"]
 
 
 def test_entrant_specs() -> None:
