@@ -5,10 +5,12 @@ and how a finished match ranks its players.
 - ``greedy``: the weakest play it has (the most cards at that strength), never a pass
   when it can play; its weakest cards as a gift;
 - ``search``: plans its hand with the solver's partition (``solve.search.Partition``: the
-  fewest plays that empty it), plays what shortens that plan most for the least strength,
-  plays a play nobody can beat (the solver's ``beaters`` against every card it has not
-  seen) when the rest of its plan is short, never passes when it can play, and gives away
-  what its plan can spare.
+  fewest plays that empty it; near the end, the fewest that end on a card it may go out
+  on), plays what shortens that plan most for the least strength, plays a play nobody can
+  beat (the solver's ``beaters`` against every card it has not seen) when the rest of its
+  plan is short, makes a revolution only when the rest of its hand is weaker than the
+  cards it has not seen (a revolution turns the order over), never passes when it can
+  play, and gives away what its plan can spare.
 
 Every player sees only what its seat sees: its own hand, the table, and which cards are
 still out (not which opponent holds them).
@@ -85,6 +87,13 @@ def _gift(state: df.State, seat: int, gifts: list[df.Give], style: str) -> df.Gi
     return min(gifts, key=cost)
 
 
+#: Weight of a revolution's cost: how much stronger than the unseen cards, on average, the
+#: rest of the hand is in the order in force (a revolution turns that order over).
+REVOLUTION_WEIGHT = 12.0
+#: Plays left at which the plan must end on a card one may go out on.
+CLEAN_FINISH_PLAYS = 4
+
+
 def _search(state: df.State, me: int, plays: list[df.Play]) -> df.Move:
     from referee.games.daifugo.solve.search import Partition, beaters, forbidden, lead_state
 
@@ -106,17 +115,55 @@ def _search(state: df.State, me: int, plays: list[df.Play]) -> df.Move:
     best: tuple | None = None
     chosen = plays[0]
     for m in plays:
-        mask = sum(plan.bit.get(c, 0) for c in m.cards if not c.is_joker)
-        jokers = sum(1 for c in m.cards if c.is_joker)
-        left = min(plan.least(plan.full & ~mask, plan.jokers - jokers, p) for p in (0, 1))
-        strength = _strength(state, m)
-        cost = 10.0 * left + 0.4 * strength
-        if left <= 2 and sure(df.apply(state, m)):
+        left = _plays_left(plan, state, m)
+        cost = 10.0 * left + 0.4 * _strength(state, m)
+        after = df.apply(state, m)
+        if after.revolution != state.revolution:
+            cost += REVOLUTION_WEIGHT * _edge([c for c in hand if c not in m.cards], unseen, state)
+        if left <= 2 and sure(after):
             cost -= 9.0  # the lead comes back: the rest of the plan follows
         key = (cost, -len(m.cards), _key(m))
         if best is None or key < best:
             best, chosen = key, m
     return chosen
+
+
+def _plays_left(plan: Any, state: df.State, move: df.Play) -> int:
+    """The fewest plays that empty the hand after ``move`` (the partition's); near the end,
+    the fewest whose last play is one the player may go out on (a forbidden finish ranks
+    the player last)."""
+    mask = sum(plan.bit.get(c, 0) for c in move.cards if not c.is_joker)
+    jokers = plan.jokers - sum(1 for c in move.cards if c.is_joker)
+    rest = plan.full & ~mask
+    left: int = min(plan.least(rest, jokers, p) for p in (0, 1))
+    risky = jokers or any(c.rank in (2, 3) for c in plan.reals if plan.bit[c] & rest)
+    if not risky or left > CLEAN_FINISH_PLAYS or not state.rules.forbidden_finish:
+        return left
+    from referee.games.daifugo.solve.search import forbidden
+
+    revolution = state.revolution
+    combo = df.combination(state.rules, move.cards, move.joker_as)
+    if combo is not None and df.revolution_rule(state.rules, combo) is not None:
+        revolution = not revolution
+    clean: int | None = None
+    for piece in plan.pieces:
+        if piece.mask & rest != piece.mask or piece.jokers > jokers:
+            continue
+        for parity in (0, 1):
+            if not forbidden(state.rules, piece.play.cards, revolution != bool(parity)):
+                n = plan.least(rest & ~piece.mask, jokers - piece.jokers, parity) + 1
+                clean = n if clean is None else min(clean, n)
+    return clean if clean is not None else left + 2
+
+
+def _edge(mine: list[Card], unseen: list[Card], state: df.State) -> float:
+    """How much stronger, on average, the real cards in ``mine`` are than the unseen ones,
+    in the order now in force (what a revolution would take away, or give if negative)."""
+    def mean(cards: list[Card]) -> float:
+        reals = [df.strength(c) for c in cards if not c.is_joker]
+        return sum(reals) / len(reals) if reals else 7.0
+    edge = mean(mine) - mean(unseen)
+    return -edge if state.revolution != state.back else edge
 
 
 def table_sizes(rules: str, options: str = "") -> list[int]:
