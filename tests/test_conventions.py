@@ -321,3 +321,38 @@ def test_stats_are_true_after_a_timeout() -> None:
     finally:
         path.unlink()
     assert answer.answer == "unknown" and answer.stats.nodes > 0
+
+
+# ---------------------------------------------------------------- serve fails like a command
+
+def _free_port() -> int:
+    """A loopback port nothing listens on (bound, then let go)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        result = pitboss("serve", "--port", str(port), "--db", str(tmp_path / "t.db"))
+        assert result.returncode == 2 and result.stdout == b""
+        assert result.stderr.decode() == f"pitboss: cannot listen on 127.0.0.1:{port} (HTTP): Address already in use\n"
+        listener = runner.invoke(app, ["serve", "--port", "0", "--uecda", str(port), "--db", str(tmp_path / "t.db")])
+        assert listener.exit_code == 2
+        assert listener.stderr == f"pitboss: cannot listen on 127.0.0.1:{port} (uecda): Address already in use\n"
+
+
+def test_serve_with_a_database_it_cannot_open_says_which_in_one_line(tmp_path: Path) -> None:
+    for db in (str(tmp_path / "missing" / "t.db"), str(tmp_path)):
+        result = runner.invoke(app, ["serve", "--port", "0", "--db", db])
+        assert result.exit_code == 2 and result.stderr == f"pitboss: cannot open the database {db}: unable to open database file\n"
+    port = _free_port()
+    result = runner.invoke(app, ["serve", "--port", "0", "--db", f"postgresql://ann:secret@127.0.0.1:{port}/pitboss"])
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith(f"pitboss: cannot open the database postgresql://ann:***@127.0.0.1:{port}/pitboss: ")
+    assert "refused" in result.stderr and "secret" not in result.stderr
