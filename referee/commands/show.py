@@ -70,7 +70,12 @@ def command(file: str, game: int, ply: int | None, round_no: int | None, svg: st
     name = "<stdin>" if file == "-" else file
     chosen = record(file, name, game)
     annotated = annotate_timeline(chosen)
-    frames = frames_of(annotated)
+    try:
+        frames = frames_of(annotated)
+    except LookupError as err:  # nothing to draw it with (a record of no game Pitboss knows)
+        errors = chosen.report.errors
+        fail(T("{file}, record {game}: {error}", file=name, game=game,
+               error=tr(errors[0].message) if errors else said(err)))
     try:
         frame = select(frames, ply, round_no)
     except LookupError as err:
