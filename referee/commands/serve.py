@@ -1,18 +1,18 @@
 """``pitboss serve``: the live referee. Its own options, then one ``--NAME PORT`` (and that
-protocol's options) per protocol the service also speaks (``referee.service.protocols``)."""
+listener's options) per protocol listener a game offers (``Game.listeners``)."""
 
 from __future__ import annotations
 
 import socket
-from collections.abc import Callable
-from functools import partial
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import click
 
 from referee import i18n
-from referee.service import protocols
+from referee.jobs import registry
+from referee.jobs.listener import Listener, OptionValue
 
 from .base import Command, default_shown, done, fail, integer, kind, real
 
@@ -42,35 +42,49 @@ def params() -> list[click.Parameter]:
         click.Option(["--rate"], type=real(min=0.1), default=200.0,
                      help="Requests per second allowed per seat token (bursts up to twice that)."),
     ]
-    for name in protocols.names():
-        own.append(click.Option([f"--{name}"], type=integer(1, 65535), metavar="PORT",
-                                help=f"Also listen for the {name} protocol on this port."))
-        own += [click.Option([f"--{flag}"], type=kind(python_type), default=default,
-                             show_default=default_shown(default), help=help_text)
-                for flag, python_type, default, help_text in protocols.cli_options(name)]
+    for listener in _listeners():
+        own.append(click.Option([f"--{listener.name}", listener.key], type=integer(1, 65535), metavar="PORT",
+                                help=listener.help))
+        own += [click.Option([f"--{option.flag}", option.key], type=kind(option.type), default=option.default,
+                             show_default=default_shown(option.default), help=option.help)
+                for option in listener.options]
     return own
+
+
+def _listeners() -> list[Listener]:
+    """The protocol listeners the games offer."""
+    return [listener for game in registry.games() for listener in game.listeners]
 
 
 def listeners(host: str, given: dict[str, Any]) -> list[Callable[[Any], Any]]:
     """The protocol servers asked for (``--NAME PORT``), each with its options, to be
     started with the hub once the service is up."""
     extra: list[Callable[[Any], Any]] = []
-    for name in protocols.names():
-        if given.get(name) is None:
+    for listener in _listeners():
+        if given.get(listener.key) is None:
             continue
-        options = {flag.replace("-", "_"): given.get(flag.replace("-", "_"))
-                   for flag, *_ in protocols.cli_options(name)}
-        module = protocols.server(name)
-        extra.append(partial(module.serve, host=host, port=given[name], **options))
+        extra.append(_starter(listener, host, given[listener.key], listener.given(given)))
     return extra
+
+
+def _starter(listener: Listener, address: str, port: int,
+             options: dict[str, OptionValue]) -> Callable[[Any], Awaitable[None]]:
+    """``listener`` on ``address:port`` with its options, waiting for the service's hub."""
+    serve = listener.serve()
+
+    def start(hub: Any) -> Awaitable[None]:
+        # ``announce`` keeps its default: options are only the listener's own flags
+        return serve(hub, address, port, **options)  # type: ignore[arg-type]
+    return start
 
 
 def serve(host: str, port: int, db: str, rate: float, **given: Any) -> None:
     from referee.service.app import serve as run
 
     i18n.use("en")  # the service answers every client alike: its API speaks English
-    listening = [("HTTP", port)] + [(name, given[name]) for name in protocols.names() if given.get(name) is not None]
-    check_ports(host, listening)
+    asked = [(listener.name, given[listener.key]) for listener in _listeners()
+             if given.get(listener.key) is not None]
+    check_ports(host, [("HTTP", port), *asked])
     check_database(db)
     try:
         code = run(host, port, db, rate=rate, burst=2 * rate, announce=click.echo,
