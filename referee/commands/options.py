@@ -174,7 +174,7 @@ def rules_setting(values: Sequence[str] | None) -> dict[str, Any]:
 def unmet_settings(texts: dict[str, str], met: Iterable[str | None]) -> None:
     """A warning for each setting whose game had no record among those read (``met``: the
     games of the records read), when records of other games were."""
-    games = {g for g in met if g is not None}
+    games = {g for g in met if g is not None and registry.find(g) is not None}
     titles = [g.title for g in registry.games() if g.name in games]
     for name, text in texts.items():
         if games and name not in games:
