@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.engines.message import T
+from referee.engines.message import T, suggested
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
@@ -149,7 +149,8 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
     changes: dict[str, Any] = {}  # each value checked against its field above
     for name, value in (toggles or {}).items():
         if name not in OPTIONS:
-            raise ValueError(T("unknown Daifugo option {name}: options are {join}", name=repr(name), join=', '.join(OPTIONS)))
+            raise ValueError(suggested(T("unknown Daifugo option {name}: options are {join}", name=repr(name),
+                                         join=', '.join(OPTIONS)), name, OPTIONS))
         field_name = name.replace("-", "_")
         if name == "stairs-revolution":
             if value is None or value is False or value == 0:
