@@ -177,6 +177,23 @@ def setting_inputs() -> list[str]:
             *map(str, sorted(GOLDEN.glob("daifugo/uecda-*.dfn"))), str(GOLDEN / "daifugo" / "uecda-log-11back.log")]
 
 
+def test_every_setting_is_plain_data_that_unpickles_as_itself():
+    """Rule sets and options pickle (compiled engines too: CI's second run) and come back as
+    the very rule set the engine knows, so what a worker remembers per rule set is kept."""
+    import dataclasses
+    import pickle
+
+    from referee.jobs.validate import parse_settings
+
+    for texts in every_setting():
+        for game, setting in parse_settings(texts).items():
+            back = pickle.loads(pickle.dumps(setting))
+            assert back is setting, (game, texts)
+            assert dataclasses.is_dataclass(setting)
+            assert not any(callable(getattr(setting, f.name)) for f in dataclasses.fields(setting)), \
+                "a function among a setting's fields"
+
+
 def test_every_setting_is_judged_the_same_on_two_processes():
     from referee.jobs.validate import parse_settings
 
