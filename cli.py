@@ -24,6 +24,7 @@ from referee import i18n
 from referee.engines.message import J, M, N, T, said
 from referee.i18n import tr
 from referee.jobs import registry
+from referee.jobs.listener import Listener
 from referee.jobs.questions import question_names, question_options
 from referee.jobs.validate import Summary, expand_inputs
 from referee.notation.records import NotText, caret_line, open_text, visible
@@ -1089,11 +1090,14 @@ _solve_command()
 # ------------------------------------------------------------------ serve
 
 
-def _serve_command() -> None:
-    """``pitboss serve``: its own options, then one ``--NAME PORT`` (and that protocol's
-    options) per protocol package of ``referee/service`` (see referee.service.protocols)."""
-    from referee.service import protocols
+def _listeners() -> list[Listener]:
+    """The protocol listeners the games offer (``pitboss serve --NAME PORT``)."""
+    return [listener for game in registry.games() for listener in game.listeners]
 
+
+def _serve_command() -> None:
+    """``pitboss serve``: its own options, then one ``--NAME PORT`` (and that listener's
+    options) per listener a game offers (see referee.jobs.listener)."""
     P = inspect.Parameter
     keyword = P.KEYWORD_ONLY
     params = [
@@ -1107,13 +1111,13 @@ def _serve_command() -> None:
         P("rate", keyword, default=200.0, annotation=Annotated[float, typer.Option(
             "--rate", min=0.1, help="Requests per second allowed per seat token (bursts up to twice that).")]),
     ]
-    for name in protocols.names():
-        params.append(P(name, keyword, default=None, annotation=Annotated[Optional[int], typer.Option(
-            f"--{name}", min=1, max=65535, metavar="PORT",
-            help=f"Also listen for the {name} protocol on this port.")]))
-        for flag, kind, default, help_text in protocols.cli_options(name):
-            params.append(P(flag.replace("-", "_"), keyword, default=default, annotation=Annotated[
-                Optional[kind] if default is None else kind, typer.Option(f"--{flag}", help=help_text)]))
+    for listener in _listeners():
+        params.append(P(listener.key, keyword, default=None, annotation=Annotated[Optional[int], typer.Option(
+            f"--{listener.name}", min=1, max=65535, metavar="PORT", help=listener.help)]))
+        for option in listener.options:
+            params.append(P(option.key, keyword, default=option.default, annotation=Annotated[
+                Optional[option.type] if option.default is None else option.type,
+                typer.Option(f"--{option.flag}", help=option.help)]))
     serve.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     app.command()(serve)
 
@@ -1131,19 +1135,15 @@ def serve(host: str, port: int, db: str, rate: float, **given) -> None:
 
       pitboss serve --port 8080 --db postgresql://localhost/pitboss
     """
-    from referee.service import protocols
     from referee.service.app import serve as run
 
     i18n.use("en")  # the service answers every client alike: its API speaks English
     extra = []
-    for name in protocols.names():
-        if given.get(name) is None:
+    for listener in _listeners():
+        if given.get(listener.key) is None:
             continue
-        options = {flag.replace("-", "_"): given.get(flag.replace("-", "_"))
-                   for flag, *_ in protocols.cli_options(name)}
-        module = protocols.server(name)
-        extra.append(lambda hub, module=module, at=given[name], options=options:
-                     module.serve(hub, host, at, **options))
+        extra.append(lambda hub, serve=listener.serve(), at=given[listener.key], options=listener.given(given):
+                     serve(hub, host, at, **options))
     try:
         code = run(host, port, db, rate=rate, burst=2 * rate, announce=typer.echo, extra_servers=extra)
     except (OSError, RuntimeError) as err:
