@@ -908,7 +908,10 @@ def _convert_records(stream, name: str, to: Optional[str], record: Optional[int]
     else:
         _write_file(output, text)
         typer.echo(f"{output}: {name} as {target[1].title}")
-    raise typer.Exit(0)
+    left_out = getattr(text, "notes", ())  # what the writer could not put in, each in a sentence
+    for note in left_out:
+        typer.echo(f"pitboss: {note}", err=True)
+    raise typer.Exit(1 if left_out else 0)
 
 
 @app.command()
@@ -932,7 +935,8 @@ def convert(
 
       pitboss convert match.dfn --to uecda-log -o match.log
 
-    Exit status: 0 converted, 1 converted with games left out, 2 could not run.
+    Exit status: 0 converted, 1 converted with something left out (each said: games of
+    a log, a log's RANDOM_SEED line), 2 could not run (nothing is written).
     """
     from referee.jobs.registry import games
     from referee.jobs.validate import sniff
