@@ -42,7 +42,7 @@ def _modules() -> dict[str, Path]:
 
 def layer(module: str) -> str:
     parts = module.split(".")
-    if parts[0] in ("cli", "pitboss") or parts[:2] == ["referee", "service"]:
+    if parts[0] in ("cli", "pitboss") or parts[:2] in (["referee", "service"], ["referee", "commands"]):
         return "faces"
     if parts[:2] == ["referee", "games"]:
         if len(parts) <= 3:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import fixtures_dir
 from test_uecda_log import _server_log
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.games.daifugo.uecda.convert import convert_log

@@ -6,7 +6,7 @@ is caught there."""
 from __future__ import annotations
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.games.daifugo.selfplay import contest_logs, daifugo_matches

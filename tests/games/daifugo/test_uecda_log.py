@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee import spec
