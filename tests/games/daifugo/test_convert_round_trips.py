@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import fixtures_dir
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.games.daifugo import engine as df
