@@ -385,6 +385,12 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
         table = await table_or_404(request.path_params["id"])
         return HTMLResponse(page.table_page(table.id, table.row.game))
 
+    async def replay(request: Request) -> Response:
+        table = await table_or_404(request.path_params["id"])
+        if not table.finished:
+            raise HubError(409, {"error": "the replay opens once the table is finished"})
+        return HTMLResponse(await run_in_threadpool(page.replay_page, table.id, table.match.record()))
+
     async def events(ws: WebSocket) -> None:
         table = await hub().get(ws.path_params["id"])
         if table is None:
@@ -460,6 +466,7 @@ def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 40
         Route("/", index),
         Route("/favicon.ico", favicon),
         Route("/tables/{id}", table_page),
+        Route("/tables/{id}/replay", replay),
         Route("/v1/tables", create_table, methods=["POST"]),
         Route("/v1/tables", list_tables, methods=["GET"]),
         Route("/v1/tables/{id}", public_view),
