@@ -80,7 +80,7 @@ def form() -> dict[str, Any]:
     return {"seats": {p: [n for n in range(2, len(NAMES) + 1) if df.check_players(r, n) is None]
                       for p, r in df.PRESETS.items()},
             "names": list(NAMES), "options": options,
-            "presets": {p: {o["name"]: r.option(o["name"]) for o in options} for p, r in df.PRESETS.items()},
+            "presets": {p: {name: r.option(name) for name in df.OPTIONS} for p, r in df.PRESETS.items()},
             "rounds": True}
 
 

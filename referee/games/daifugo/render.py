@@ -153,7 +153,7 @@ BACK_STEP = 12
 #: ellipsis) and the status, wrapped at ``STATUS_CHARS`` a line.
 HAND_X = 184
 NAME_CHARS = 16
-STATUS_CHARS = 26
+STATUS_CHARS = 22
 
 
 def _lines(parts: list[str]) -> list[str]:
