@@ -87,7 +87,7 @@ def index_page(tables: list[dict[str, Any]]) -> str:
     and the form that starts a new one."""
     rows = "".join(_row(t) for t in tables)
     body = ("<header class=bar><a class=home href='/'>Pitboss</a><span class=what>live tables, refereed move by "
-            "move</span><a href='/docs'>API</a></header>")
+            "move</span><a href='#new'>New table</a><a href='/docs'>API</a></header>")
     body += ("<main class=lobby><section class=box id=tables><h2>Tables</h2>"
              "<table class=list><thead><tr><th>table</th><th>game</th><th>rules</th><th>seats</th><th>status</th>"
              f"</tr></thead><tbody id=rows>{rows}</tbody></table>"
