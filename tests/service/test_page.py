@@ -563,6 +563,36 @@ def test_a_contest_table_watched_live(db_url, server_factory, tmp_path):
             th.join(30)
 
 
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_the_pages_are_self_contained_and_ship(client) -> None:
+    """The lobby and a table's page carry their styles and scripts (from referee/, which
+    the wheel takes whole) and allow nothing but this server; the lobby's form knows
+    every game that plays live, with its rule sets, without naming one in the service."""
+    import json
+    import tomllib
+
+    from referee.jobs import registry
+    from referee.service import page
+
+    root = Path(__file__).resolve().parents[2]
+    wheel = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert "referee" in wheel["only-include"] and page.STATIC.parent == root / "referee" / "service"
+    doc = client.post("/v1/tables", json={"game": "caravan", "seats": ["Ann", "Bob"]}).json()
+    for html in (client.get("/").text, client.get(f"/tables/{doc['id']}").text):
+        assert "Content-Security-Policy" in html and "default-src 'none'" in html and "connect-src 'self'" in html
+        assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", html)
+        assert doc["seats"][0]["token"] not in html
+    config = json.loads(re.search(r'<script type="application/json" id="config">(.*?)</script>',
+                                  client.get("/").text).group(1))
+    offered = {g["name"]: g for g in config["games"]}
+    assert set(offered) == {g.name for g in registry.games() if g.has("live")}
+    for name, g in offered.items():
+        assert [r["name"] for r in g["rule_sets"]] == list(registry.game(name).rule_sets)
+        assert all(g["seats"][r["name"]] for r in g["rule_sets"])  # every rule set seats someone
+    assert client.get(f"/tables/{doc['id']}/replay").status_code == 409  # not finished yet
+    assert client.get("/tables/nope/replay").status_code == 404
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("look", LOOKS, ids=lambda x: f"{x[0][0]}-{'dark' if x[1] else 'light'}")
 @pytest.mark.parametrize("game", ["caravan", "daifugo"])
