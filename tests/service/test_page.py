@@ -493,7 +493,7 @@ def test_a_contest_table_watched_live(db_url, server_factory, tmp_path):
     from cdp import Browser
     from pg import free_port
 
-    from referee.games.daifugo.contest.client import Client
+    from referee.games.daifugo.uecda.contest.client import Client
 
     class Held(Client):
         """Waits for ``gate`` before its first table of the second game."""

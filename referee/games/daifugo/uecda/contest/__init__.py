@@ -1,8 +1,7 @@
-"""The UEC computer-Daihinmin contest protocol (20070, and the 20060 fallback) for
-Daifugo's ``contest`` part: what ``pitboss serve --uecda PORT`` (the generic listener in
-``referee/service/uecda``) needs of the game to seat five of the contest's own clients at a
-table and play a match with them, byte for byte as the contest's standard server does
-(shared/fixtures/uecda-protocol.md).
+"""The UEC computer-Daihinmin contest protocol (20070, and the 20060 fallback): what
+``pitboss serve --uecda PORT`` (the listener, ``referee.games.daifugo.uecda.server``)
+needs to seat five of the contest's own clients at a table and play a match with them,
+byte for byte as the contest's standard server does (tndhms 0.29's daihu.c).
 
 - :func:`load` (``config``): a ``tndhms.cfg`` and the command line's options;
 - :func:`handshake`: one connection's profile and player number;
@@ -18,12 +17,12 @@ import socket
 from dataclasses import replace
 from pathlib import Path
 
-from referee.games.daifugo.contest import protocol as P
-from referee.games.daifugo.contest.config import ConfigError, ContestConfig, load
-from referee.games.daifugo.contest.live import open as open_live
-from referee.games.daifugo.contest.live import report_of
-from referee.games.daifugo.contest.live import setup_of as live_setup
-from referee.games.daifugo.contest.table import (
+from referee.games.daifugo.uecda.contest import protocol as P
+from referee.games.daifugo.uecda.contest.config import ConfigError, ContestConfig, load
+from referee.games.daifugo.uecda.contest.live import open as open_live
+from referee.games.daifugo.uecda.contest.live import report_of
+from referee.games.daifugo.uecda.contest.live import setup_of as live_setup
+from referee.games.daifugo.uecda.contest.table import (
     ContestTable,
     Incident,
     Observer,

@@ -27,11 +27,11 @@ from typing import TextIO
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.contest import protocol as P
-from referee.games.daifugo.contest.config import ContestConfig
-from referee.games.daifugo.contest.flow import MatchFlow, Step
-from referee.games.daifugo.engine import tndhms
-from referee.games.daifugo.notation import uecda_log_writer as writer
+from referee.games.daifugo.uecda.contest import protocol as P
+from referee.games.daifugo.uecda.contest.config import ContestConfig
+from referee.games.daifugo.uecda.contest.flow import MatchFlow, Step
+from referee.games.daifugo.uecda.engine import tndhms
+from referee.games.daifugo.uecda.notation import writer
 
 N = tndhms.N_PLAYERS
 _LOCK_EVENTS = ("daifugo.option.suit-lock", "daifugo.lock.lone-joker")

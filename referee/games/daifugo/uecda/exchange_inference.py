@@ -5,29 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations, product
-from typing import TYPE_CHECKING, NamedTuple
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.notation import uecda_log as ul
-from referee.jobs.replay import Positions, unrejected
+from referee.games.daifugo.uecda.log_replay import LogGameReplay, Outcome
+from referee.games.daifugo.uecda.notation import log as ul
+from referee.jobs.replay import unrejected
 from referee.notation.records import Finding
 
-if TYPE_CHECKING:
-    from referee.games.daifugo.log_referee import _LogGameReplay
 
-class Outcome(NamedTuple):
-    """A replay of a game's moves: the final state (None when an entry contradicts the
-    server), errors, warnings, entries replayed, and the positions it went through."""
-
-    state: df.State | None
-    errors: list[Finding]
-    warnings: list[Finding]
-    plies: int
-    positions: Positions
-
-
-def infer_exchange(replay: "_LogGameReplay", start: df.State) -> Outcome:
+def infer_exchange(replay: LogGameReplay, start: df.State) -> Outcome:
     """The unlogged exchange, inferred (uecda-server.md, Exchange).
 
     The server moves the lower titles' strongest cards itself: no choice there. The upper

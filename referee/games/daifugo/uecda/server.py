@@ -1,7 +1,6 @@
-"""``pitboss serve --uecda PORT``: the listener of the UEC contest protocol, a face of the
-referee like the HTTP service. The game that speaks the protocol is found through the
-registry (the game with a ``contest`` part); its part does the handshake and plays the
-tables (uecda-protocol.md).
+"""``pitboss serve --uecda PORT``: the listener of the UEC contest protocol
+(:mod:`referee.games.daifugo.uecda.listener`). The contest's side of it (handshake,
+tables, log) is :mod:`referee.games.daifugo.uecda.contest`.
 
 Connections are numbered in accept order, one handshake at a time; every five make a
 table, which plays in its own thread while the next five gather. Each table writes the
@@ -18,34 +17,25 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.jobs import registry
+from referee.games.daifugo.uecda import contest
+from referee.games.daifugo.uecda.hub import Bridge, Table
+from referee.games.daifugo.uecda.listener import NAME
+from referee.jobs.listener import ListenerHost, OptionValue, Serve
 
 DEFAULT_TIMEOUT = 10.0
-
-
-def contest_game() -> Any:
-    """The game that plays the contest protocol (the one with a ``contest`` part)."""
-    for game in registry.games():
-        if game.has("contest"):
-            return game
-    raise LookupError("no game here speaks the contest protocol")
-
-
-def contest_part() -> ModuleType:
-    """The ``contest`` part of the game that plays the contest protocol."""
-    return contest_game().part("contest")
+#: The game whose tables the listener's are.
+GAME = "daifugo"
 
 
 @dataclass
 class Settings:
-    #: The part's configuration (``contest_part().load(...)``); None: the shipped one.
-    config: Any = None
+    #: The contest's configuration (``contest.load(...)``; by default the shipped one).
+    config: contest.ContestConfig = field(default_factory=contest.load)
     #: RANDOM_SEED of every table; None: a fresh random one per table (the contest server
     #: takes the clock's second, which anyone who saw the table start could guess, and
     #: with it every hand).
@@ -55,11 +45,6 @@ class Settings:
     log_dir: Path = Path("logs")
     #: Stop accepting after this many tables (None: serve until stopped).
     max_tables: int | None = None
-    part: ModuleType = field(default_factory=contest_part)
-
-    def __post_init__(self) -> None:
-        if self.config is None:
-            self.config = self.part.load()
 
 
 class ContestServer:
@@ -118,17 +103,16 @@ class ContestServer:
 
     def _accept_loop(self) -> None:
         assert self._listener is not None
-        part = self.settings.part
         while not self._stopped.is_set():
             try:
                 sock, peer = self._listener.accept()
             except OSError:
                 return
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            seat = part.handshake(sock, len(self.waiting), self.settings.config, self.settings.timeout,
-                                  f"{peer[0]}:{peer[1]}")
+            seat = contest.handshake(sock, len(self.waiting), self.settings.config, self.settings.timeout,
+                                     f"{peer[0]}:{peer[1]}")
             self.waiting.append(seat)
-            if len(self.waiting) == part.PLAYERS:
+            if len(self.waiting) == contest.PLAYERS:
                 self._start_table(self.waiting)
                 self.waiting = []
                 if self.settings.max_tables is not None and len(self.tables) >= self.settings.max_tables:
@@ -139,8 +123,8 @@ class ContestServer:
         seed = self.settings.seed if self.settings.seed is not None else secrets.randbelow(2**31)
         stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
         log_path = self.settings.log_dir / f"{stamp}-table{number}.log"
-        table = self.settings.part.new_table(seats, self.settings.config, seed, self.settings.timeout, log_path,
-                                             number=number, hostname=socket.gethostname(), port=self.port)
+        table = contest.new_table(seats, self.settings.config, seed, self.settings.timeout, log_path,
+                                  number=number, hostname=socket.gethostname(), port=self.port)
         if self.observer is not None:
             table.observer = self.observer(table)
         self.tables.append(table)
@@ -149,45 +133,52 @@ class ContestServer:
         thread.start()
 
 
-def settings_from(options: dict[str, Any]) -> Settings:
-    """The settings the command line's options name (``NAME_config``, ``NAME_games``, ...:
-    the package's CLI_OPTIONS); ValueError says what is wrong."""
-    from referee.service.uecda import NAME
+def settings_from(options: Mapping[str, OptionValue]) -> Settings:
+    """The settings the command line's options name (``uecda_config``, ``uecda_games``,
+    ...: the listener's options, and ``uecda_tables``); ValueError says what is wrong."""
 
-    def given(key: str, default: Any = None) -> Any:
-        value = options.get(f"{NAME}_{key}")
-        return default if value is None else value
-    part = contest_part()
-    timeout = float(given("timeout", DEFAULT_TIMEOUT))
+    def given(key: str) -> OptionValue:
+        return options.get(f"{NAME}_{key}")
+
+    def number(key: str) -> int | None:
+        value = given(key)
+        return None if value is None else int(value)
+
+    def text(key: str, default: str) -> str:
+        value = given(key)
+        return default if value is None else str(value)
+
+    timeout = float(text("timeout", str(DEFAULT_TIMEOUT)))
     if timeout <= 0:
         raise ValueError(f"--{NAME}-timeout takes a number of seconds above 0")
-    config_file = given("config")
-    config = part.load(Path(config_file) if config_file else None, options=given("options", ""),
-                       games=given("games"), revision=given("revision"))
-    return Settings(config, given("seed"), timeout, Path(given("logs", "logs")), given("tables"), part)
+    config_file = text("config", "")
+    revision = given("revision")
+    config = contest.load(Path(config_file) if config_file else None, options=text("options", ""),
+                          games=number("games"), revision=None if revision is None else str(revision))
+    return Settings(config, number("seed"), timeout, Path(text("logs", "logs")), number("tables"))
 
 
-async def serve(hub: Any, host: str, port: int, settings: Settings | None = None,
-                announce: Callable[[str], None] = print, **options: Any) -> None:
-    """Run the listener beside the HTTP service until cancelled; ``options`` as the
-    command line gives them (see ``settings_from``). With ``hub`` (the service's table
-    hub) every table is a table of the service too (``hub.py``): listed, watched, its
-    record the log, stored in the service's database."""
-    from referee.service.uecda.hub import Bridge
-
-    settings = settings or settings_from(options)
-    bridge = None
-    if hub is not None:
-        bridge = Bridge(hub, contest_game().name, settings.part, asyncio.get_running_loop(), announce)
-    server = ContestServer(host, port, settings, observer=bridge.feed if bridge is not None else None)
+async def serve(host: ListenerHost[Table] | None, address: str, port: int, *,
+                announce: Callable[[str], None] = print, **options: OptionValue) -> None:
+    """Run the listener until cancelled; ``options`` as the command line gives them (see
+    ``settings_from``). With ``host`` (the service's tables) every table is a table of
+    the service too (``hub.py``): listed, watched, its record the log, stored in the
+    service's database."""
+    settings = settings_from(options)
+    bridge = None if host is None else Bridge(host, GAME, asyncio.get_running_loop(), announce)
+    server = ContestServer(address, port, settings, observer=bridge.feed if bridge is not None else None)
     bound = await asyncio.to_thread(server.start)
-    announce(f"contest protocol: listening on {host}:{bound}")
+    announce(f"contest protocol: listening on {address}:{bound}")
     try:
         await asyncio.Event().wait()
     finally:
         await asyncio.to_thread(server.stop)
         if bridge is not None:
             await bridge.stop()
+
+
+if TYPE_CHECKING:
+    _serve: Serve = serve  # the listener contract's shape, checked by mypy
 
 
 def _say(text: str) -> None:

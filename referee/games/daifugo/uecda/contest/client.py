@@ -9,7 +9,7 @@ turn, as the clients of the uecda-wire runs do: ``close`` (closes its connection
 [5][10] and [7][3]); or from the start ``badversion`` (protocol 12345) and ``silent``
 (no profile: the server speaks 20060 to it, host byte order).
 
-    python -m referee.games.daifugo.contest.client --port 42485 --name p0 --seed 1
+    python -m referee.games.daifugo.uecda.contest.client --port 42485 --name p0 --seed 1
 """
 
 from __future__ import annotations

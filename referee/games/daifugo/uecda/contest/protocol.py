@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from referee.engines.base import JOKER, Card
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.uecda.notation import log as ul
 
 ROWS, COLUMNS = 8, 15
 CELLS = ROWS * COLUMNS

@@ -1,6 +1,7 @@
 """The contest tables in the HTTP service: each table of five TCP connections becomes a
-table of the hub (``referee.service.tables.TableHub``) like any other, listed, watched
-live over its WebSocket, its record the contest's log, stored in the same database.
+table of the service like any other (through what the service lends a listener,
+:class:`referee.jobs.listener.ListenerHost`), listed, watched live over its WebSocket,
+its record the contest's log, stored in the same database.
 
 The protocol's table plays in its own thread and must never wait for the service (its
 clients expect the contest server's timing), so what it does goes one way: its
@@ -16,7 +17,13 @@ from __future__ import annotations
 import asyncio
 import collections
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
+
+from referee.games.daifugo.uecda.contest import live
+from referee.games.daifugo.uecda.contest.flow import Step
+from referee.games.daifugo.uecda.contest.table import ContestTable, Incident
+from referee.jobs.listener import HostedTable, ListenerHost
+from referee.jobs.live import Outcome
 
 #: Plies committed together at most (one database commit, then one event each).
 BATCH = 500
@@ -24,12 +31,15 @@ BATCH = 500
 #: spectator sees them this much later, and the table's thread is woken less.
 GATHER = 0.01
 
+#: The service's table, as the service lends it.
+Table = TypeVar("Table", bound=HostedTable)
+
 
 class Feed:
     """The observer of one protocol table (called from the table's thread): what it is
     told waits in a queue; the service is woken once for all that gathered."""
 
-    def __init__(self, bridge: Bridge, table: Any):
+    def __init__(self, bridge: Bridge[Any], table: ContestTable):
         self.bridge = bridge
         self.items: collections.deque[tuple[Any, ...]] = collections.deque()
         self.woken = True  # until the follower starts, which takes whatever is there
@@ -67,31 +77,30 @@ class Feed:
             out.append(self.items.popleft())
         return out
 
-    def started(self, table: Any) -> None:
-        self._put(("start", self.bridge.part.live_setup(table)))
+    def started(self, table: ContestTable) -> None:
+        self._put(("start", live.setup_of(table)))
 
-    def step(self, table: Any, step: Any) -> None:
+    def step(self, table: ContestTable, step: Step) -> None:
         self._put(("step", step, table.ended if step.last else None))
 
-    def incident(self, table: Any, incident: Any) -> None:
-        self._put(("report", self.bridge.part.report_of(incident), table.seats[incident.player].dropped))
+    def incident(self, table: ContestTable, incident: Incident) -> None:
+        self._put(("report", live.report_of(incident), table.seats[incident.player].dropped))
 
-    def finished(self, table: Any) -> None:
+    def finished(self, table: ContestTable) -> None:
         self._put(("finished",))
 
 
-class Bridge:
-    """The tables of one listener, as tables of ``hub`` (game ``game``, its contest part
-    ``part``)."""
+class Bridge(Generic[Table]):
+    """The tables of one listener, as tables of game ``game`` of the service's ``hub``."""
 
-    def __init__(self, hub: Any, game: str, part: Any, loop: asyncio.AbstractEventLoop,
+    def __init__(self, hub: ListenerHost[Table], game: str, loop: asyncio.AbstractEventLoop,
                  say: Callable[[str], None] = print):
-        self.hub, self.game, self.part, self.loop, self.say = hub, game, part, loop, say
+        self.hub, self.game, self.loop, self.say = hub, game, loop, say
         self.tasks: set[asyncio.Task[None]] = set()
         #: The hub's tables being fed, for the stop.
-        self.following: dict[str, Any] = {}
+        self.following: dict[str, Table] = {}
 
-    def feed(self, table: Any) -> Feed:
+    def feed(self, table: ContestTable) -> Feed:
         """The observer for a protocol table about to start (called from the listener's thread)."""
         return Feed(self, table)
 
@@ -101,35 +110,38 @@ class Bridge:
         task.add_done_callback(self.tasks.discard)
 
     async def follow(self, feed: Feed) -> None:
-        table = None
-        match = None
+        table: Table | None = None
+        match: live.ContestMatch | None = None
         try:
             while True:
                 items = await feed.take()
-                plies: list[Any] = []
+                plies: list[Outcome] = []
                 for item in items:
                     kind = item[0]
                     if kind == "step":
                         assert match is not None
                         plies.append(match.outcome(item[1], item[2]))
                         if len(plies) >= BATCH:
+                            assert table is not None
                             await self.hub.record(table, plies)
                             plies = []
                         continue
                     if plies:
+                        assert table is not None
                         await self.hub.record(table, plies)
                         plies = []
                     if kind == "start":
                         setup = item[1]
-                        match = self.part.open_live(setup, attached=True)
+                        match = live.open(setup, attached=True)
                         table = await self.hub.adopt(self.game, setup, list(setup["names"]), match)
                         self.following[table.id] = table
                     elif kind == "report":
                         assert table is not None
                         report, dropped = item[1], item[2]
-                        setup = table.row.setup
-                        setup["reports"].append(report)
-                        setup["players"][report["player"]]["dropped"] = dropped
+                        # the set-up is the one live.setup_of made: its reports and players are lists
+                        stored = cast(dict[str, Any], table.row.setup)
+                        stored["reports"].append(report)
+                        stored["players"][report["player"]]["dropped"] = dropped
                         await self.hub.annotate(table, {"report": report})
                     elif kind == "finished":
                         assert table is not None and match is not None
@@ -138,6 +150,7 @@ class Bridge:
                         await self.hub.annotate(table, {"finished": match.status()})
                         return
                 if plies:
+                    assert table is not None
                     await self.hub.record(table, plies)
         except Exception as err:  # the service could not take the table (its database failed)
             self.say(f"contest protocol: table {table.id if table is not None else '(new)'} is no longer "

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee.engines.base import Card
-from referee.games.daifugo.notation.uecda_log import LogHeader, hand_code
+from referee.games.daifugo.uecda.notation.log import LogHeader, hand_code
 
 #: The header's keys after the names, in the server's order (logger.c).
 HEADER_KEYS = ("WINDOW_TYPE", "GRAPH_WINDOW", "RAND_TYPE", "RULE_KAKUMEI", "RULE_SHIBARI", "RULE_KINSOKU",

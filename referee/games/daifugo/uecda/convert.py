@@ -35,11 +35,12 @@ from dataclasses import dataclass, field
 from referee.engines.message import M
 from referee.i18n import Text, tr
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.exchange_inference import Outcome, infer_exchange
-from referee.games.daifugo.log_referee import LogReferee, _LogGameReplay, log_rules
-from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.uecda.exchange_inference import infer_exchange
+from referee.games.daifugo.uecda.log_referee import LogReferee, log_rules
+from referee.games.daifugo.uecda.log_replay import LogGameReplay, Outcome
+from referee.games.daifugo.uecda.notation import log as ul
 from referee.games.daifugo.notation.dfn import options_text, write_daifugo
-from referee.games.daifugo.seed_check import logged_exchange
+from referee.games.daifugo.uecda.seed_check import logged_exchange
 
 #: What ``pitboss convert --to`` writes a DFN record as (``write_records``).
 RECORD_TARGETS = ("uecda-log",)
@@ -78,7 +79,7 @@ class Converted:
     skipped: list[str] = field(default_factory=list)
 
 
-class _Recorder(_LogGameReplay):
+class _Recorder(LogGameReplay):
     """The log referee's replay of one game, keeping the start (after the exchange) of
     every replay it is asked for, and what that replay found."""
 

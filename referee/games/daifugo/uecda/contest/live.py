@@ -3,7 +3,7 @@ service shows of it, stores of it and reads back after a restart.
 
 Its seats are the five TCP connections, so no seat plays it over HTTP; its plies (gifts
 and turns, :class:`flow.Step`) come from the protocol's own table (``table.ContestTable``),
-which the service's listener feeds in (``referee/service/uecda/hub.py``) as
+which the service's listener feeds in (``referee/games/daifugo/uecda/hub.py``) as
 :meth:`ContestMatch.outcome`. The set-up (:func:`setup_of`) is JSON: the configuration,
 the seed, the names as the clients sent them (spaces and repeats included), the players'
 protocols and what each client did wrong (``reports``). The stored plies are the clients'
@@ -26,11 +26,11 @@ from dataclasses import asdict
 from typing import Any
 
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.contest.config import ContestConfig
-from referee.games.daifugo.contest.flow import MatchFlow, Step, StepError
+from referee.games.daifugo.uecda.contest.config import ContestConfig
+from referee.games.daifugo.uecda.contest.flow import MatchFlow, Step, StepError
 from referee.games.daifugo.live import DaifugoMatch
 from referee.games.daifugo.notation import dfn
-from referee.games.daifugo.notation import uecda_log_writer as writer
+from referee.games.daifugo.uecda.notation import writer
 from referee.jobs.live import LiveError, Outcome
 
 PROTOCOL = "uecda"

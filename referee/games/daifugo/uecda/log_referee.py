@@ -12,16 +12,13 @@ from collections.abc import Iterable, Iterator
 
 from referee.engines.message import T
 from referee.games.daifugo import engine as df
-from referee.games.daifugo import seed_check
-from referee.games.daifugo.exchange_inference import Outcome, infer_exchange
-from referee.games.daifugo.notation import uecda_log as ul
-from referee.jobs.replay import Observer, Positions, Segment, play
+from referee.games.daifugo.uecda import seed_check
+from referee.games.daifugo.uecda.exchange_inference import infer_exchange
+from referee.games.daifugo.uecda.log_replay import CONTEST_PRESET, LogGameReplay
+from referee.games.daifugo.uecda.notation import log as ul
+from referee.jobs.replay import Observer
 from referee.jobs.report import GameReport
 from referee.notation.records import Finding
-
-#: The preset a contest-server log is judged under (its header's flags toggle options).
-CONTEST_PRESET = "uecda"
-
 
 def log_rules(header: ul.LogHeader) -> df.RuleSet:
     """The uecda preset with the header's flags: RULE_11BACK, RULE_6REVERS, and the flags
@@ -46,31 +43,6 @@ def log_rules(header: ul.LogHeader) -> df.RuleSet:
     if header.later:
         toggles["trick-end"] = "all-but-one"
     return df.ruleset(CONTEST_PRESET, toggles)
-
-
-class _LogGameReplay:
-    """One contest game's moves, played by the one replay from a given start (the
-    exchange inference tries several)."""
-
-    def __init__(self, game: ul.LogGame):
-        self.game = game
-        self.names = game.header.names  # type: ignore[union-attr]  # a read game always has its header
-
-    def mover(self, state: df.State, entry: ul.LogEntry) -> str:
-        p = entry.player
-        return self.names[p] if 0 <= p < len(self.names) else str(p)
-
-    def replay(self, start: df.State) -> Outcome:
-        """The moves from ``start``: the final state (None after an entry that contradicts
-        the server), errors, warnings, entries replayed, and the positions."""
-        game = self.game
-        report = GameReport(game.file, game.index, "daifugo", CONTEST_PRESET)
-        positions = Positions()
-        # A LogEntry is no MoveEntry subclass but has all that replay reads of one (move,
-        # line, column, text).
-        final = play(df, Segment(game.index, start, game.entries, self.mover),  # type: ignore[arg-type]  # see above
-                     report, positions)
-        return Outcome(final, report.errors, report.warnings, report.plies, positions)
 
 
 def _titles_of(mibun: str) -> tuple[str, ...]:
@@ -152,7 +124,7 @@ class LogReferee:
             report.errors.extend(seed_errors)
             return
         start = df.new_round(rules, hands, seats, previous, game.index, names)
-        replay = _LogGameReplay(game)
+        replay = LogGameReplay(game)
         if game.changes is not None:
             start, errors = seed_check.logged_exchange(game, start)
             if errors:

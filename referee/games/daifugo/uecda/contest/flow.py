@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.contest import protocol as P
-from referee.games.daifugo.contest.config import ContestConfig
-from referee.games.daifugo.engine import tndhms
-from referee.games.daifugo.notation import uecda_log_writer as writer
+from referee.games.daifugo.uecda.contest import protocol as P
+from referee.games.daifugo.uecda.contest.config import ContestConfig
+from referee.games.daifugo.uecda.engine import tndhms
+from referee.games.daifugo.uecda.notation import writer
 from referee.games.daifugo.notation.dfn import move_text
 from referee.notation.cards import CardError, parse_card
 

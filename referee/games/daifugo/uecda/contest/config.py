@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.engine import tndhms
-from referee.games.daifugo.log_referee import log_rules
-from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.uecda.engine import tndhms
+from referee.games.daifugo.uecda.log_referee import log_rules
+from referee.games.daifugo.uecda.notation import log as ul
 from referee.games.daifugo.notation.dfn import toggle
 
 #: The rule flags in the order the log's header lists them, with the shipped defaults.

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from referee.engines.message import J, N, T
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.engine import tndhms
-from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.uecda.engine import tndhms
+from referee.games.daifugo.uecda.notation import log as ul
 from referee.notation.records import Finding
 
 SEED_RULE = "daifugo.deal.seed"
