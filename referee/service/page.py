@@ -108,7 +108,7 @@ def index_page(tables: list[dict[str, Any]]) -> str:
              "</p></form></section>"
              "<section class=box id=created hidden><h2>Your table</h2><p>Give each player the link of their seat: "
              "whoever opens it plays that seat. The links are shown here only.</p><div class=links id=links></div>"
-             "</section>"
+             "<p><button type=button class=secondary id=another>Start another table</button></p></section>"
              "<section class=box id=my-seats hidden><h2>Your seats on this browser</h2><div class=links id=my-links></div>"
              "<p><button type=button class=secondary id=forget>Forget them</button></p></section></div></main>")
     return _page("Pitboss tables", body, (_asset("lobby.js"),),

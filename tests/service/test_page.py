@@ -223,8 +223,10 @@ def _start_from_the_lobby(page, server, game: str, seats: list[tuple[str, str]],
     assert token not in httpx.get(server.url + "/", timeout=30).text
     assert token not in httpx.get(server.url + "/v1/tables", timeout=30).text
     if shoot:
+        assert page.eval("document.getElementById('new').hidden") is True  # the links in the form's place
         for size, dark in LOOKS:  # nothing cut off, on a phone too
             _look(page, size, dark)
+            page.eval("scrollTo(0, 0)")
             assert page.eval("document.documentElement.scrollWidth") <= size[0], size
             _shot(page, f"lobby-{game}", size, dark)
         _look(page, *look)

@@ -191,6 +191,7 @@
       var mine = {id: answer.id, game: g.title, rules: answer.rules, options: answer.options, seats: answer.seats};
       remember(mine);
       show($("links"), mine, true);
+      $("new").hidden = true;
       $("created").hidden = false;
       $("created").scrollIntoView({block: "nearest"});
       refresh(false);
@@ -255,6 +256,11 @@
       if (human.length) { show(box, {id: t.id, game: t.game, rules: t.rules, options: t.options, seats: human}, false); }
     });
   }
+  $("another").onclick = function () {
+    $("created").hidden = true;
+    $("new").hidden = false;
+    $("new").scrollIntoView({block: "nearest"});
+  };
   $("forget").onclick = function () {
     try { localStorage.removeItem(STORE); } catch (err) { /* nothing kept */ }
     listMine(null);
