@@ -358,19 +358,25 @@ def _record_and_replay(t: Table) -> None:
     _until(page, "document.body.dataset.status === 'finished' && document.getElementById('result').hidden === false")
 
 
+def _played(server, play, look, **options) -> tuple[Table, list[str]]:
+    """``play`` (a game from the lobby to its end) in a fresh Chromium; the table, and
+    the errors the browser logged."""
+    executable = _browser()
+    from cdp import Browser
+
+    with Browser(executable) as browser:
+        page = browser.page()
+        return play(page, server, look, **options), list(page.errors)
+
+
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_a_caravan_game_from_the_lobby_to_the_end_screen(db_url, server_factory):
     """Played on a phone, dark; the lobby, the first position, a later one and the end
     also at the other looks."""
-    executable = _browser()
-    from cdp import Browser
-
     server = server_factory(db_url)
-    with Browser(executable) as browser:
-        page = browser.page()
-        t = _play_caravan(page, server, (PHONE, True), shoot=True)
-        assert len(t.shots) == 10
-        assert page.errors == [], page.errors
+    t, errors = _played(server, _play_caravan, (PHONE, True), shoot=True)
+    assert len(t.shots) == 10
+    assert errors == [], errors
     with httpx.Client(base_url=server.url, timeout=30) as c:
         assert c.get(f"/tables/{t.id}/replay").status_code == 200
 
@@ -473,15 +479,10 @@ def test_a_daifugo_round_from_the_lobby_to_the_end_screen(db_url, server_factory
     also at the other looks. The lobby lists a table of long names without cutting it
     off on a phone, and refuses a table saying why. A spectator sees every hand as card
     backs with its count."""
-    executable = _browser()
-    from cdp import Browser
-
     server = server_factory(db_url)
-    with Browser(executable) as browser:
-        page = browser.page()
-        t = _play_daifugo(page, server, (DESKTOP, False), shoot=True)
-        assert len(t.shots) == 10
-        assert _unexpected(page.errors) == [], page.errors
+    t, errors = _played(server, _play_daifugo, (DESKTOP, False), shoot=True)
+    assert len(t.shots) == 10
+    assert _unexpected(errors) == [], errors
 
 
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
@@ -601,12 +602,7 @@ def test_the_pages_are_self_contained_and_ship(client) -> None:
 @pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_every_game_at_every_look(db_url, server_factory, game, look):
     """The whole game played at each size and scheme (the default run plays each once)."""
-    executable = _browser()
-    from cdp import Browser
-
     server = server_factory(db_url)
-    with Browser(executable) as browser:
-        page = browser.page()
-        play = _play_caravan if game == "caravan" else _play_daifugo
-        play(page, server, look, shoot=False, seed=100 + LOOKS.index(look))  # another deal at each look
-        assert _unexpected(page.errors) == [], page.errors
+    play = _play_caravan if game == "caravan" else _play_daifugo
+    _, errors = _played(server, play, look, shoot=False, seed=100 + LOOKS.index(look))  # another deal at each look
+    assert _unexpected(errors) == [], errors
