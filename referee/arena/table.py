@@ -13,6 +13,7 @@ legal, what a seat out of time does and how the game ended.
 
 from __future__ import annotations
 
+import resource
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,10 +65,16 @@ class TableResult:
     #: Each seat's think times, one per move it was asked for (seconds).
     think: list[list[float]] = field(default_factory=list)
     incidents: list[dict[str, Any]] = field(default_factory=list)
-    #: Seconds the table took, wall clock, and of them in the players (think) time.
+    #: Seconds the table took, wall clock.
     wall: float = 0.0
     #: Why the table could not be played (then it has no games), or None.
     error: str | None = None
+    #: CPU seconds: of the process that played the table (the arena, and the built-in
+    #: players moving in it), of the built-in players' moves in it, and of the bots' own
+    #: processes (line-protocol bots, contest clients).
+    cpu: float = 0.0
+    players_cpu: float = 0.0
+    processes_cpu: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -117,6 +124,7 @@ class Table:
         self.seats = [_Seat(i, e, spec, self.names) for i, e in enumerate(spec.entrants)]
         self.incidents: list[dict[str, Any]] = []
         self.bots = [e.arg if e.kind == "bot" else None for e in spec.entrants]
+        self.bots_cpu = 0.0
 
     # ------------------------------------------------------------------ one move
 
@@ -149,9 +157,10 @@ class Table:
             return match.timeout_move(seat.index)
         entrant = seat.entrant
         if entrant.kind == "bot":
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             out = match.bot_move(seat.index, entrant.arg, (self.spec.seed * 1_000_003 + match.ply) % 2**32)
             seat.think.append(time.perf_counter() - t0)
+            self.bots_cpu += time.process_time() - c0
             return out
         assert seat.bot is not None
         view = self.view(seat.index)
@@ -186,6 +195,7 @@ class Table:
     def play(self) -> TableResult:
         match = self.match
         t0 = time.perf_counter()
+        clock = CpuClock()
         error = None
         for seat in self.seats:
             problem = seat.bot.start() if seat.bot is not None else None
@@ -211,6 +221,24 @@ class Table:
                     seat.bot.end(result)
         players = self.game.part("players")
         events = players.ranks(result, self.names) if error is None else []
+        cpu, children = clock.read()
         return TableResult(self.spec.number, self.names, events, match.record(), self.game.extensions[0],
                            match.ply, [s.think for s in self.seats], self.incidents,
-                           time.perf_counter() - t0, error)
+                           time.perf_counter() - t0, error, cpu, self.bots_cpu, children)
+
+
+class CpuClock:
+    """CPU seconds since it was made: this process's, and its children's that have ended
+    since (the bots' processes, each waited for when its table ends)."""
+
+    def __init__(self) -> None:
+        self.own = time.process_time()
+        self.children = _children_cpu()
+
+    def read(self) -> tuple[float, float]:
+        return time.process_time() - self.own, _children_cpu() - self.children
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
