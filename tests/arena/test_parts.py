@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 import math
 from collections import Counter
 from pathlib import Path
@@ -182,3 +183,21 @@ def test_positions_start_the_tables(tmp_path: Path) -> None:
     assert all(r.valid for rec in records for r in validate_file(str(rec)))
     hands = [line.split('"')[1] for line in first.splitlines() if line.startswith("[Hand.")][:5]
     assert sorted(hands) == sorted(deals[0]["hands"])
+
+
+@pytest.mark.slow
+def test_a_contest_client_that_never_connects_is_replaced_and_reported(tmp_path: Path) -> None:
+    """A client that exits at once: a silent stand-in takes its seat (its turns pass), the
+    table is played, the incident is the client's, the log valid."""
+    out = tmp_path / "late"
+    clients = [contest_client(f"c{i}", i) for i in range(4)]
+    clients.append(f"gone=uecda:{sys.executable} -c 'import sys; sys.exit(3)'")
+    done = arena("daifugo", "--rounds", "2", "--games", "1", *entrants_args(clients), "--out", str(out),
+                 "--no-replays", "--time-limit", "2")
+    assert done.returncode == 0, done.stderr
+    doc = standings(out)
+    by = {e["name"]: e for e in doc["entrants"]}
+    assert by["gone"]["incident_kinds"] == {"crash": 1} and all(by[f"c{i}"]["incidents"] == 0 for i in range(4))
+    assert by["gone"]["points"] == 0 and doc["games"] == 2
+    (log,) = (out / "games").glob("*.log")
+    assert all(r.valid for r in validate_file(str(log)))
