@@ -85,13 +85,17 @@ MATCHUPS = {
     "caravan search-greedy": ("caravan", "holotape", ["a=bot:search", "b=bot:greedy"], None),
     "daifugo greedy-random": ("daifugo", "seed", ["a=bot:greedy", "b=bot:random", "f=bot:random"], 3),
     "daifugo search-greedy": ("daifugo", "seed", ["a=bot:search", "b=bot:greedy", "f=bot:random"], 3),
+    # two of a kind: H0 is true, and the cards decide everything
+    "caravan random-random": ("caravan", "holotape", ["a=bot:random", "b=bot:random"], None),
+    "daifugo random-random": ("daifugo", "seed", ["a=bot:random", "b=bot:random", "f=bot:random"], 3),
 }
 
 
-def sprt_counts(seeds: int, most: int, concurrency: int) -> list[dict]:
+def sprt_counts(seeds: int, most: int, concurrency: int, names: list[str]) -> list[dict]:
     """Games to a decision of --sprt 0 50, per matchup, seed and --duplicate."""
     rows = []
-    for name, (game, rules, specs, size) in MATCHUPS.items():
+    for name in names:
+        game, rules, specs, size = MATCHUPS[name]
         for duplicate in (False, True):
             for seed in range(1, seeds + 1):
                 settings = Settings(game, [parse(e) for e in specs], rules, games=most, seed=seed, size=size,
@@ -115,9 +119,10 @@ def sprt_main(args: argparse.Namespace) -> int:
     import statistics
 
     print(machine())
-    rows = sprt_counts(args.seeds, args.most, args.concurrency)
+    names = args.matchups.split(",") if args.matchups else list(MATCHUPS)
+    rows = sprt_counts(args.seeds, args.most, args.concurrency, names)
     print(f"{'matchup':24} {'duplicate':>9} {'games to decide, by seed':>40} {'median':>7} {'mean':>7} {'verdicts':>9}")
-    for name in MATCHUPS:
+    for name in names:
         for duplicate in (False, True):
             mine = [r for r in rows if r["matchup"] == name and r["duplicate"] == duplicate]
             games = [r["games"] for r in mine]
@@ -136,6 +141,7 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=6, help="sprt: seeds per matchup and setting")
     parser.add_argument("--most", type=int, default=2000, help="sprt: tables each entrant sits at, at most")
     parser.add_argument("-j", "--concurrency", type=int, default=1, help="sprt: tables at once")
+    parser.add_argument("--matchups", default=None, help=f"sprt: comma-separated, of {', '.join(MATCHUPS)}")
     args = parser.parse_args()
     if args.mode == "sprt":
         return sprt_main(args)
