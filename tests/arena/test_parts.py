@@ -201,3 +201,22 @@ def test_a_contest_client_that_never_connects_is_replaced_and_reported(tmp_path:
     assert by["gone"]["points"] == 0 and doc["games"] == 2
     (log,) = (out / "games").glob("*.log")
     assert all(r.valid for r in validate_file(str(log)))
+
+
+def test_the_command_teaches() -> None:
+    """``pitboss arena --help``: examples for every game the arena plays and each protocol
+    a game's listener speaks, the exit statuses, --json."""
+    from click.testing import CliRunner
+
+    from cli import app
+    from referee.jobs import registry
+
+    result = CliRunner().invoke(app, ["arena", "--help"])
+    assert result.exit_code == 0
+    text = result.output
+    assert "Exit status: 0" in text and "--json" in text and "--resume" in text
+    for game in registry.games():
+        if game.has("players"):
+            assert f"pitboss arena {game.name} -e r=bot:random" in text
+        for listener in game.listeners:
+            assert f"a={listener.name}:./client" in text
