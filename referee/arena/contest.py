@@ -25,7 +25,7 @@ from typing import Any, Protocol, cast
 
 from referee.arena.process import Program
 from referee.arena.protocol import HELLO_SECONDS
-from referee.arena.table import CpuClock, TableResult, TableSpec
+from referee.arena.table import TableResult, TableSpec
 from referee.jobs import registry
 from referee.jobs.listener import Listener, OptionValue
 
@@ -84,7 +84,6 @@ def play_contest(spec: TableSpec) -> TableResult:
     assert spec.protocol is not None
     names = [e.name for e in spec.entrants]
     t0 = time.perf_counter()
-    clock = CpuClock()
     found = listener(spec.game, spec.protocol)
     server_module = server_of(found)
     watcher = _Watcher(len(names))
@@ -127,9 +126,8 @@ def play_contest(spec: TableSpec) -> TableResult:
                               "kind": "crash", "message": f"did not connect within {HELLO_SECONDS + 3:g} s",
                               "consequence": "its turns pass"})
         error = None if table.games_done == spec.rounds else f"{table.games_done} of {spec.rounds} games played"
-    cpu, clients = clock.read()
     return TableResult(spec.number, names, watcher.events, record, ".log", watcher.plies, watcher.think, incidents,
-                       time.perf_counter() - t0, error, cpu, 0.0, clients)
+                       time.perf_counter() - t0, error)
 
 
 def _seated(server: Any, count: int, seconds: float) -> bool:

@@ -195,7 +195,6 @@ class Table:
     def play(self) -> TableResult:
         match = self.match
         t0 = time.perf_counter()
-        clock = CpuClock()
         error = None
         for seat in self.seats:
             problem = seat.bot.start() if seat.bot is not None else None
@@ -221,10 +220,9 @@ class Table:
                     seat.bot.end(result)
         players = self.game.part("players")
         events = players.ranks(result, self.names) if error is None else []
-        cpu, children = clock.read()
         return TableResult(self.spec.number, self.names, events, match.record(), self.game.extensions[0],
                            match.ply, [s.think for s in self.seats], self.incidents,
-                           time.perf_counter() - t0, error, cpu, self.bots_cpu, children)
+                           time.perf_counter() - t0, error, players_cpu=self.bots_cpu)
 
 
 class CpuClock:
