@@ -31,7 +31,7 @@ def _examples() -> list[str]:
     """Command lines for the games the arena plays, from the registry."""
     out = []
     for name in _games():
-        out.append(f"  pitboss arena {name} -e r=bot:random -e g=bot:greedy -e s=bot:search --games 40 -j 2")
+        out.append(f"  pitboss arena {name} -e r=bot:random -e g=bot:greedy -e s=bot:search --games 40 --concurrency 2")
     first = next(iter(_games()), "GAME")
     out += [f"  pitboss arena {first} -e mine=stdio:'python3 bot.py' -e g=bot:greedy --sprt 0 50 --duplicate "
             "--json | jq .sprt",
@@ -101,10 +101,10 @@ def params() -> list[click.Parameter]:
         click.Option(["--sprt"], nargs=2, type=real(), metavar="ELO0 ELO1",
                      help="Test two entrants: stop once H0 (ELO0) or H1 (ELO1) is accepted (alpha = beta = 0.05; "
                           "with --duplicate, each block of tables on one deal is one sample)."),
-        click.Option(["--concurrency", "-j"], type=integer(min=1), default=1, metavar="N",
+        click.Option(["--concurrency"], type=integer(min=1), default=1, metavar="N",
                      help="Tables played at once (worker processes)."),
         click.Option(["--dask"], metavar="ADDRESS", help="Play the tables as tasks on this Dask scheduler."),
-        click.Option(["--out", "-o"], type=click.Path(file_okay=False), metavar="DIR",
+        click.Option(["--out"], type=click.Path(file_okay=False), metavar="DIR",
                      help="Where everything goes (default: arena-SEED)."),
         click.Option(["--resume"], type=click.Path(file_okay=False, exists=True), metavar="DIR",
                      help="Finish the tournament in DIR (its settings are DIR/arena.json)."),

@@ -130,7 +130,7 @@ def test_contest_clients_round_robin(tmp_path: Path) -> None:
     out = tmp_path / "c"
     sample = SHARED / "fixtures" / "uecda-sample.log"
     clients = [contest_client(f"c{i}", i) for i in range(6)]
-    done = arena("daifugo", "--rounds", "2", "--games", "5", *entrants_args(clients), "-j", "2",
+    done = arena("daifugo", "--rounds", "2", "--games", "5", *entrants_args(clients), "--concurrency", "2",
                  "--positions", str(sample), "--out", str(out), "--no-replays")
     assert done.returncode == 0, done.stderr
     doc = standings(out)
@@ -157,7 +157,7 @@ def _deals_by_seat(log: Path) -> list[list[tuple]]:
 def test_a_whole_contest_round_robin_is_balanced(tmp_path: Path) -> None:
     out = tmp_path / "c"
     clients = [contest_client(f"c{i}", i) for i in range(6)]
-    done = arena("daifugo", "--games", "25", *entrants_args(clients), "-j", "2", "--out", str(out),
+    done = arena("daifugo", "--games", "25", *entrants_args(clients), "--concurrency", "2", "--out", str(out),
                  "--no-replays", timeout=900)
     assert done.returncode == 0, done.stderr
     doc = standings(out)

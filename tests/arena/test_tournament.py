@@ -24,7 +24,7 @@ GAMES = {
 
 
 def _common(out: Path) -> list[str]:
-    return ["--time-limit", "0.4", "--seed", "7", "-j", "2", "--out", str(out), "--no-replays"]
+    return ["--time-limit", "0.4", "--seed", "7", "--concurrency", "2", "--out", str(out), "--no-replays"]
 
 
 def _check(folder: Path) -> dict:
@@ -71,7 +71,7 @@ def test_a_tournament_survives_its_bots_and_a_kill(tmp_path: Path, game: str) ->
     proc.wait()
     assert killed, "the tournament ended before it could be killed"
     assert not (cut / "standings.json").exists()
-    resumed = arena("--resume", str(cut), "-j", "2", "--no-replays")
+    resumed = arena("--resume", str(cut), "--concurrency", "2", "--no-replays")
     assert resumed.returncode == 0, resumed.stderr
     assert without_times(_check(cut)) == without_times(reference)
 

@@ -29,8 +29,8 @@ OPTIONS = (
     ListenerOption(f"{NAME}-logs", str, "logs", "Folder for the contest's logs and their companion records."),
     ListenerOption(f"{NAME}-positions", str, None, "Deal each table's first games from this file, one deal per "
                    "game in turn: each DFN record's first round or each game of a contest log, the hands by seat "
-                   "(the server still draws the seats, and deals the games after these); the logs then leave "
-                   "RANDOM_SEED empty."),
+                   "(the server still draws the seats, and deals the games after these); the logs then name "
+                   "no RANDOM_SEED."),
 )
 
 LISTENER = Listener(NAME, f"Also listen for the {NAME} protocol on this port: the UEC computer-Daihinmin "

@@ -47,7 +47,8 @@ class ContestConfig:
 
     def header(self, names: tuple[str, ...] = ("p0", "p1", "p2", "p3", "p4"), seed: int | None = 0) -> ul.LogHeader:
         """The log header these settings write (what validate reads back). ``seed`` None:
-        the deals were given, not all drawn, and RANDOM_SEED is left empty."""
+        the deals were given, not all drawn, and RANDOM_SEED has no value (the log
+        leaves the line out)."""
         flags = {k: "YES" if v else "NO" for k, v in self.flags.items()}
         flags.update(RAND_TYPE="1" if self.rand_type == "MT" else "0", RULE_SEKIGAE_NUM=str(self.sekigae_num),
                      GAME_NUMBER=str(self.games), FLASH_MIBUN_NUMBER=str(self.flash), GAME_PORT=str(self.port),
