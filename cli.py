@@ -24,7 +24,7 @@ from referee import i18n
 from referee.engines.message import J, M, N, T, said
 from referee.i18n import tr
 from referee.jobs import registry
-from referee.jobs.questions import question_names, question_options
+from referee.jobs.solve.ask import question_names, question_options
 from referee.jobs.validate import Summary, expand_inputs
 from referee.notation.records import NotText, caret_line, open_text, visible
 
@@ -40,7 +40,7 @@ def _app_help() -> str:
 
 
 def _formats_text() -> str:
-    return ", ".join([f"{g.notation} records" for g in registry.games()]
+    return ", ".join([f"{g.notation.name} records" for g in registry.games()]
                      + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
 
 
@@ -621,7 +621,7 @@ def annotate(
     explain_all: Annotated[bool, typer.Option("--explain-all", help="Also comment every legal move with the ids of the rules that allowed it.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document: every record's moves with their verdict under each rule set, and the annotated text.")] = False,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the annotated records (or the JSON) to this file instead of standard output.")] = None,
-    analyse: Annotated[bool, typer.Option("--analyse", help="Also analyse every legal move with the solver (slow: up to about 2 s a move): the mover's best outcome after it, in an 'analysis: ...' comment, and a mark (?? or ?) on a move that threw some of it away, where the move has no glyph of its own. " + " ".join(f"{g.title}: {g.analysis}" for g in registry.games() if g.analysis))] = False,
+    analyse: Annotated[bool, typer.Option("--analyse", help="Also analyse every legal move with the solver (slow: up to about 2 s a move): the mover's best outcome after it, in an 'analysis: ...' comment, and a mark (?? or ?) on a move that threw some of it away, where the move has no glyph of its own. " + " ".join(f"{g.title}: {g.analyser.summary}" for g in registry.games() if g.analyser is not None))] = False,
     depth: Annotated[int, typer.Option("--depth", help="With --analyse: own turns searched for a forced win.", min=1)] = 2,
     within: Annotated[int, typer.Option("--within", help="With --analyse: own moves searched for each goal within reach.", min=0)] = 3,
     lang: Annotated[Optional[str], typer.Option("--lang", help=_LANG_HELP, metavar="LANG")] = None,
@@ -892,7 +892,7 @@ def _writable() -> dict[str, tuple]:
 
 def _convert_records(stream, name: str, to: Optional[str], record: Optional[int], output: Optional[Path]) -> None:
     targets = _writable()
-    said = ", ".join(f"{t} ({g.notation} records)" for t, (g, _) in targets.items()) or "none"
+    said = ", ".join(f"{t} ({g.notation.name} records)" for t, (g, _) in targets.items()) or "none"
     if to is None:
         _fail(f"{name} holds records in a game's own notation; say what to write with --to: {said}")
     target = targets.get(to.strip().lower())
@@ -913,7 +913,7 @@ def _convert_records(stream, name: str, to: Optional[str], record: Optional[int]
 @app.command()
 def convert(
     file: Annotated[str, typer.Argument(help="A file in a format Pitboss reads (a UEC contest-server log, ...); - reads standard input.", metavar="FILE")],
-    to: Annotated[Optional[str], typer.Option("--to", help="What to write: for a contest log its game's notation (the default); for records another format they can be written in (" + ", ".join(f"{f.name}: {g.notation} records" for g in registry.games() for f in g.foreign if f.writes) + ").", metavar="FORMAT")] = None,
+    to: Annotated[Optional[str], typer.Option("--to", help="What to write: for a contest log its game's notation (the default); for records another format they can be written in (" + ", ".join(f"{f.name}: {g.notation.name} records" for g in registry.games() for f in g.foreign if f.writes) + ").", metavar="FORMAT")] = None,
     game: Annotated[Optional[int], typer.Option("--game", "-g", min=1, help="Which record of the file, where the target holds one (default: the only one).")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (written whole or not at all) instead of standard output.", metavar="PATH")] = None,
 ) -> None:
@@ -951,8 +951,8 @@ def convert(
         owner = next(g for g in games() if foreign in g.foreign)
         if foreign.convert is None:
             _fail(f"{name} is {foreign.title}, which Pitboss cannot write in another notation")
-        if to is not None and to.strip().lower() != owner.notation.lower():
-            _fail(f"{name} is {foreign.title}: it can be written in {owner.notation}, not {to}")
+        if to is not None and to.strip().lower() != owner.notation.name.lower():
+            _fail(f"{name} is {foreign.title}: it can be written in {owner.notation.name}, not {to}")
         left_out = 0
         with _output(output) as out:
             for piece in foreign.converted(stream, name):
@@ -962,7 +962,7 @@ def convert(
         if file != "-":
             handle.close()
     if output is not None:
-        typer.echo(f"{output}: {name} as {owner.notation}" + (f", {left_out} game(s) left out" if left_out else ""))
+        typer.echo(f"{output}: {name} as {owner.notation.name}" + (f", {left_out} game(s) left out" if left_out else ""))
     elif left_out:
         typer.echo(f"pitboss: {left_out} game(s) of {name} left out (see the ; comments)", err=True)
     raise typer.Exit(1 if left_out else 0)
@@ -982,7 +982,7 @@ def _solve_help() -> str:
              "confirmed, no with the reason in words (from z3's unsat core or the exhaustive search),",
              "or unknown when --timeout runs out.", "", "Questions (--question), each with an example:"]
     for g in registry.games():
-        for q in g.questions:
+        for q in g.solver.questions if g.solver is not None else ():
             lines += ["", "\b", f"  {q.name:<11} {g.title}: {q.summary}", f"  {'':<11} {q.example}"]
     lines += ["", "The rule set is the record's own. Exit status: 0 answered (yes, no or unknown); 1 the",
               "position itself is invalid (its findings are printed as validate prints them); 2 could",

@@ -1,14 +1,26 @@
-"""What the tests share: where the real contest logs are, and a solver deadline counted in
-positions."""
+"""What the tests share: the games kept in the test suite, where the real contest logs
+are, and a solver deadline counted in positions."""
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
 
 import pytest
 
+from referee.jobs import registry
 from referee.jobs.solve import Deadline
+
+
+def _register_test_games() -> None:
+    """Register each game kept in the test suite: a folder ``tests/games/<name>/`` holding a
+    ``game`` module (its ``GAME``). Only the tests know them; the package never does."""
+    for path in sorted((Path(__file__).parent / "games").glob("*/game.py")):
+        registry.register(importlib.import_module(f"tests.games.{path.parent.name}.game").GAME)
+
+
+_register_test_games()
 
 # The tests expect English (the goldens are English): a developer's locale must not choose
 # another language for the command line run in-process or in a subprocess. The language

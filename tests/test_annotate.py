@@ -279,7 +279,7 @@ def test_each_setting_verdict_is_what_validate_says_under_it(path: Path) -> None
         assert game is not None
         for judged in annotated.judged:
             setting = judged.variant.rules
-            assert game.settings.parse(judged.variant.label) == setting
+            assert game.settings.get().parse(judged.variant.label) == setting
             (report,) = validate_text(annotated.timeline.chunk.text, path.name, settings={game.name: setting})
             want = judged.first_failure()
             got = report.errors[0] if report.errors else None

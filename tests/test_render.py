@@ -411,7 +411,7 @@ def _check_layout(page, path: Path, frame_no: int, width: int, height: int, dark
 def test_a_frame_made_by_hand_draws() -> None:
     """The live service builds frames itself (no annotate): the state, the rules, the ply,
     the round, the last move and its mover, and for a table the play on it."""
-    from referee.jobs.render.frames import Frame, TablePlay
+    from referee.jobs.frame import Frame, TablePlay
 
     _, frames = _frames(GOLDEN / "annotate" / "daifugo-rulings.dfn")
     shown = select(frames, 1)

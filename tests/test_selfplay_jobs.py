@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from cli import app
 from referee.jobs import parallel, registry
 from referee.jobs.parallel import RunError
-from referee.jobs.selfplay import SelfPlay, produce, produce_game
+from referee.jobs.game import SelfPlay
+from referee.jobs.selfplay import produce, produce_game
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from referee.jobs.report import GameReport
 from referee.jobs.validate import (
+    Choices,
     judge_chunk,
     sniff,
     split,
@@ -70,11 +71,11 @@ def _quiet_worker() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
-def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: dict[str, Any] | None = None) -> list[GameReport]:
+def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: Choices | None = None) -> list[GameReport]:
     return [judge_chunk(chunk, file, index, settings) for chunk, index in items]
 
 
-def validate_whole(path: str, settings: dict[str, Any] | None = None) -> tuple[list[GameReport], OSError | None]:
+def validate_whole(path: str, settings: Choices | None = None) -> tuple[list[GameReport], OSError | None]:
     """Every report of one file (a contest log), and the read error that stopped it."""
     reports: list[GameReport] = []
     try:
@@ -100,7 +101,7 @@ class _Unit:
     error: OSError | None = None
     future: Future | None = None
 
-    def run_here(self, settings: dict[str, Any] | None) -> Any:
+    def run_here(self, settings: Choices | None) -> Any:
         if self.kind == "batch":
             return judge_batch(self.file, self.items, settings)
         if self.kind == "whole":
@@ -109,7 +110,7 @@ class _Unit:
 
 
 def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int,
-           settings: dict[str, Any] | None) -> Generator[_Unit, None, None]:
+           settings: Choices | None) -> Generator[_Unit, None, None]:
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
@@ -161,7 +162,7 @@ def _fraction(handle: RecordFile | TextIO, size: int | None) -> float | None:
         return None
 
 
-def _warm(units: Iterable[_Unit], settings: dict[str, Any] | None) -> None:
+def _warm(units: Iterable[_Unit], settings: Choices | None) -> None:
     """Judge, once and to nowhere, the first record of each game among ``units`` before the
     workers are forked: they then start with that game's modules imported and its parsers
     built (40-50 ms of CPU each, paid once instead of once per worker)."""
@@ -196,7 +197,7 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO | None = None,
-                   batch_records: int = BATCH_RECORDS, settings: dict[str, Any] | None = None,
+                   batch_records: int = BATCH_RECORDS, settings: Choices | None = None,
                    ) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """Each record's report of each file, in input order, with how far through its file
     the reader is (None for standard input), validated on ``jobs`` processes (default:
@@ -288,7 +289,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
 
 
 def _serial(paths: Iterable[str], stdin: TextIO | None,
-            settings: dict[str, Any] | None) -> Iterator[tuple[GameReport | Unread, float | None]]:
+            settings: Choices | None) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """One process, streamed, record by record (``--jobs 1``)."""
     for path in paths:
         name = "<stdin>" if path == "-" else path

@@ -22,7 +22,7 @@ def build() -> dict[str, Any]:
     games = registry.games()
     titles = " and ".join(g.title for g in games)
     rules = "; ".join(f"{', '.join(g.rule_sets)} ({g.title})" for g in games)
-    notations = " or ".join(g.notation for g in games)
+    notations = " or ".join(g.notation.name for g in games)
     doc = _describe(titles, rules, notations)
     doc["components"]["schemas"]["NewTable"]["properties"]["game"]["enum"] = [g.name for g in games]
     return doc

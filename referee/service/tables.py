@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.jobs import registry
+from referee.jobs.game import Live
 from referee.jobs.live import BOT_STYLES, LiveError, Outcome
 from referee.service.store import Conflict, MoveRow, Store, TableRow, now
 
@@ -77,6 +78,14 @@ class Event(dict):
         if view is not None:
             self["view"] = view
         self.text = text if text is not None else dumps(self)
+
+
+def live_part(game: str) -> Live:
+    """The live tables of a game (LookupError: it has none)."""
+    live = registry.game(game).live
+    if live is None:
+        raise LookupError(f"{game} has no live tables")
+    return live.get()
 
 
 @dataclass
@@ -182,7 +191,7 @@ class TableHub:
             raise bad(f"unknown field{'s' if len(extra) > 1 else ''}: {', '.join(extra)}", extra)
         game = body.get("game")
         kind = registry.find(game) if isinstance(game, str) else None
-        if kind is None or not kind.has("live"):
+        if kind is None or kind.live is None:
             raise bad(f"game must be one of {', '.join(registry.names())}", {"game": game})
         seats = body.get("seats")
         if (not isinstance(seats, list) or not seats or len(seats) > MAX_SEATS
@@ -213,14 +222,14 @@ class TableHub:
     async def create(self, body: Any) -> tuple[Table, list[str]]:
         body = self._check_body(body)
         game = registry.game(body["game"])
-        live = game.part("live")
+        live = live_part(game.name)
         try:
             setup = live.create(body)
         except LiveError as err:
             raise HubError(err.status if err.status in (400, 422) else 422,
                            {"error": err.message, "detail": err.detail, "rule": err.rule}) from None
         tokens = [secrets.token_urlsafe(24) for _ in body["seats"]]
-        row = TableRow(id=secrets.token_hex(8), created=now(), game=game.name, rules=setup["rules"],
+        row = TableRow(id=secrets.token_hex(8), created=now(), game=game.name, rules=str(setup["rules"]),
                        setup=setup, seats=[{"name": n, "bot": body["bots"].get(n)} for n in body["seats"]],
                        tokens=[token_hash(t) for t in tokens],
                        clock=(body.get("clock") or {}).get("move_seconds"), status="playing")
@@ -240,7 +249,7 @@ class TableHub:
         row = TableRow(id=secrets.token_hex(8), created=now(), game=game, rules=setup["rules"], setup=setup,
                        seats=[{"name": n, "bot": None} for n in seats], tokens=[], clock=None,
                        status=match.status())
-        table = Table(row, match, registry.game(game).part("live"), last_at=row.created)
+        table = Table(row, match, live_part(game), last_at=row.created)
         await self.store.write(self.store.insert_table(row))
         self.tables[row.id] = table
         return table
@@ -293,7 +302,7 @@ class TableHub:
         row = self.store.table(table_id)
         if row is None:
             return None
-        live = registry.game(row.game).part("live")
+        live = live_part(row.game)
         match = live.open(row.setup)
         last = row.created
         for move in self.store.moves(table_id):

@@ -4,8 +4,9 @@ State is immutable (named tuples); ``check`` says why a move is illegal with a r
 from ``spec/caravan*.toml``; ``apply`` assumes the move passed ``check``; ``legal_moves``
 lists the moves a player with a known hand can make, ``random_move`` draws one lazily.
 Given a ``consulted`` list, ``check`` and ``apply`` also say which rules decided a legal
-move and its effects, from the very code that states each rule (there is no second,
-hand-written list of "allowed by" rules). ``check_result`` judges a declared result;
+move and its effects (``effects``), from the very code that states each rule (there is no
+second, hand-written list of "allowed by" rules); ``set_off`` names the rules that ended a
+game reached without a move. ``check_result`` judges a declared result;
 ``after_illegal`` is the illegal-move policy (the replay stops).
 
 Caravans are numbered 0-5 (A-F): 0-2 belong to player 0 (player "1" in records),
@@ -922,9 +923,17 @@ _DISCARDS = {card: Discard(card) for card in ALL_CARDS}
 _DISBANDS = tuple(Disband(c) for c in range(6))
 
 
-def end_rules(state: State) -> list[str]:
-    """The ids of the rules that ended a game (none while it goes on): the end decided
-    again, as after the last move."""
+def effects(before: State, move: Move, after: State) -> list[str]:
+    """The ids of the rules a legal move set off (``apply``'s account: a jack's removal, a
+    lane decided, the game's end), in order."""
+    consulted: list[str] = []
+    apply(before, move, consulted)
+    return consulted
+
+
+def set_off(state: State) -> list[str]:
+    """The ids of the rules that ended a game (none while it goes on), for a position
+    reached without a move of its own: the end decided again, as after the last move."""
     if not state.over:
         return []
     ids: list[str] = []

@@ -15,7 +15,7 @@ from referee.games.caravan.notation.cvn import (
     parse_card_list,
     read_table,
 )
-from referee.jobs.replay import Plan, Segment
+from referee.jobs.segment import Plan, Segment
 from referee.jobs.report import GameReport
 from referee.notation.records import Finding, Tag
 

@@ -12,7 +12,10 @@ from referee.engines.message import M, N, T
 from referee.games.caravan import engine as cv
 from referee.i18n import Text, gettext_, tr
 from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES
-from referee.jobs.render.frames import Frame
+from referee.games.caravan.notation.cvn import CaravanRecord
+from referee.jobs.game import Renderer
+from referee.jobs.frame import Frame
+from referee.jobs.segment import Step
 from referee.jobs.render.svg import BAD, GOOD, INK, MUTED, card, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
@@ -52,10 +55,9 @@ def number(frame: Frame) -> str:
     return f"{n}." if frame.ply % 2 else f"{n}\u2026"
 
 
-def mover(timeline, step) -> str:
+def mover(record: CaravanRecord, step: Step[cv.State, cv.Move]) -> str:
     """The mover's name from the record's ``Player1``/``Player2`` tag, else ``Player N``."""
-    record = timeline.record
-    tag = record.tags.get(f"Player{step.player}") if record is not None else None
+    tag = record.tags.get(f"Player{step.player}")
     name = tag.value.strip() if tag is not None else ""
     return name or TEXT["player"].format(n=step.player)
 
@@ -388,3 +390,6 @@ def script() -> str:
     return _SCRIPT % {"column": COLUMN, "cw": CW, "ch": CH, "step": STEP, "face": FACE_STEP, "width": WIDTH,
            "good": GOOD, "bad": BAD, "muted": MUTED, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
            "value": json.dumps(TEXT["value"]), "face_on": json.dumps(TEXT["face_on"])}
+
+
+RENDERER: Renderer[cv.State, cv.Move, CaravanRecord] = Renderer(text, svg, data, script, mover=mover, number=number)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation import uecda_log as ul
-from referee.jobs.replay import Positions, unrejected
+from referee.jobs.replay import Positions
+from referee.jobs.segment import unrejected
 from referee.notation.records import Finding
 
 if TYPE_CHECKING:

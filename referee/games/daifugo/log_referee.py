@@ -65,7 +65,7 @@ class _LogGameReplay:
         the server), errors, warnings, entries replayed, and the positions."""
         game = self.game
         report = GameReport(game.file, game.index, "daifugo", CONTEST_PRESET)
-        positions = Positions()
+        positions: Positions[df.State, df.Move] = Positions()
         # A LogEntry is no MoveEntry subclass but has all that replay reads of one (move,
         # line, column, text).
         final = play(df, Segment(game.index, start, game.entries, self.mover),  # type: ignore[arg-type]  # see above

@@ -32,9 +32,9 @@ from referee.games.daifugo.notation.dfn import (
     toggle,
     words,
 )
-from referee.jobs.replay import Plan, Segment
+from referee.jobs.segment import Plan, Segment
 from referee.jobs.report import GameReport
-from referee.notation.records import Finding, Tag
+from referee.notation.records import Finding, MoveEntry, Tag
 
 # ------------------------------------------------------------------ rules
 
@@ -298,7 +298,8 @@ class DfnPlan:
 
     # -------------------------------------------------------------- moves
 
-    def _unknown_player(self, state: df.State, entry: DaifugoMove, violation: Violation) -> Violation:
+    def _unknown_player(self, state: df.State, entry: MoveEntry[df.Move], violation: Violation) -> Violation:
+        assert isinstance(entry, DaifugoMove)  # the DFN reader's entries
         move = entry.move
         ids = (move.giver, move.receiver) if isinstance(move, df.Give) else (move.player,)
         if all(p >= 0 for p in ids):
@@ -334,5 +335,6 @@ def plan(record: DaifugoRecord, report: GameReport, setting: df.RuleSet | None =
     yield from DfnPlan(record, report, setting).plan()
 
 
-def _mover(state: df.State, entry: DaifugoMove) -> str:
+def _mover(state: df.State, entry: MoveEntry[df.Move]) -> str:
+    assert isinstance(entry, DaifugoMove)  # the DFN reader's entries
     return entry.player

@@ -12,10 +12,12 @@ from referee.engines.base import ALL_CARDS, Card
 from referee.engines.message import J, M, T
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.engine.results import title_word
-from referee.games.daifugo.notation.dfn import MoveTextError, read_play
+from referee.games.daifugo.notation.dfn import DaifugoRecord, MoveTextError, read_play
 from referee.i18n import Text, gettext_, tr
 from referee.jobs.render.cards import SUIT_GLYPHS
-from referee.jobs.render.frames import Frame, TablePlay
+from referee.jobs.game import Renderer
+from referee.jobs.frame import Frame, TablePlay
+from referee.jobs.segment import Segment, Step
 from referee.jobs.render.svg import INK, MUTED, card, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
@@ -24,12 +26,11 @@ from referee.jobs.render.text import Painter, comment_lines, heading, pad
 TITLE = M("Daifugo")
 
 
-def table_start(timeline, segment) -> TablePlay | None:
+def table_start(record: DaifugoRecord, segment: Segment[df.State, df.Move]) -> TablePlay | None:
     """The play on the table at a round's start: a snapshot's ``[Table]`` tag."""
-    state: df.State = segment.start
+    state = segment.start
     if state.table is None:
         return None
-    record = timeline.record
     number = segment.round or 1
     rnd = next((r for i, r in enumerate(record.rounds, start=1) if (r.number or i) == number), None)
     tag = rnd.tags.get("Table") if rnd is not None else None
@@ -42,10 +43,10 @@ def table_start(timeline, segment) -> TablePlay | None:
     return TablePlay(state.name(play.player), tuple(play.cards), tuple(play.joker_as))
 
 
-def table_after(step, table: TablePlay | None) -> TablePlay | None:
+def table_after(step: Step[df.State, df.Move], table: TablePlay | None) -> TablePlay | None:
     """The play on the table after a move (the engine keeps only its combination)."""
-    state: df.State = step.after
-    if state.table is None:
+    state = step.after
+    if state is None or state.table is None:
         return None
     move = step.entry.move
     if isinstance(move, df.Play) and step.violation is None:
@@ -307,3 +308,7 @@ window.PitbossDraw.games.daifugo = function (d, L) {
 def script() -> str:
     """The replay page's drawing, its words in the language spoken."""
     return _SCRIPT % {"muted": MUTED, "no_cards": json.dumps(TEXT["no_cards"])}
+
+
+RENDERER: Renderer[df.State, df.Move, DaifugoRecord] = Renderer(text, svg, data, script, table_start=table_start,
+                                                               table_after=table_after, number=number)

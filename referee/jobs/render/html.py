@@ -27,8 +27,10 @@ from referee import spec
 from referee.engines.message import M
 from referee.i18n import Text, gettext_
 from referee.jobs import registry
-from referee.jobs.render.frames import Frame, render_part
-from referee.jobs.render.frames import TEXT as FRAME_TEXT
+from referee.jobs.frame import TEXT as FRAME_TEXT
+from referee.jobs.frame import Frame
+from referee.jobs.render.frames import render_part
+from referee.jobs.render.page import head
 from referee.jobs.render.svg import BLACK, FELT, FONT, INK, JOKER_COLOR, LAST, RED
 from referee.jobs.render.svg import TEXT as SVG_TEXT
 
@@ -353,21 +355,6 @@ def page_data(frames: Sequence[Frame]) -> dict:
     game = registry.game(frames[0].game)
     return {"game": game.name, "heading": f"{gettext_(game.title)} · {frames[0].rules} · ", "text": dict(TEXT), "rules": rules,
             "start": SVG_TEXT["start"], "titles": dict(FRAME_TEXT), "frames": items}
-
-
-def head(title: str, style: str, csp: str, lang: str = "en") -> str:
-    """A self-contained page's opening, up to ``<body``: phone-sized, light and dark, and
-    allowed nothing from outside (``csp``)."""
-    return f"""<!DOCTYPE html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>{escape(title)}</title>
-<style>{style}</style>
-</head>"""
 
 
 def replay_page(frames: Sequence[Frame], title: str, subtitle: str = "") -> str:

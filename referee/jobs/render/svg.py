@@ -5,8 +5,8 @@ place, a hand, the table), so that tools and tests can read back what is shown. 
 that the frame's move just played or moved also has the class ``last``.
 
 This module holds the pieces every game draws with (cards, text, the document) and
-:func:`render`, which hands a frame to its game's ``render`` part (``Game.part("render")``,
-whose ``svg(frame)`` lays out the table).
+:func:`render`, which hands a frame to its game's renderer (``Game.render``, whose
+``svg(frame)`` lays out the table).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from referee.engines.base import Card
 from referee.engines.message import M
 from referee.i18n import Text
 from referee.jobs.render.cards import SUIT_GLYPHS, is_red, rank_text
-from referee.jobs.render.frames import Frame, render_part
+from referee.jobs.frame import Frame
+from referee.jobs.render.frames import render_part
 
 FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial, sans-serif"
 RED, BLACK, JOKER_COLOR = "#c0392b", "#1d1d1d", "#6c3483"

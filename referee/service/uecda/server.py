@@ -32,14 +32,14 @@ DEFAULT_TIMEOUT = 10.0
 def contest_game() -> Any:
     """The game that plays the contest protocol (the one with a ``contest`` part)."""
     for game in registry.games():
-        if game.has("contest"):
+        if game.contest is not None:
             return game
     raise LookupError("no game here speaks the contest protocol")
 
 
 def contest_part() -> ModuleType:
     """The ``contest`` part of the game that plays the contest protocol."""
-    return contest_game().part("contest")
+    return contest_game().contest.get()
 
 
 @dataclass

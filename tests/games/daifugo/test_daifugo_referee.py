@@ -185,7 +185,7 @@ def test_cite_lists_the_rules_the_moves_set_off():
     text = match_text(seed=8, players=4, options="+eight-cut", rounds=2)
     (chunk,) = split(text.splitlines(keepends=True))
     kind = registry.game("daifugo")
-    cited = cite(kind, kind.read(chunk, "t.dfn", 1))
+    cited = cite(kind, kind.notation.read(chunk, "t.dfn", 1))
     assert {"daifugo.round.end", "daifugo.lead.first-round", "daifugo.lead.later-rounds"} <= cited
     assert cited <= spec.ids("daifugo.")
 
