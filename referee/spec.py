@@ -39,7 +39,6 @@ from pathlib import Path
 
 from referee.resources import data_dir
 
-
 #: A rule's ``rulesets`` that says it belongs to every rule set of every game (what any
 #: record can break).
 EVERY = "*"

@@ -3,7 +3,6 @@ are, and a solver deadline counted in positions."""
 
 from __future__ import annotations
 
-import importlib
 import os
 from pathlib import Path
 
@@ -15,9 +14,11 @@ from referee.jobs.solve import Deadline
 
 def _register_test_games() -> None:
     """Register each game kept in the test suite: a folder ``tests/games/<name>/`` holding a
-    ``game`` module (its ``GAME``). Only the tests know them; the package never does."""
-    for path in sorted((Path(__file__).parent / "games").glob("*/game.py")):
-        registry.register(importlib.import_module(f"tests.games.{path.parent.name}.game").GAME)
+    ``game`` module (its ``GAME``), named in ``PITBOSS_GAMES`` so that every process the
+    tests start (workers, a Dask cluster, the command line run as a program) knows it too.
+    Only the tests know them; the package never does."""
+    found = [f"tests.games.{p.parent.name}.game" for p in sorted((Path(__file__).parent / "games").glob("*/game.py"))]
+    os.environ[registry.ENVIRONMENT] = ",".join(found)
 
 
 _register_test_games()

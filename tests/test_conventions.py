@@ -1,6 +1,5 @@
-"""Issue 11, items 2-4: the command line's conventions, inputs, outputs and limits, each
-failure of the issue's list reproduced (through typer's runner, or a real process where
-the shell's own plumbing is the point)."""
+"""The command line's conventions, inputs, outputs and limits (through click's runner, or
+a real process where the shell's own plumbing is the point)."""
 
 from __future__ import annotations
 
@@ -18,8 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-import typer
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 
@@ -36,8 +34,7 @@ def pitboss(*args: str, **kw) -> subprocess.CompletedProcess:
 
 
 def commands() -> dict:
-    """Every command by its path (``selfplay caravan``), as click (typer's own) builds it."""
-    group = typer.main.get_command(app)
+    """Every command by its path (``selfplay caravan``)."""
     out: dict = {}
 
     def walk(cmd, path: str) -> None:
@@ -46,7 +43,7 @@ def commands() -> dict:
                 walk(sub, f"{path} {name}".strip())
         else:
             out[path] = cmd
-    walk(group, "")
+    walk(app, "")
     return out
 
 
@@ -55,7 +52,8 @@ def commands() -> dict:
 def test_version_and_short_help() -> None:
     for flag in ("--version", "-V"):
         result = runner.invoke(app, [flag])
-        assert result.exit_code == 0 and re.fullmatch(r"pitboss \S+\n(compiled engines: .+\n)?", result.output), result.output
+        assert result.exit_code == 0, result.output
+        assert re.fullmatch(r"pitboss \S+\n(compiled engines: .+\n)?", result.output), result.output
     for args in (["-h"], ["validate", "-h"], ["solve", "-h"], ["selfplay", "-h"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 0 and "Usage:" in result.output, args
@@ -64,6 +62,28 @@ def test_version_and_short_help() -> None:
 def test_shell_completion_is_offered() -> None:
     result = runner.invoke(app, ["--help"])
     assert "--install-completion" in result.output and "--show-completion" in result.output
+
+
+def test_shell_completion_installs_and_completes(tmp_path: Path) -> None:
+    """The script is the shell's own (by $SHELL), installed once however often asked, and
+    the program answers it: commands, and the options the games declare."""
+    env = {"HOME": str(tmp_path), "SHELL": "/bin/bash"}
+    shown = runner.invoke(app, ["--show-completion"], env=env)
+    assert shown.exit_code == 0 and "_PITBOSS_COMPLETE" in shown.output and "complete " in shown.output
+    for _ in range(2):
+        installed = runner.invoke(app, ["--install-completion"], env=env)
+        assert installed.exit_code == 0 and "bash completion installed in" in installed.output, installed.output
+    script = tmp_path / ".bash_completions" / "pitboss.sh"
+    assert script.read_text().strip() == shown.output.strip()
+    assert (tmp_path / ".bashrc").read_text().count(f"source '{script}'") == 1
+    zsh = runner.invoke(app, ["--install-completion"], env={**env, "SHELL": "/usr/bin/zsh"})
+    assert zsh.exit_code == 0 and (tmp_path / ".zfunc" / "_pitboss").is_file()
+    unknown = runner.invoke(app, ["--show-completion"], env={**env, "SHELL": "/bin/tcsh"})
+    assert unknown.exit_code == 2 and "tcsh" in unknown.output
+    for words, expected in (("pitboss sol", "plain,solve"), ("pitboss solve --cara", "plain,--caravan")):
+        done = runner.invoke(app, [], prog_name="pitboss", env={
+            "_PITBOSS_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)})
+        assert done.exit_code == 0 and expected in done.output.splitlines(), done.output
 
 
 def test_one_meaning_per_short_option() -> None:
@@ -97,7 +117,8 @@ def test_examples_in_help_and_docs_use_the_short_options_as_they_are() -> None:
     texts = [e for g in registry.games() for e in g.examples]
     texts += [(ROOT / f).read_text(encoding="utf-8") for f in ("README.md", "docs/solve.md", "docs/api.md")]
     for text in texts:
-        assert not re.search(r"pitboss solve [^\n]*-q (reach|fewest|forced-win|out|unbeatable|forced-out)", text), text[:200]
+        questions = r"(reach|fewest|forced-win|out|unbeatable|forced-out)"
+        assert not re.search(r"pitboss solve [^\n]*-q " + questions, text), text[:200]
 
 
 def test_color_auto_always_never(tmp_path: Path) -> None:
@@ -112,7 +133,8 @@ def test_color_auto_always_never(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- validate's reports
 
-WARNED = '[Game "Caravan"]\n[Table "A: 4S; B: 7D; C: 9C; D: 10H; E: 8S; F: 6D"]\n[Hand1 "5S 2C"]\n[Hand2 "?"]\n[ToMove "1"]\n[Phase "main"]\n\n5. 5S>A *\n'
+WARNED = ('[Game "Caravan"]\n[Table "A: 4S; B: 7D; C: 9C; D: 10H; E: 8S; F: 6D"]\n[Hand1 "5S 2C"]\n[Hand2 "?"]\n'
+          '[ToMove "1"]\n[Phase "main"]\n\n5. 5S>A *\n')
 
 
 def test_github_format_annotates_each_finding() -> None:
@@ -214,7 +236,8 @@ def test_dash_is_standard_output_for_every_output_option(tmp_path: Path) -> None
                  ["show", "--html", "-", str(ILLEGAL)], ["show", "--svg", "-", str(ILLEGAL)]):
         result = runner.invoke(app, args)
         assert result.exit_code in (0, 1), (args, result.output)
-        assert any(mark in result.output[:400] for mark in ("[Game", "<!DOCTYPE html", "<svg")), (args, result.output[:80])
+        marks = ("[Game", "<!DOCTYPE html", "<svg")
+        assert any(mark in result.output[:400] for mark in marks), (args, result.output[:80])
     assert not (ROOT / "-").exists() and not list(Path.cwd().glob("-"))
 
 

@@ -105,7 +105,8 @@ def test_golden(path: Path) -> None:
         for finding, w in zip(report.errors, want.errors):
             assert _matches(finding, w), f"record {report.index}: got {got}, expected {want.errors}"
         warned = [f"{f.rule} {f.line}:{f.column}" for f in report.warnings]
-        assert len(report.warnings) == len(want.warnings), f"record {report.index}: warnings {warned}, expected {want.warnings}"
+        assert len(report.warnings) == len(want.warnings), \
+            f"record {report.index}: warnings {warned}, expected {want.warnings}"
         for finding, w in zip(report.warnings, want.warnings):
             assert _matches(finding, w), f"record {report.index}: warnings {warned}, expected {want.warnings}"
         for finding in report.errors + report.warnings:

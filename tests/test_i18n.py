@@ -31,7 +31,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from referee import i18n, spec
 from referee.engines.message import J, M, N, R, T, said
@@ -463,7 +463,8 @@ def test_every_finding_and_comment_of_the_golden_records_can_be_translated() -> 
     bare = set()
     for path in paths:
         for report in validate_file(path):
-            bare |= {f"{path.name}: {f.message}" for f in report.errors + report.warnings if not isinstance(f.message, T)}
+            bare |= {f"{path.name}: {f.message}" for f in report.errors + report.warnings
+                     if not isinstance(f.message, T)}
         if path.suffix not in whole:
             for a in annotate_file(str(path)):
                 comments = [c for n in a.notes for c in n.comments] + a.record_comments

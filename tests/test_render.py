@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.games.caravan import engine as cv
@@ -124,7 +124,8 @@ def test_caravan_svg_shows_every_card(name: str) -> None:
             root = ET.fromstring(svg)
             assert root.tag == f"{SVG_NS}svg" and float(root.get("width")) > 0
             assert Counter(shown_cards(svg)) == _expected_caravan_cards(frame.state), frame.title
-            values = {t.get("class"): t.text for t in root.iter(f"{SVG_NS}text") if (t.get("class") or "").startswith("value-")}
+            values = {t.get("class"): t.text for t in root.iter(f"{SVG_NS}text")
+                      if (t.get("class") or "").startswith("value-")}
             assert values == {f"value-{cv.LETTERS[c]}": f"value {frame.state.values[c]}" for c in range(6)}
 
 
@@ -296,7 +297,8 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
                 assert status.startswith(f"Position {i + 1} of {len(caravan_frames)}")
                 if frame.move is not None:
                     assert status.endswith(f"{frame.number} {frame.mover}: {frame.move}"), status
-                notes = page.eval("Array.from(document.querySelectorAll('#notes p')).map(p => p.firstChild.textContent)")
+                notes = page.eval("Array.from(document.querySelectorAll('#notes p')).map(p => "
+                                  "p.firstChild.textContent)")
                 assert notes == [n.text for n in frame.notes]
             # The keyboard, the move list and the slider move too.
             page.key("Home", "Home", 36)

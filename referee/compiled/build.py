@@ -275,7 +275,8 @@ def status(group: Group) -> Status:
     query = finder.CompiledFinder(cache.cache_folder(), required=False)
     chosen = query.choose(group.name, builds, importing=False) if builds else None
     if chosen is not None:
-        return Status(group, "compiled", f"{len(chosen.binaries)} module{'s' if len(chosen.binaries) != 1 else ''}", Path(chosen.folder))
+        return Status(group, "compiled", f"{len(chosen.binaries)} module{'s' if len(chosen.binaries) != 1 else ''}",
+                      Path(chosen.folder))
     if builds:
         return Status(group, "stale", query.why[group.name] + "; run python -m referee.compiled build")
     return Status(group, "not built", "run python -m referee.compiled build")
@@ -333,7 +334,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             with ThreadPoolExecutor(max_workers=max(1, min(len(todo), available_cores()))) as pool:
                 results = list(pool.map(build, todo))  # each group's compiler is a process of its own
             for group, (folder, made) in zip(todo, results):
-                print(f"{group.name}: {len(group.modules)} module{'s' if len(group.modules) != 1 else ''} compiled, {'built' if made else 'already built'}: {folder}")
+                print(f"{group.name}: {len(group.modules)} module{'s' if len(group.modules) != 1 else ''} compiled, "
+                      f"{'built' if made else 'already built'}: {folder}")
             if any(made for _, made in results):
                 print(f"built in {_cpu() - start:.1f} s CPU (mypyc and the C compiler)")
         elif args.command == "status":

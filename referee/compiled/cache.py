@@ -4,10 +4,9 @@ folder, the interpreter a build is for, ``PITBOSS_COMPILED``. Shared by the impo
 and nothing that ``python -c pass`` has not already imported.
 """
 
+import _imp  # the interpreter's own import machinery, already loaded (importlib.machinery is not)
 import os
 import sys
-
-import _imp  # the interpreter's own import machinery, already loaded (importlib.machinery is not)
 
 ENV = "PITBOSS_COMPILED"
 #: The manifest's format; a manifest of another format is not read.

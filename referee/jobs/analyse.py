@@ -45,6 +45,7 @@ from referee.jobs.analysis import Limits, MoveAnalysis
 from referee.jobs.annotate import Annotated, annotate_lines, written
 from referee.notation.records import MoveEntry, open_text, text_lines
 
+
 @dataclass
 class Analysed:
     """An annotated record with the analysis of each move (by move index) written in."""

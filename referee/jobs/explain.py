@@ -177,7 +177,8 @@ def explanation_text(ex: Explanation, color: bool = False) -> str:
                          else T("{rules}: ILLEGAL", rules=variant.label))
             lines.append(paint(tr(state), "red", "bold"))
             rule = rule_of(verdict.rule or "")
-            lines.append(f"  {paint('✗', 'red')} {verdict.rule} — {rule.title if rule else ''}{_rule_tag(rule, variant)}")
+            lines.append(f"  {paint('✗', 'red')} {verdict.rule} — "
+                         f"{rule.title if rule else ''}{_rule_tag(rule, variant)}")
             lines.append(f"    {tr(verdict.message)}")
             if rule is not None:
                 lines.append("    " + tr(T("The rule: {text}", text=rule.text)))

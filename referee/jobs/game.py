@@ -11,7 +11,8 @@ referee's plan (what one replay of a record plays). Optional parts are attribute
 are None when a game has none: a :class:`Renderer` (``show``, the replay page), a live
 table (:class:`Live`, ``pitboss serve``), an :class:`Analyser` (``annotate --analyse``),
 a :class:`Solver` (``pitboss solve``), a :class:`Rulebook` part (``pitboss rules``) and
-self-play (:class:`~referee.jobs.selfplay.SelfPlay`).
+self-play (:class:`SelfPlay`) and protocol listeners
+(:class:`~referee.jobs.listener.Listener`, ``pitboss serve --NAME PORT``).
 
 What is heavy to import (a grammar, the solver and z3, the renderers, the live referee)
 is loaded on first use: a :class:`Lazy` part, or a function wrapped by :func:`lazy`. Each
@@ -29,15 +30,15 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Generic, ParamSpec, Protocol, TypeVar, runtime_checkable
 
 from referee.engines.base import Violation
 from referee.i18n import LANGUAGES
 from referee.jobs.analysis import Limits, MoveAnalysis
+from referee.jobs.frame import Frame, TablePlay
+from referee.jobs.listener import Listener
 from referee.jobs.live import Match
 from referee.jobs.questions import Question, QuestionOption
-from referee.jobs.frame import Frame, TablePlay
 from referee.jobs.report import GameReport
 from referee.jobs.segment import Plan, Segment, Step
 from referee.jobs.solve import Answer, Deadline
@@ -457,8 +458,8 @@ class Game(Generic[StateT, MoveT, RecordT, SettingT]):
     solver: Solver[StateT, RecordT] | None = None
     rulebook: Lazy[Rulebook] | None = None
     selfplay: SelfPlay | None = None
-    #: The UEC contest's protocol, spoken by the service (``pitboss serve --uecda``).
-    contest: Lazy[ModuleType] | None = None
+    #: Protocols its clients speak beside the HTTP service (``pitboss serve --NAME PORT``).
+    listeners: tuple[Listener, ...] = ()
 
     def new_report(self, record: RecordT) -> GameReport:
         """An empty verdict on a read record, with its reader's findings."""
@@ -483,7 +484,7 @@ class Game(Generic[StateT, MoveT, RecordT, SettingT]):
         ``<name>-*.toml``."""
         folder = self.spec_dir
         ordered = [f"{self.name}.toml", *(f"{self.name}-{r}.toml" for r in self.rule_sets)]
-        found = {p.name for p in folder.glob(f"{self.name}-*.toml")} | {p.name for p in folder.glob(f"{self.name}.toml")}
+        found = {p.name for pattern in (f"{self.name}.toml", f"{self.name}-*.toml") for p in folder.glob(pattern)}
         return tuple([f for f in ordered if f in found] + sorted(found - set(ordered)))
 
     @property

@@ -31,7 +31,7 @@ from referee.jobs.validate import (
 )
 from referee.notation.records import Chunk, RecordFile, open_text
 
-if TYPE_CHECKING:  # the pool's modules cost 40 ms to import: only when a pool starts
+if TYPE_CHECKING:  # the pool's modules are slow to import: only when a pool starts
     from concurrent.futures import Future, ProcessPoolExecutor
 
 #: A batch is cut when it holds this many records or this many characters of text.
@@ -165,7 +165,7 @@ def _fraction(handle: RecordFile | TextIO, size: int | None) -> float | None:
 def _warm(units: Iterable[_Unit], settings: Choices | None) -> None:
     """Judge, once and to nowhere, the first record of each game among ``units`` before the
     workers are forked: they then start with that game's modules imported and its parsers
-    built (40-50 ms of CPU each, paid once instead of once per worker)."""
+    built (paid once instead of once per worker)."""
     seen: set[str | None] = set()
     for unit in units:
         for chunk, index in unit.items[:1]:

@@ -1,6 +1,9 @@
 """The games Pitboss knows: each folder ``referee/games/<name>/`` that holds a ``game``
-module (its ``GAME``, a :class:`~referee.jobs.game.Game`), found by looking, and any game
-given to :func:`register` (one kept outside the package, as the test suite's own).
+module (its ``GAME``, a :class:`~referee.jobs.game.Game`), found by looking; then the games
+kept outside the package that ``PITBOSS_GAMES`` names (their ``game`` modules, separated by
+commas: ``tests.games.highcard.game``), which every process of a run inherits (worker
+processes, a Dask cluster's workers, a command run from Python); then any game given to
+:func:`register` in this process.
 
 A game is its folder: adding one is a folder under ``referee/games/``, its grammar
 (``grammar/<notation>.lark``) and its rules (``spec/<name>*.toml``); nothing here or in
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import pkgutil
 from functools import cache
 from typing import Any
@@ -28,6 +32,9 @@ from referee.jobs.game import Game
 #: A registered game, whichever it is: generic code does not know its types (its states,
 #: moves, records and settings), only that they fit together.
 SomeGame = Game[Any, Any, Any, Any]
+
+#: Games kept outside the package: their ``game`` modules, comma-separated.
+ENVIRONMENT = "PITBOSS_GAMES"
 
 _registered: dict[str, SomeGame] = {}
 
@@ -68,8 +75,19 @@ def register(game: SomeGame) -> None:
     _announce(game)
 
 
+@cache
+def _from_environment() -> None:
+    """Register the games ``PITBOSS_GAMES`` names (once per process)."""
+    for module in filter(None, (m.strip() for m in os.environ.get(ENVIRONMENT, "").split(","))):
+        found = importlib.import_module(module).GAME
+        if not isinstance(found, Game):
+            raise TypeError(f"{ENVIRONMENT}: {module}.GAME is not a Game")
+        register(found)
+
+
 def game(name: str) -> SomeGame:
     """The game of that name (a ``Game`` tag's value, any case). Raises KeyError."""
+    _from_environment()
     key = name.strip().lower()
     if key in _registered:
         return _registered[key]
@@ -80,6 +98,7 @@ def game(name: str) -> SomeGame:
 
 def names() -> tuple[str, ...]:
     """Every game's name: the folders' in name order, then those registered."""
+    _from_environment()
     return _folders() + tuple(n for n in _registered if n not in _folders())
 
 
@@ -91,6 +110,7 @@ def find(name: str | None) -> SomeGame | None:
     """The game of a ``Game`` tag's value, or None when there is no such game."""
     if name is None:
         return None
+    _from_environment()
     key = name.strip().lower()
     return game(key) if key in _registered or key in _folders() else None
 

@@ -256,7 +256,8 @@ nav ul { columns: 2 12rem; }
 
 
 def _link(r: spec.Rule) -> str:
-    return f'<a href="#{escape(r.id)}" title={quoteattr(r.id)}>{escape(r.title)} <span class="id">{escape(r.id)}</span></a>'
+    return (f'<a href="#{escape(r.id)}" title={quoteattr(r.id)}>{escape(r.title)} '
+            f'<span class="id">{escape(r.id)}</span></a>')
 
 
 def html(books: Sequence[Book]) -> str:
@@ -280,7 +281,8 @@ def html(books: Sequence[Book]) -> str:
                                + "".join(f"<td>{escape(v)}</td>" for v in values) + "</tr>")
             out.append("</tbody></table></div>")
         out.append(f"<h2>{escape(TEXT['rules'])}</h2><nav><ul>")
-        out += [f'<li><a href="#{escape(g.name)}-{n}">{escape(topic)}</a></li>' for n, (topic, _) in enumerate(b.topics, 1)]
+        out += [f'<li><a href="#{escape(g.name)}-{n}">{escape(topic)}</a></li>'
+                for n, (topic, _) in enumerate(b.topics, 1)]
         out.append("</ul></nav>")
         for n, (topic, rules) in enumerate(b.topics, start=1):
             out.append(f'<h3 id="{escape(g.name)}-{n}">{n}. {escape(topic)}</h3>')

@@ -23,7 +23,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.jobs.game import Game, Maker, WholeFile
 
@@ -179,7 +179,8 @@ def _failed(err: MakeError, noun: str, seed: int) -> str:
     return f"making {noun} number {err.index + 1} (--seed {seed}) failed: {err.why}"
 
 
-def produce_game(game: Game[Any, Any, Any, Any], count: int, seed: int, rules: str | None = None, jobs: int | None = None,
+def produce_game(game: Game[Any, Any, Any, Any], count: int, seed: int, rules: str | None = None,
+                 jobs: int | None = None,
                  start: int = 0, **options: object) -> Generator[Made, None, None]:
     """A game's self-play on every core, from Python: ``count`` items from number
     ``start`` as :func:`produce` yields them (ValueError for options the game refuses,

@@ -212,7 +212,8 @@ COMPRESSED = (".gz", ".bz2", ".xz")
 def record_extensions() -> tuple[str, ...]:
     """The file endings a folder is searched for: each game's notation and whole-file
     formats, plain or compressed."""
-    plain = [e for g in registry.games() for e in (*g.notation.extensions, *(x for f in g.foreign for x in f.extensions))]
+    plain = [e for g in registry.games() for e in (*g.notation.extensions,
+                                                   *(x for f in g.foreign for x in f.extensions))]
     return tuple(plain + [e + c for e in plain for c in COMPRESSED])
 
 

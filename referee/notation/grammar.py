@@ -47,7 +47,7 @@ def load(name: str, start: tuple[str, ...] = ("start",), transformer: type[Trans
     """An LALR parser for ``grammar/<name>.lark`` (strict: terminals may not collide), or
     for ``<folder>/<name>.lark`` (a game that keeps its grammar in its own folder).
 
-    Building one costs 50-500 ms (most of it Lark's strict collision check), so a built
+    Building one is slow (most of it Lark's strict collision check), so a built
     parser is kept in the per-user cache (:func:`cache_dir`) under a name that carries a
     digest of every grammar file, the options, Lark's version and Python's: a changed
     grammar or an upgraded Lark is never served a stale parser. The grammar file stays the

@@ -236,8 +236,10 @@ def split_records(lines: Iterable[str], first_line: int = 1,
         if isinstance(raw, Overlong) or len(line.rstrip("\r\n")) > line_limit:
             length = raw.length if isinstance(raw, Overlong) else len(line.rstrip("\r\n"))
             if not findings:
-                findings.append(Finding("notation.limit", T("line {lineno} is {length:,} characters long; a record line may hold at most "
-                                                            "{line_limit:,}: the record is not read", lineno=lineno, length=length, line_limit=line_limit),
+                findings.append(Finding("notation.limit",
+                                        T("line {lineno} is {length:,} characters long; a record line may hold at "
+                                          "most {line_limit:,}: the record is not read", lineno=lineno, length=length,
+                                          line_limit=line_limit),
                                         lineno, 1))
             line = "\n"
         m = _TAG_LINE.match(line)
@@ -286,8 +288,10 @@ def split_records(lines: Iterable[str], first_line: int = 1,
         size += len(line)
         if size > record_limit:
             if not any(f.rule == "notation.limit" for f in findings):
-                findings.append(Finding("notation.limit", T("the record is over {record_limit:,} characters long (from line {start}); a record "
-                                                            "may hold at most that: it is not read", record_limit=record_limit, start=start),
+                findings.append(Finding("notation.limit",
+                                        T("the record is over {record_limit:,} characters long (from line {start}); "
+                                          "a record may hold at most that: it is not read", record_limit=record_limit,
+                                          start=start),
                                         lineno, 1))
             continue  # not kept: the record is reported by its findings, not read
         buf.append(line)

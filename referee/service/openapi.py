@@ -30,11 +30,17 @@ def build() -> dict[str, Any]:
 
 def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
     return {
-    "openapi": "3.1.0",
-    "info": {"title": "Pitboss live referee", "version": "1",
-             "description": f"Live {titles} tables, every move judged by the same engines as "
-                            "`pitboss validate`; each seat sees only what it may see."},
-    "components": {
+        "openapi": "3.1.0",
+        "info": {"title": "Pitboss live referee", "version": "1",
+                 "description": f"Live {titles} tables, every move judged by the same engines as "
+                                "`pitboss validate`; each seat sees only what it may see."},
+        "components": _components(rules),
+        "paths": _paths(notations),
+    }
+
+
+def _components(rules: str) -> dict[str, Any]:
+    return {
         "securitySchemes": {"seat": {"type": "http", "scheme": "bearer",
                                      "description": "A seat token, as the table's creation answered it."}},
         "schemas": {
@@ -52,7 +58,8 @@ def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
                 "seed": {"type": "integer", "minimum": 0},
                 "clock": {"type": "object", "properties": {"move_seconds": {"type": "number"}}}}},
             "Move": {"type": "object", "required": ["move"], "properties": {
-                "move": {"type": "string", "description": "the move in notation, as the seat's legal list writes it"}, "ply": {"type": "integer"}}},
+                "move": {"type": "string", "description": "the move in notation, as the seat's legal list writes it"},
+                "ply": {"type": "integer"}}},
             "MoveAnswer": {"type": "object", "properties": {
                 "accepted": {"type": "boolean"}, "ply": {"type": "integer"}, "move": {"type": "string"},
                 "drawn": {"type": "string"}, "events": {"type": "array", "items": {"type": "string"}},
@@ -77,8 +84,11 @@ def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
                             "description": "a contest table: what its clients did wrong (player, name, kind, "
                                            "message, game, turn, at)"}}},
         },
-    },
-    "paths": {
+    }
+
+
+def _paths(notations: str) -> dict[str, Any]:
+    return {
         "/healthz": {"get": {"summary": "Up and accepting requests", "responses": {"200": {"description": "ok"}}}},
         "/v1/tables": {
             "post": {"summary": "Create a table", "requestBody": {"required": True, "content": {
@@ -104,13 +114,16 @@ def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
         "/v1/tables/{id}/moves": {"post": {
             "summary": "Play a move (notation), committed before it is answered", "security": _AUTH,
             "parameters": [_TABLE_ID],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Move"}}}},
+            "requestBody": {"required": True,
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Move"}}}},
             "responses": {"200": {"description": "accepted (or, where the rules say so, counted as a pass)",
-                                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/MoveAnswer"}}}},
+                                  "content": {"application/json": {
+                                      "schema": {"$ref": "#/components/schemas/MoveAnswer"}}}},
                           "400": _error("malformed body or move"), "401": _error("missing or unknown token"),
                           "403": _error("a move line naming another seat"), "404": _error("no such table"),
                           "409": _error("stale ply or finished table"), "413": _error("body over 64 KiB"),
-                          "422": {"description": "illegal: {accepted: false, rule, message, ply}", "content": _JSON_OBJECT},
+                          "422": {"description": "illegal: {accepted: false, rule, message, ply}",
+                                  "content": _JSON_OBJECT},
                           "429": _error("too many requests from this token")}}},
         "/v1/tables/{id}/events": {"get": {
             "summary": "WebSocket: the reader's view, then one message per move, then the end (?token= for a seat)",
@@ -121,9 +134,12 @@ def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
                                            "responses": {"200": {"description": "record", "content": _TEXT},
                                                          "404": _error("no such table")}}},
         "/v1/tables/{id}/picture": {"get": {"summary": "The table drawn as `pitboss show --svg` draws it",
-                                            "parameters": [_TABLE_ID, {"name": "token", "in": "query", "schema": {"type": "string"}}],
-                                            "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {}}},
-                                                          "401": _error("unknown token"), "404": _error("no such table")}}},
+                                            "parameters": [_TABLE_ID, {"name": "token", "in": "query",
+                                                                       "schema": {"type": "string"}}],
+                                            "responses": {"200": {"description": "SVG",
+                                                                  "content": {"image/svg+xml": {}}},
+                                                          "401": _error("unknown token"),
+                                                          "404": _error("no such table")}}},
         "/v1/validate": {"post": {"summary": "What `pitboss validate --json` prints for the record in the body",
                                   "requestBody": {"content": _TEXT},
                                   "responses": {"200": {"description": "{summary, games}", "content": _JSON_OBJECT},
@@ -135,7 +151,8 @@ def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
                                   "responses": {"200": {"description": "{summary, records}", "content": _JSON_OBJECT},
                                                 "413": _error("body over 8 MiB"), "422": _error("cannot annotate")}}},
         "/v1/solve": {"post": {"summary": "What `pitboss solve --json` prints",
-                               "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["record", "question"]}}}},
+                               "requestBody": {"content": {"application/json": {
+                                   "schema": {"type": "object", "required": ["record", "question"]}}}},
                                "responses": {"200": {"description": "the answer", "content": _JSON_OBJECT},
                                              "400": _error("malformed body"), "413": _error("body over 8 MiB"),
                                              "422": _error("a question the position cannot be asked")}}},
@@ -143,5 +160,4 @@ def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
         "/tables/{id}": {"get": {"summary": "Web page: watch a table live, or play it with a seat's token (#token=...)",
                                  "parameters": [_TABLE_ID], "responses": {"200": {"description": "HTML"},
                                                                           "404": _error("no such table")}}},
-    },
-}
+    }

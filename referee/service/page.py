@@ -83,11 +83,13 @@ function render() {
   if (!view) return;
   const who = view.to_move ? `${view.to_move} to move` : (view.status === "finished" ? "finished" : "exchange");
   $("status").textContent = `${view.game} · ${view.rules}${view.options ? " " + view.options : ""} · ply ${view.ply}` +
-    (view.round ? ` · round ${view.round}` : "") + ` · ${who}` + (view.seat ? ` · you are ${view.seat}` : " · spectator");
+    (view.round ? ` · round ${view.round}` : "") + ` · ${who}` +
+    (view.seat ? ` · you are ${view.seat}` : " · spectator");
   $("moves").textContent = view.moves.join("\n");
   $("moves").scrollTop = 1e9;
   $("result").textContent = view.result ? "Result: " + JSON.stringify(view.result) : "";
-  if (view.contest) $("status").textContent += ` · contest table ${view.contest.table}, game ${view.round} of ${view.contest.games}` +
+  if (view.contest) $("status").textContent +=
+    ` · contest table ${view.contest.table}, game ${view.round} of ${view.contest.games}` +
     (view.status === "interrupted" ? " · interrupted" : "");
   $("reports").textContent = (view.reports || []).map((r) => `player ${r.player} (${r.name}): ${r.kind}: ${r.message}` +
     (r.game ? ` (game ${r.game}${r.turn ? ", turn " + r.turn : ""})` : "")).join("\n");
@@ -125,7 +127,8 @@ async function play(move) {
 }
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/v1/tables/${TABLE}/events` + (token ? "?token=" + encodeURIComponent(token) : ""));
+  socket = new WebSocket(`${scheme}://${location.host}/v1/tables/${TABLE}/events` +
+                         (token ? "?token=" + encodeURIComponent(token) : ""));
   socket.onmessage = (e) => {
     const m = JSON.parse(e.data);
     retry = 500;
@@ -143,7 +146,8 @@ connect();
 
 
 def table_page(table_id: str, game: str) -> str:
-    body = (f"<h1 style='font-size:1.2em'>Table {escape(table_id)} <a href='/' style='font-size:.7em'>all tables</a></h1>"
+    body = (f"<h1 style='font-size:1.2em'>Table {escape(table_id)} "
+            "<a href='/' style='font-size:.7em'>all tables</a></h1>"
             "<div id=status>connecting…</div><div id=result></div><div id=reports></div><div id=picture></div>"
             "<section id=mine hidden><h2 style='font-size:1em'>Your hand <span id=deck></span> "
             "<span id=drawn></span></h2><div id=hand class=row></div>"
@@ -160,7 +164,8 @@ fetch("/openapi.json").then((r) => r.json()).then((spec) => {
   for (const [path, ops] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       const s = document.createElement("section");
-      const codes = Object.entries(op.responses || {}).map(([c, r]) => `<li><b>${c}</b> ${r.description}</li>`).join("");
+      const codes = Object.entries(op.responses || {})
+        .map(([c, r]) => `<li><b>${c}</b> ${r.description}</li>`).join("");
       s.innerHTML = `<h3><code>${method.toUpperCase()} ${path}</code></h3><p>${op.summary || ""}</p><ul>${codes}</ul>`;
       out.appendChild(s);
     }

@@ -8,7 +8,8 @@ import time
 
 from helpers import auth, create, play_out, record_valid
 
-CARAVAN_DECK = " ".join(f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"))
+CARAVAN_DECK = " ".join(f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
+                                                            "K"))
 
 
 def test_health_openapi_docs_and_pages(client):
@@ -77,14 +78,14 @@ def test_bad_creation_bodies(client):
 
 
 def test_listing_newest_first_with_a_cursor(client, monkeypatch):
-    import referee.service.app as app_module
+    import referee.service.endpoints as endpoints
 
     ids = [create(client)[0] for _ in range(4)]
     first = client.get("/v1/tables").json()
     assert [t["id"] for t in first["tables"]][:4] == ids[::-1]
     assert first["next"] is None
     assert set(first["tables"][0]) >= {"id", "game", "rules", "seats", "status"}
-    monkeypatch.setattr(app_module, "PAGE_SIZE", 3)
+    monkeypatch.setattr(endpoints, "PAGE_SIZE", 3)
     page1 = client.get("/v1/tables").json()
     assert len(page1["tables"]) == 3 and page1["next"]
     page2 = client.get("/v1/tables", params={"cursor": page1["next"]}).json()
@@ -155,7 +156,8 @@ def test_caravan_draw_is_told_to_the_mover_only(client):
             assert event["type"] == "move" and event["ply"] == r["ply"] and "drawn" not in event
             if "drawn" in r:
                 drawn.append(r["drawn"])
-                assert r["drawn"] in client.get(f"/v1/tables/{table_id}/view", headers=auth(tokens[name])).json()["hand"]
+                assert r["drawn"] in client.get(f"/v1/tables/{table_id}/view",
+                                                headers=auth(tokens[name])).json()["hand"]
     assert drawn  # the opening is 6 placements; the 7th and 8th moves draw
 
 

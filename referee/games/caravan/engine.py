@@ -278,7 +278,8 @@ def lane_winner(a: int, b: int) -> int | None:
 
 def lane_winners(state: State) -> tuple[int | None, int | None, int | None]:
     values = state.values
-    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]  # LANES holds three lanes
+    # LANES holds three lanes: three winners
+    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------- rule sets
@@ -427,7 +428,8 @@ def position(rules: RuleSet, caravans: tuple[Caravan, ...], hands: tuple[Hand, H
     else:
         placed = (OPENING_PLACEMENTS, OPENING_PLACEMENTS)
     values = tuple(caravan_value(c) for c in caravans)
-    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]  # placed: one count per player
+    # placed: one count per player
+    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]
     return _settle(state, 1 - to_move)  # the position is judged as after its last move
 
 
@@ -642,7 +644,8 @@ def _disband_not_own(c: int, p: int) -> Violation:
 
 @cache
 def _disband_empty(c: int) -> Violation:
-    return Violation("caravan.disband.empty", T("caravan {name} is empty; there is nothing to disband", name=LETTERS[c]))
+    return Violation("caravan.disband.empty", T("caravan {name} is empty; there is nothing to disband",
+                                                name=LETTERS[c]))
 
 
 @cache
@@ -1042,7 +1045,7 @@ def random_move(state: State, rng: Random, tries: int = 12) -> Move | None:
         slots = 0
         width = 4
     else:
-        c0, c1, c2, c3, c4, c5 = caravans  # (unpacked and measured one by one: twice as fast as map)
+        c0, c1, c2, c3, c4, c5 = caravans  # (unpacked one by one: faster than map)
         slots = len(c0) + len(c1) + len(c2) + len(c3) + len(c4) + len(c5)
         width = slots + 1 if slots > 3 else 4
     cells = len(hand) * width

@@ -10,16 +10,16 @@ from collections.abc import Sequence
 from referee.engines.base import ALL_CARDS, Card
 from referee.engines.message import M, N, T
 from referee.games.caravan import engine as cv
-from referee.i18n import Text, gettext_, tr
-from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES
 from referee.games.caravan.notation.cvn import CaravanRecord
-from referee.jobs.game import Renderer
+from referee.i18n import Text, gettext_, tr
 from referee.jobs.frame import Frame
-from referee.jobs.segment import Step
+from referee.jobs.game import Renderer
+from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES
 from referee.jobs.render.svg import BAD, GOOD, INK, MUTED, card, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad, visible_len
+from referee.jobs.segment import Step
 
 TITLE = M("Caravan")
 
@@ -355,7 +355,8 @@ window.PitbossDraw.games.caravan = function (d, L) {
         body.push(L.card(x0, cy, slot[0], where, CW, CH, null, last[where]));
         words(slot[1]).forEach(function (face, j) {
           var fw = where + "+" + (j + 1);
-          body.push(L.card(x0 + CW + 4 + j * FACE, cy, face, fw, 40, 56, %(face_on)s.replace("{face}", face).replace("{card}", slot[0]), last[fw]));
+          var label = %(face_on)s.replace("{face}", face).replace("{card}", slot[0]);
+          body.push(L.card(x0 + CW + 4 + j * FACE, cy, face, fw, 40, 56, label, last[fw]));
         });
       });
     }
@@ -370,7 +371,8 @@ window.PitbossDraw.games.caravan = function (d, L) {
   y += stack + 24;
   d.lanes.forEach(function (lane, i) {
     var x0 = 20 + i * COLUMN;
-    body.push('<rect x="' + (x0 - 6) + '" y="' + (y - 18) + '" width="' + (COLUMN - 20) + '" height="28" rx="6" fill="#174a31"/>');
+    body.push('<rect x="' + (x0 - 6) + '" y="' + (y - 18) + '" width="' + (COLUMN - 20) +
+              '" height="28" rx="6" fill="#174a31"/>');
     body.push(L.text(x0 + 4, y + 1, lane[0], 14, lane[1] ? GOOD : MUTED, "start", "normal", "lane"));
   });
   y += 22;

@@ -8,12 +8,12 @@ grammar, no renderer and no solver); what each returns is checked against the co
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 from referee.engines.message import M
 from referee.games.daifugo import engine
 from referee.games.daifugo.questions import OPTIONS, QUESTIONS
+from referee.games.daifugo.uecda.listener import LISTENER
 from referee.jobs.game import (
     Analyser,
     Answering,
@@ -67,19 +67,19 @@ def _settings() -> Settings[engine.State, DaifugoRecord, engine.RuleSet]:
 
 
 def _is_contest_log() -> Callable[[str], bool]:
-    from referee.games.daifugo.notation.uecda_header import is_contest_log
+    from referee.games.daifugo.uecda.notation.header import is_contest_log
 
     return is_contest_log
 
 
 def _validate_log() -> Callable[[Iterable[str], str], Iterator[GameReport]]:
-    from referee.games.daifugo.log_referee import validate_log
+    from referee.games.daifugo.uecda.log_referee import validate_log
 
     return validate_log
 
 
 def _convert() -> Converter:
-    from referee.games.daifugo import convert
+    from referee.games.daifugo.uecda import convert
 
     return convert
 
@@ -91,9 +91,9 @@ def _render() -> Renderer[engine.State, engine.Move, DaifugoRecord]:
 
 
 def _live() -> Live:
-    from referee.games.daifugo import live
+    from referee.games.daifugo import tables
 
-    return live
+    return tables
 
 
 def _analyse() -> Callable[[Step[engine.State, engine.Move], Limits], MoveAnalysis | None]:
@@ -118,12 +118,6 @@ def _maker() -> Callable[..., Maker]:
     from referee.games.daifugo.selfplay import maker
 
     return maker
-
-
-def _contest() -> ModuleType:
-    from referee.games.daifugo import contest
-
-    return contest
 
 
 GAME: Game[engine.State, engine.Move, DaifugoRecord, engine.RuleSet] = Game(
@@ -163,5 +157,5 @@ GAME: Game[engine.State, engine.Move, DaifugoRecord, engine.RuleSet] = Game(
          Option("revision", "2018", "uecda-log: the contest server's revision, 2018 (tndhms 0.29) or later "
                 "(its exchange, points and trick rule).", choices=("2018", "later"))),
     ),
-    contest=Lazy(_contest),
+    listeners=(LISTENER,),
 )

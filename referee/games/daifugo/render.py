@@ -14,14 +14,14 @@ from referee.games.daifugo import engine as df
 from referee.games.daifugo.engine.results import title_word
 from referee.games.daifugo.notation.dfn import DaifugoRecord, MoveTextError, read_play
 from referee.i18n import Text, gettext_, tr
-from referee.jobs.render.cards import SUIT_GLYPHS
-from referee.jobs.game import Renderer
 from referee.jobs.frame import Frame, TablePlay
-from referee.jobs.segment import Segment, Step
+from referee.jobs.game import Renderer
+from referee.jobs.render.cards import SUIT_GLYPHS
 from referee.jobs.render.svg import INK, MUTED, card, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad
+from referee.jobs.segment import Segment, Step
 
 TITLE = M("Daifugo")
 
@@ -203,7 +203,8 @@ def data(frame: Frame) -> dict:
                 stand = next(readings, None)
                 label = TEXT["joker_as"].format(stand=stand) if stand is not None else "JK"
             cards.append([str(c), label])
-        table = {"label": TEXT["table"].format(player=frame.table.player, combo=tr(state.table.describe())), "cards": cards}
+        table = {"label": TEXT["table"].format(player=frame.table.player, combo=tr(state.table.describe())),
+                 "cards": cards}
     elif state.table is not None:
         table = {"label": TEXT["table_bare"].format(combo=tr(state.table.describe())), "cards": []}
     else:

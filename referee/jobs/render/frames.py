@@ -17,8 +17,8 @@ from referee.engines.message import T
 from referee.i18n import current, tr
 from referee.jobs import registry
 from referee.jobs.annotate import Annotated, MoveNote
-from referee.jobs.game import Renderer
 from referee.jobs.frame import TEXT, Frame, Note
+from referee.jobs.game import Renderer
 from referee.jobs.segment import unrejected
 
 #: The renderer of a frame's game, whichever it is (generic code does not know its types).

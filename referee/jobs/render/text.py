@@ -13,8 +13,8 @@ from unicodedata import east_asian_width
 from referee.engines.base import Card
 from referee.engines.message import M
 from referee.i18n import Text
-from referee.jobs.render.cards import glyph, is_red
 from referee.jobs.frame import Frame
+from referee.jobs.render.cards import glyph, is_red
 from referee.jobs.render.frames import render_part
 
 RESET = "\x1b[0m"

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from referee.engines.message import N, T
-from referee.jobs.report import GameReport
 from referee.jobs.game import Setting
+from referee.jobs.report import GameReport
 from referee.jobs.timeline import (
     ContestLog,
     Segment,

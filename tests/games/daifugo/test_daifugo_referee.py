@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee import spec
@@ -210,7 +210,8 @@ def test_selfplay_is_deterministic_and_valid(tmp_path: Path):
     assert doc["games"][0]["game"] == "daifugo" and doc["games"][0]["rules"] == "seed"
 
 
-@pytest.mark.parametrize("args", [["--players", "9"], ["--players", "2"], ["-r", "uecda", "--players", "4"], ["--options", "+bogus"],
+@pytest.mark.parametrize("args", [["--players", "9"], ["--players", "2"], ["-r", "uecda", "--players", "4"],
+                                  ["--options", "+bogus"],
                                   ["--options", "exchange=most"], ["--rounds", "0"]])
 def test_selfplay_rejects_bad_options(args: list[str]):
     result = runner.invoke(app, ["selfplay", "daifugo", "-n", "1", *args])

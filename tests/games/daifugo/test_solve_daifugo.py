@@ -18,7 +18,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.games.daifugo import engine as df
@@ -172,7 +172,8 @@ def snapshot_text(state: df.State, note: str = "") -> str:
     lines.append(f'[Players "{" ".join(names)}"]')
     for p, n in enumerate(names):
         lines.append(f'[Hand.{n} "{hand_text(state.hands[p])}"]')
-    lines.append(f'[Table "{state.table or ""}"]  ; by {names[state.last_player] if state.last_player is not None else "-"}')
+    lines.append(f'[Table "{state.table or ""}"]  ; by '
+                 f'{names[state.last_player] if state.last_player is not None else "-"}')
     lines.append(f'[Passed "{" ".join(names[p] for p in state.passed)}"]')
     lines.append(f'[Out "{" ".join(names[p] for p in state.finished)}"]')
     lines.append(f'[Revolution "{"yes" if state.revolution else "no"}"]')
