@@ -4,7 +4,7 @@ listener's options) per protocol listener a game offers (``Game.listeners``)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -13,6 +13,9 @@ from referee.jobs import registry
 from referee.jobs.listener import Listener, OptionValue
 
 from .base import Command, default_shown, done, fail, integer, kind, real
+
+if TYPE_CHECKING:
+    from referee.service.tables import TableHub
 
 HELP = """Run the live referee: tables over HTTP and WebSocket, every move judged by the
     engines, committed to the database before it is answered.
@@ -52,10 +55,10 @@ def _listeners() -> list[Listener]:
     return [listener for game in registry.games() for listener in game.listeners]
 
 
-def listeners(host: str, given: dict[str, Any]) -> list[Callable[[Any], Any]]:
+def listeners(host: str, given: dict[str, Any]) -> list[Callable[[TableHub], Awaitable[None]]]:
     """The protocol servers asked for (``--NAME PORT``), each with its options, to be
     started with the hub once the service is up."""
-    extra: list[Callable[[Any], Any]] = []
+    extra: list[Callable[[TableHub], Awaitable[None]]] = []
     for listener in _listeners():
         if given.get(listener.key) is None:
             continue
@@ -64,13 +67,13 @@ def listeners(host: str, given: dict[str, Any]) -> list[Callable[[Any], Any]]:
 
 
 def _starter(listener: Listener, address: str, port: int,
-             options: dict[str, OptionValue]) -> Callable[[Any], Awaitable[None]]:
-    """``listener`` on ``address:port`` with its options, waiting for the service's hub."""
+             options: dict[str, OptionValue]) -> Callable[[TableHub], Awaitable[None]]:
+    """``listener`` on ``address:port`` with its options, waiting for the service's hub
+    (which mypy holds here to what a listener is lent, ``ListenerHost``)."""
     serve = listener.serve()
 
-    def start(hub: Any) -> Awaitable[None]:
-        # ``announce`` keeps its default: options are only the listener's own flags
-        return serve(hub, address, port, **options)  # type: ignore[arg-type]
+    def start(hub: TableHub) -> Awaitable[None]:
+        return serve(hub, address, port, announce=click.echo, **options)
     return start
 
 
