@@ -256,29 +256,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             if not pending:
                 done = True
                 return
-            unit = pending.popleft()
-            if unit.kind == "error":
-                assert unit.error is not None
-                yield Unread(unit.path, unit.error), None
-                continue
-            if unit.kind == "here":
-                assert unit.stream is not None
-                for report in unit.stream:
-                    yield report, None
-                continue
-            try:
-                result = unit.future.result() if unit.future is not None else unit.run_here(settings)
-            except broken as err:
-                raise RunError(f"a worker process died while validating {unit.path} ({err}); "
-                               "run again, or with --jobs 1") from err
-            if unit.kind == "batch":
-                yield from zip(result, unit.fractions)
-            else:
-                reports, error = result
-                for report in reports:
-                    yield report, 1.0
-                if error is not None:
-                    yield Unread(unit.path, error), None
+            yield from _delivered(pending.popleft(), settings, broken)
     finally:
         units.close()
         if pool is not None:
@@ -286,6 +264,34 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             # interpreter's exit races its pipes). Stopped early (| head, an error): drop
             # what is queued and go now.
             pool.shutdown(wait=done, cancel_futures=not done)
+
+
+def _delivered(unit: _Unit, settings: Choices | None,
+               broken: tuple[type[BaseException], ...]) -> Iterator[tuple[GameReport | Unread, float | None]]:
+    """A unit's reports, in order, once its turn has come: an unreadable file's
+    :class:`Unread`, standard input's as it is read, a worker's as it sent them."""
+    if unit.kind == "error":
+        assert unit.error is not None
+        yield Unread(unit.path, unit.error), None
+        return
+    if unit.kind == "here":
+        assert unit.stream is not None
+        for report in unit.stream:
+            yield report, None
+        return
+    try:
+        result = unit.future.result() if unit.future is not None else unit.run_here(settings)
+    except broken as err:
+        raise RunError(f"a worker process died while validating {unit.path} ({err}); "
+                       "run again, or with --jobs 1") from err
+    if unit.kind == "batch":
+        yield from zip(result, unit.fractions)
+        return
+    reports, error = result
+    for report in reports:
+        yield report, 1.0
+    if error is not None:
+        yield Unread(unit.path, error), None
 
 
 def _serial(paths: Iterable[str], stdin: TextIO | None,

@@ -79,7 +79,10 @@ def register(game: SomeGame) -> None:
 def _from_environment() -> None:
     """Register the games ``PITBOSS_GAMES`` names (once per process)."""
     for module in filter(None, (m.strip() for m in os.environ.get(ENVIRONMENT, "").split(","))):
-        found = importlib.import_module(module).GAME
+        try:
+            found = importlib.import_module(module).GAME
+        except (ImportError, AttributeError) as err:
+            raise ImportError(f"{ENVIRONMENT} names {module}, which is no game module here: {err}") from err
         if not isinstance(found, Game):
             raise TypeError(f"{ENVIRONMENT}: {module}.GAME is not a Game")
         register(found)
