@@ -265,6 +265,9 @@ class Renderer(Generic[StateT, MoveT, RecordT]):
     mover: Callable[[RecordT, Step[StateT, MoveT]], str] | None = None
     #: The move's number as the notation writes it (default ``3.``).
     number: Callable[[Frame[StateT, MoveT]], str] | None = None
+    #: The live table page's part of the drawing (``pitboss serve``): which cards of the
+    #: hand a legal move uses, where it goes on the picture, the end in words.
+    table_script: Callable[[], str] | None = None
 
 
 class Live(Protocol):
@@ -281,6 +284,14 @@ class Live(Protocol):
 
     def open(self, setup: dict[str, object], /) -> Match:
         """The table at its start (the service replays the stored moves on it)."""
+        ...
+
+    def form(self) -> dict[str, object]:
+        """What a form for a new table offers, as JSON: ``seats`` (rule set -> the seat
+        counts it takes), ``names`` (names to suggest, seat by seat), ``options`` (each
+        ``{"name", "title", "kind": "bool" | "choice" | "length", "choices"}``),
+        ``presets`` (rule set -> each option's value there) and ``rounds`` (does a table
+        play rounds?)."""
         ...
 
 

@@ -1,9 +1,10 @@
 """What a live table of a game is to the service (``pitboss serve``): one table at a time.
 
-The service (``referee/service``) never names a game. A game's live tables
-(``Game.live``, a :class:`referee.jobs.game.Live`: ``create(body)`` checks a creation
-request and makes every random choice, ``open(setup)`` gives the table at its start) are
-each a :class:`Match`, which takes the moves; a refused request is a :class:`LiveError`.
+The service (``referee/service``) never names a game. A game's live tables (``Game.live``,
+a :class:`referee.jobs.game.Live`: ``create(body)`` checks a creation request and makes
+every random choice, ``open(setup)`` gives the table at its start, ``form()`` says what a
+form for a new table offers) are each a :class:`Match`, which takes the moves; a refused
+request is a :class:`LiveError`.
 
 A :class:`Match` is the table's state; the engines judge every move it takes. All its
 texts are notation (notation.md): a seat's legal moves, the public move text, the record.

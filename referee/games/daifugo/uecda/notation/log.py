@@ -407,6 +407,8 @@ class _Reader:
                        source=text)
             return
         self.trailer_seen = key
+        if key == "TIME_END":
+            self.header.flags[key] = " ".join(str(v) for v in values)
         if key == "TOTAL_POINT":
             numbers = [small_int(str(v)) for v in values]
             column = values[0].column if values else len(text)
