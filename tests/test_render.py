@@ -483,7 +483,7 @@ def _live(game: str, seats: list[str], moves: int):
     """A live table of ``game`` (its ``live`` part) after ``moves`` of the greedy bot's moves."""
     from referee.jobs import registry
 
-    live = registry.game(game).part("live")
+    live = registry.game(game).live.get()
     match = live.open(live.create({"game": game, "seats": seats, "seed": 11, "bots": {}}))
     for i in range(moves):
         match.commit(match.bot_move(match.movers()[0], "greedy", i))
