@@ -10,9 +10,9 @@ writing its records), its :class:`Settings` (rule sets and options as data) and 
 referee's plan (what one replay of a record plays). Optional parts are attributes that
 are None when a game has none: a :class:`Renderer` (``show``, the replay page), a live
 table (:class:`Live`, ``pitboss serve``), an :class:`Analyser` (``annotate --analyse``),
-a :class:`Solver` (``pitboss solve``), a :class:`Rulebook` part (``pitboss rules``) and
-self-play (:class:`SelfPlay`) and protocol listeners
-(:class:`~referee.jobs.listener.Listener`, ``pitboss serve --NAME PORT``).
+a :class:`Solver` (``pitboss solve``), a :class:`Rulebook` part (``pitboss rules``),
+self-play (:class:`SelfPlay`) and protocol listeners (:class:`~referee.jobs.listener.Listener`,
+``pitboss serve --NAME PORT``).
 
 What is heavy to import (a grammar, the solver and z3, the renderers, the live referee)
 is loaded on first use: a :class:`Lazy` part, or a function wrapped by :func:`lazy`. Each
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Generic, ParamSpec, Protocol, TypeVar, runtime_checkable
 
@@ -435,6 +436,9 @@ class SelfPlay:
 
 @dataclass(frozen=True)
 class Game(Generic[StateT, MoveT, RecordT, SettingT]):
+    """A game as the generic jobs see it: its required parts, what it says of itself, and
+    its optional parts (None when it has none)."""
+
     #: The ``Game`` tag's value, lower case (``caravan``); also the CLI's and the API's name.
     name: str
     #: As players write it (``Caravan``).
@@ -463,6 +467,7 @@ class Game(Generic[StateT, MoveT, RecordT, SettingT]):
     #: The languages its messages and rule texts are translated into (English stands in
     #: for any other): by default every language Pitboss speaks.
     languages: tuple[str, ...] = LANGUAGES[1:]
+    # The optional parts.
     render: Lazy[Renderer[StateT, MoveT, RecordT]] | None = None
     live: Lazy[Live] | None = None
     analyser: Analyser[StateT, MoveT] | None = None
@@ -488,7 +493,7 @@ class Game(Generic[StateT, MoveT, RecordT, SettingT]):
         """The folder holding the game's rules: its own (``home``), else spec/."""
         return self.home if self.home is not None else data_dir("spec")
 
-    @property
+    @cached_property
     def spec_files(self) -> tuple[str, ...]:
         """The files of :attr:`spec_dir` that hold the game's rules, found by its name:
         ``<name>.toml``, then ``<name>-<rule set>.toml`` in rule-set order, then any other
