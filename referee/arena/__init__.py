@@ -1,7 +1,7 @@
 """``pitboss arena``: tournaments of bots, every move refereed by the game's engine.
 
 A face of the referee, like the service: it plays the same live matches
-(``Game.part("live")``) and, for clients of a protocol a game's listener speaks (the UEC
+(``Game.live``, through :mod:`~referee.arena.parts`) and, for clients of a protocol a game's listener speaks (the UEC
 contest's), the same listener's tables, and knows no rule of its own. Its modules:
 ``entrants`` (who plays), ``schedule`` (who sits where, with which deal), ``table`` (one
 table, played in one process), ``protocol`` and ``process`` (the line-protocol bots),

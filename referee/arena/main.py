@@ -16,6 +16,7 @@ from typing import Any
 from referee.arena import entrants as ent
 from referee.arena import report, sprt, stats
 from referee.arena.contest import check_starts, seats
+from referee.arena.parts import parts
 from referee.arena.runner import Progress, run_tables
 from referee.arena.schedule import ScheduleError
 from referee.arena.table import POLICIES, TableResult, creation
@@ -29,7 +30,7 @@ def table_size(settings: Settings) -> int:
     if settings.protocol is not None:
         return seats(game.name, settings.protocol)
     try:
-        sizes = game.part("players").table_sizes(settings.rules, settings.options)
+        sizes = parts(game.name)[1].table_sizes(settings.rules, settings.options)
     except ValueError as err:
         raise ArenaError(str(err)) from None
     if settings.size is None:
@@ -42,10 +43,11 @@ def table_size(settings: Settings) -> int:
 
 def check(settings: Settings) -> int:
     """The settings against the game (ArenaError says what is wrong); the table size."""
-    game = registry.find(settings.game)
-    if game is None or not game.has("live") or not game.has("players"):
-        raise ArenaError(f"the arena plays {', '.join(g.name for g in registry.games() if g.has('players'))}, "
-                         f"not {settings.game}")
+    try:
+        players = parts(settings.game)[1]
+    except LookupError as err:
+        raise ArenaError(str(err)) from None
+    game = registry.game(settings.game)
     if settings.rules not in game.rule_sets:
         raise ArenaError(f"{game.name} rule sets are {', '.join(game.rule_sets)}, not {settings.rules}")
     if settings.policy not in POLICIES:
@@ -53,7 +55,7 @@ def check(settings: Settings) -> int:
     if settings.time_limit <= 0 or (settings.game_limit is not None and settings.game_limit <= 0):
         raise ArenaError("time limits are seconds above 0")
     try:
-        settings.protocol = ent.check(settings.entrants, tuple(game.part("players").STYLES),
+        settings.protocol = ent.check(settings.entrants, tuple(players.STYLES),
                                       tuple(found.name for found in game.listeners))
     except ent.EntrantError as err:
         raise ArenaError(str(err)) from None
@@ -73,7 +75,7 @@ def _check_starts(settings: Settings, size: int) -> None:
         except ValueError as err:
             raise ArenaError(f"--positions: {err}" if settings.starts else str(err)) from None
         return
-    live = registry.game(settings.game).part("live")
+    live = parts(settings.game)[0]
     names = [f"seat{i + 1}" for i in range(size)]
     for number, start in enumerate(settings.starts, start=1):
         try:
@@ -133,9 +135,7 @@ def run(settings: Settings | None, out: Path, *, resume: bool = False, concurren
             if decided is not None and all(n in done for n in range(decided + 1)):
                 break
     finally:
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()
+        results.close()
         bar.close()
     counted = [done[n] for n in sorted(done) if decided is None or n <= decided]
     doc = stats.standings(names, counted)

@@ -6,12 +6,12 @@ replays one)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from referee.arena.parts import parts
 
 
-def read_positions(game: Any, path: Path) -> list[dict[str, Any]]:
+def read_positions(game: str, path: Path) -> list[dict[str, object]]:
     """The starts in the file; ValueError when it holds none, OSError when unreadable."""
-    starts: list[dict[str, Any]] = game.part("players").starts(str(path))
+    starts = parts(game)[1].starts(str(path))
     if not starts:
-        raise ValueError(f"no deck or deal to start a {game.name} table from")
+        raise ValueError(f"no deck or deal to start a {game} table from")
     return starts

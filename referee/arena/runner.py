@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from referee.arena.play import play_table
@@ -22,12 +22,12 @@ from referee.arena.table import TableResult, TableSpec
 IN_FLIGHT_PER_WORKER = 2
 
 
-def serial(specs: Sequence[TableSpec]) -> Iterator[TableResult]:
+def serial(specs: Sequence[TableSpec]) -> Generator[TableResult, None, None]:
     for spec in specs:
         yield play_table(spec)
 
 
-def pooled(specs: Sequence[TableSpec], workers: int) -> Iterator[TableResult]:
+def pooled(specs: Sequence[TableSpec], workers: int) -> Generator[TableResult, None, None]:
     """The tables on ``workers`` processes, yielded as they finish."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
@@ -50,7 +50,7 @@ def pooled(specs: Sequence[TableSpec], workers: int) -> Iterator[TableResult]:
         pool.shutdown(wait=done, cancel_futures=not done)
 
 
-def on_dask(specs: Sequence[TableSpec], scheduler: Any) -> Iterator[TableResult]:
+def on_dask(specs: Sequence[TableSpec], scheduler: Any) -> Generator[TableResult, None, None]:
     """The tables as tasks on a Dask cluster, yielded as they finish."""
     import uuid
 
@@ -85,7 +85,7 @@ def on_dask(specs: Sequence[TableSpec], scheduler: Any) -> Iterator[TableResult]
             client.close()
 
 
-def run_tables(specs: Sequence[TableSpec], concurrency: int, dask: Any = None) -> Iterator[TableResult]:
+def run_tables(specs: Sequence[TableSpec], concurrency: int, dask: Any = None) -> Generator[TableResult, None, None]:
     if dask is not None:
         return on_dask(specs, dask)
     if concurrency <= 1 or len(specs) <= 1:

@@ -1,5 +1,5 @@
 """One table of a tournament, played start to finish in one process (a worker's, or a
-Dask task's): the game's live match (``Game.part("live")``, the same one ``pitboss serve``
+Dask task's): the game's live match (``Game.live``, the same one ``pitboss serve``
 plays) judges every move; the seats are built-in players, line-protocol bots or (through
 ``contest``) contest clients.
 
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.arena.entrants import Entrant
+from referee.arena.parts import parts
 from referee.arena.protocol import LineBot
 from referee.jobs import registry
 from referee.jobs.live import LiveError, Outcome, table_view
@@ -115,8 +116,8 @@ def creation(game: str, rules: str, options: str, names: list[str], rounds: int,
 class Table:
     def __init__(self, spec: TableSpec):
         self.spec = spec
-        self.game = registry.game(spec.game)
-        self.live = self.game.part("live")
+        self.live, self.players = parts(spec.game)
+        self.extension = registry.game(spec.game).notation.extensions[0]
         self.names = [e.name for e in spec.entrants]
         self.setup = self.live.create(creation(spec.game, spec.rules, spec.options, self.names, spec.rounds,
                                                spec.seed, spec.start))
@@ -130,7 +131,7 @@ class Table:
 
     def view(self, seat: int) -> dict[str, Any]:
         return table_view(self.match, seat, table_id=f"arena-{self.spec.number}", game=self.spec.game,
-                          rules=self.setup["rules"], options=self.setup.get("options", ""),
+                          rules=str(self.setup["rules"]), options=str(self.setup.get("options", "")),
                           status=self.match.status(), bots=self.bots,
                           clock={"move_seconds": self.spec.time_limit})
 
@@ -218,9 +219,8 @@ class Table:
             for seat in self.seats:
                 if seat.bot is not None:
                     seat.bot.end(result)
-        players = self.game.part("players")
-        events = players.ranks(result, self.names) if error is None else []
-        return TableResult(self.spec.number, self.names, events, match.record(), self.game.extensions[0],
+        events = self.players.ranks(result, self.names) if error is None else []
+        return TableResult(self.spec.number, self.names, events, match.record(), self.extension,
                            match.ply, [s.think for s in self.seats], self.incidents,
                            time.perf_counter() - t0, error, players_cpu=self.bots_cpu)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from referee.arena.parts import playable
 from referee.arena.schedule import MODES, PERMUTATIONS
 from referee.arena.table import POLICIES
 from referee.jobs import registry
@@ -19,7 +20,7 @@ from .base import Argument, Command, done, fail, integer, real
 
 def _games() -> list[str]:
     """The games the arena plays: those with built-in players and live tables."""
-    return [g.name for g in registry.games() if g.has("players") and g.has("live")]
+    return list(playable())
 
 
 def _protocols() -> str:
@@ -138,7 +139,7 @@ def arena(game: str | None, entrant_specs: tuple[str, ...], rules: str | None, o
                             MODES[1] if gauntlet else MODES[0], duplicate, permutations, seed, table_size,
                             time_limit, game_time_limit, on_incident, [], sprt)
         if positions:
-            settings.starts = _positions(kind, positions)
+            settings.starts = _positions(kind.name, positions)
     elif game or entrant_specs:
         fail("--resume DIR takes the tournament's settings from DIR: give no GAME or entrants")
     folder = Path(resume or out or f"arena-{seed}")
@@ -156,7 +157,7 @@ def arena(game: str | None, entrant_specs: tuple[str, ...], rules: str | None, o
     done(1 if doc["invalid_records"] or doc["errors"] else 0)
 
 
-def _positions(game: Any, path: str) -> list[dict[str, Any]]:
+def _positions(game: str, path: str) -> list[dict[str, object]]:
     from referee.arena.positions import read_positions
 
     try:

@@ -175,9 +175,9 @@ def test_positions_start_the_tables(tmp_path: Path) -> None:
     done = arena("daifugo", "-r", "uecda", "--positions", str(log), "--games", "5", "--duplicate",
                  *entrants_args(names), "--out", str(out), "--no-replays")
     assert done.returncode == 0, done.stderr
-    from referee.jobs import registry
+    from referee.arena.parts import parts
 
-    deals = registry.game("daifugo").part("players").starts(str(log))
+    deals = parts("daifugo")[1].starts(str(log))
     records = sorted((out / "games").glob("*.dfn"))
     first = records[0].read_text(encoding="utf-8")
     assert all(r.valid for rec in records for r in validate_file(str(rec)))
@@ -216,7 +216,7 @@ def test_the_command_teaches() -> None:
     text = result.output
     assert "Exit status: 0" in text and "--json" in text and "--resume" in text
     for game in registry.games():
-        if game.has("players"):
+        if game.players is not None and game.live is not None:
             assert f"pitboss arena {game.name} -e r=bot:random" in text
         for listener in game.listeners:
             assert f"a={listener.name}:./client" in text

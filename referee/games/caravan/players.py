@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
@@ -29,9 +28,9 @@ WORLDS = 4
 WIDTH = 6
 
 
-def ranks(result: dict[str, Any] | None, names: Sequence[str]) -> list[list[int]]:
-    """The game's rank of every seat (0: the winner)."""
-    if not result:
+def ranks(result: object, names: Sequence[str]) -> list[list[int]]:
+    """The game's rank of every seat (0: the winner); none before it ends."""
+    if not isinstance(result, dict) or "winner" not in result:
         return []
     return [[0 if n == result["winner"] else 1 for n in names]]
 
@@ -130,14 +129,14 @@ def table_sizes(rules: str, options: str = "") -> list[int]:
     return [2]
 
 
-def starts(path: str) -> list[dict[str, Any]]:
+def starts(path: str) -> list[dict[str, object]]:
     """The decks of each record of a CVN file that gives both (``Deck1``, ``Deck2``), as a
     live table takes them: ``{"decks": [first seat's, second seat's]}``."""
     from referee.games.caravan.notation.cvn import read_caravan
     from referee.jobs.validate import split
     from referee.notation.records import open_text
 
-    out = []
+    out: list[dict[str, object]] = []
     with open_text(path) as handle:
         for index, chunk in enumerate(split(handle), start=1):
             record = read_caravan(chunk, path, index)

@@ -29,10 +29,10 @@ from referee.games.daifugo.selfplay import choose as random_choice
 STYLES = ("random", "greedy", "search")
 
 
-def ranks(result: dict[str, Any] | None, names: Sequence[str]) -> list[list[int]]:
+def ranks(result: object, names: Sequence[str]) -> list[list[int]]:
     """Each round's rank of every seat (0: the daifugo, the first out)."""
     out = []
-    for rnd in (result or {}).get("rounds", ()):
+    for rnd in result.get("rounds", ()) if isinstance(result, dict) else ():
         place = {name: i for i, name in enumerate(rnd["finish"])}
         out.append([place[n] for n in names])
     return out
@@ -176,9 +176,9 @@ def table_sizes(rules: str, options: str = "") -> list[int]:
     return sorted(sizes, key=lambda n: (n != 5, n))
 
 
-def starts(path: str) -> list[dict[str, Any]]:
+def starts(path: str) -> list[dict[str, object]]:
     """The deals of a file, as a live table takes them (``{"hands": [one per seat]}``):
     each DFN record's first round, or each game of a contest log (``positions``)."""
     from referee.games.daifugo.positions import read_starts
 
-    return list(read_starts(path))
+    return [{**start} for start in read_starts(path)]
