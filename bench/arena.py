@@ -16,7 +16,8 @@ built-in searching players (the players' cost dominates).
 
     python bench/arena.py [--tables N] [--fields caravan-random,...]
 
-``python bench/arena.py sprt [--seeds 6]``: how many games ``--sprt 0 50`` takes to decide,
+``python bench/arena.py sprt [--seeds 6] [--elo 0,50]``: how many games ``--sprt 0 50`` (or
+other bounds) takes to decide,
 with and without ``--duplicate``, for each matchup over several seeds (Caravan two at a
 table; Daifugo tables of three, a random player filling the third seat).
 """
@@ -92,15 +93,16 @@ MATCHUPS = {
 }
 
 
-def sprt_counts(seeds: int, most: int, concurrency: int, names: list[str]) -> list[dict]:
-    """Games to a decision of --sprt 0 50, per matchup, seed and --duplicate."""
+def sprt_counts(seeds: int, most: int, concurrency: int, names: list[str],
+                elo: tuple[float, float] = (0.0, 50.0)) -> list[dict]:
+    """Games to a decision of --sprt ELO0 ELO1, per matchup, seed and --duplicate."""
     rows = []
     for name in names:
         game, rules, specs, size = MATCHUPS[name]
         for duplicate in (False, True):
             for seed in range(1, seeds + 1):
                 settings = Settings(game, [parse(e) for e in specs], rules, games=most, seed=seed, size=size,
-                                    duplicate=duplicate, sprt=(0.0, 50.0))
+                                    duplicate=duplicate, sprt=elo)
                 with tempfile.TemporaryDirectory() as d:
                     doc = run(settings, Path(d) / "t", concurrency=concurrency, replays=False)
                 s = doc["sprt"]
@@ -121,7 +123,9 @@ def sprt_main(args: argparse.Namespace) -> int:
 
     print(machine())
     names = args.matchups.split(",") if args.matchups else list(MATCHUPS)
-    rows = sprt_counts(args.seeds, args.most, args.concurrency, names)
+    low, high = (float(v) for v in args.elo.split(","))
+    print(f"--sprt {low:g} {high:g}")
+    rows = sprt_counts(args.seeds, args.most, args.concurrency, names, (low, high))
     print(f"{'matchup':24} {'duplicate':>9} {'games to decide, by seed':>40} {'median':>7} {'mean':>7} {'verdicts':>9}")
     for name in names:
         for duplicate in (False, True):
@@ -142,6 +146,7 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=6, help="sprt: seeds per matchup and setting")
     parser.add_argument("--most", type=int, default=2000, help="sprt: tables each entrant sits at, at most")
     parser.add_argument("-j", "--concurrency", type=int, default=1, help="sprt: tables at once")
+    parser.add_argument("--elo", default="0,50", help="sprt: ELO0,ELO1 (default 0,50)")
     parser.add_argument("--matchups", default=None, help=f"sprt: comma-separated, of {', '.join(MATCHUPS)}")
     args = parser.parse_args()
     if args.mode == "sprt":

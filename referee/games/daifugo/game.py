@@ -33,9 +33,11 @@ from referee.jobs.game import (
     Solver,
     lazy,
 )
+from referee.jobs.listener import Holding
 
 if TYPE_CHECKING:
     from referee.games.daifugo.notation.dfn import DaifugoRecord
+    from referee.games.daifugo.uecda import held
     from referee.jobs.analysis import Limits, MoveAnalysis
     from referee.jobs.report import GameReport
     from referee.jobs.segment import Plan, Step
@@ -167,3 +169,6 @@ GAME: Game[engine.State, engine.Move, DaifugoRecord, engine.RuleSet] = Game(
     ),
     listeners=(LISTENER,),
 )
+
+if TYPE_CHECKING:
+    _held: Holding = held  # the listener's held tables, checked against the contract by mypy

@@ -35,4 +35,4 @@ OPTIONS = (
 
 LISTENER = Listener(NAME, f"Also listen for the {NAME} protocol on this port: the UEC computer-Daihinmin "
                     "contest's clients play Daifugo tables of five, each one a table of the service too.",
-                    "referee.games.daifugo.uecda.server", OPTIONS)
+                    "referee.games.daifugo.uecda.server", OPTIONS, held="referee.games.daifugo.uecda.held")
