@@ -1,6 +1,5 @@
-"""Tournaments run as a user runs them (``python -m referee.arena``, the command
-``pitboss arena`` runs): line-protocol bots that hang, exit and cheat, built-in players,
-both games; every record validated; killed with SIGKILL and resumed."""
+"""Tournaments run as a user runs them (``pitboss arena``): line-protocol bots that hang,
+exit and cheat, built-in players, both games; every record validated; killed with SIGKILL and resumed."""
 
 from __future__ import annotations
 
@@ -56,7 +55,7 @@ def test_a_tournament_survives_its_bots_and_a_kill(tmp_path: Path, game: str) ->
     reference = _check(whole)
 
     cut = tmp_path / "cut"
-    proc = subprocess.Popen([sys.executable, "-m", "referee.arena", *GAMES[game], *entrants_args(field()),
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "arena", *GAMES[game], *entrants_args(field()),
                              *_common(cut)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     journal = cut / "journal.jsonl"
