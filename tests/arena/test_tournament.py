@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 
 from referee.jobs.validate import validate_file
 
@@ -86,12 +87,19 @@ def test_daifugo_incidents_pass_and_the_tournament_goes_on(tmp_path: Path) -> No
     assert doc["entrants"][0]["rating_interval"][0] < doc["entrants"][0]["rating"]
 
 
+def _in_process(*args: str) -> Result:
+    """The command run in this process (what a refusal needs: no table is played)."""
+    from cli import app
+
+    return CliRunner().invoke(app, ["arena", *args])
+
+
 def test_a_second_run_into_the_same_folder_is_refused(tmp_path: Path) -> None:
     args = ["caravan", "-e", "a=bot:random", "-e", "b=bot:greedy", "--games", "1", "--out", str(tmp_path / "t"),
             "--no-replays"]
-    assert arena(*args).returncode == 0
-    again = arena(*args)
-    assert again.returncode == 2 and "--resume" in again.stderr
+    assert _in_process(*args).exit_code == 0
+    again = _in_process(*args)
+    assert again.exit_code == 2 and "--resume" in again.stderr
 
 
 @pytest.mark.parametrize("args, said", [
@@ -104,6 +112,6 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path: Path) -> None:
     (["chess", "-e", "a=bot:random", "-e", "b=bot:greedy"], "'chess' is not one of"),
 ])
 def test_bad_tournaments_are_refused_with_a_reason(tmp_path: Path, args: list[str], said: str) -> None:
-    done = arena(*args, "--out", str(tmp_path / "x"))
-    assert done.returncode == 2
+    done = _in_process(*args, "--out", str(tmp_path / "x"))
+    assert done.exit_code == 2
     assert said in done.stderr, done.stderr
