@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.selfplay import choose as random_choice
+
+if TYPE_CHECKING:
+    from referee.games.daifugo.solve.search import Partition
 
 STYLES = ("random", "greedy", "search")
 
@@ -128,7 +131,7 @@ def _search(state: df.State, me: int, plays: list[df.Play]) -> df.Move:
     return chosen
 
 
-def _plays_left(plan: Any, state: df.State, move: df.Play) -> int:
+def _plays_left(plan: Partition, state: df.State, move: df.Play) -> int:
     """The fewest plays that empty the hand after ``move`` (the partition's); near the end,
     the fewest whose last play is one the player may go out on (a forbidden finish ranks
     the player last)."""
