@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import resource
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +78,7 @@ class TableResult:
     processes_cpu: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+        return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableResult:
