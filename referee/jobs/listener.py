@@ -7,6 +7,9 @@ The command line adds ``--NAME PORT`` and each :class:`ListenerOption` to ``pitb
 serve``; when ``--NAME`` is given, the service calls the listener's ``serve`` (its module
 is imported only then) with what it lends a listener (:class:`ListenerHost`, the service's
 tables) and the options as keywords. The listener's code imports nothing of the service.
+
+A listener may also hold single tables on their own, without the service (``held``, a
+:class:`Holding`): ``pitboss arena`` seats the protocol's clients at such tables.
 """
 
 from __future__ import annotations
