@@ -94,7 +94,7 @@ MATCHUPS = {
 
 
 def sprt_counts(seeds: int, most: int, concurrency: int, names: list[str],
-                elo: tuple[float, float] = (0.0, 50.0)) -> list[dict]:
+                elo: tuple[float, float] = (0.0, 50.0), permutations: str = "rotations") -> list[dict]:
     """Games to a decision of --sprt ELO0 ELO1, per matchup, seed and --duplicate."""
     rows = []
     for name in names:
@@ -102,7 +102,7 @@ def sprt_counts(seeds: int, most: int, concurrency: int, names: list[str],
         for duplicate in (False, True):
             for seed in range(1, seeds + 1):
                 settings = Settings(game, [parse(e) for e in specs], rules, games=most, seed=seed, size=size,
-                                    duplicate=duplicate, sprt=elo)
+                                    duplicate=duplicate, sprt=elo, permutations=permutations)
                 with tempfile.TemporaryDirectory() as d:
                     doc = run(settings, Path(d) / "t", concurrency=concurrency, replays=False)
                 s = doc["sprt"]
@@ -124,8 +124,8 @@ def sprt_main(args: argparse.Namespace) -> int:
     print(machine())
     names = args.matchups.split(",") if args.matchups else list(MATCHUPS)
     low, high = (float(v) for v in args.elo.split(","))
-    print(f"--sprt {low:g} {high:g}")
-    rows = sprt_counts(args.seeds, args.most, args.concurrency, names, (low, high))
+    print(f"--sprt {low:g} {high:g}, --permutations {args.permutations} with --duplicate")
+    rows = sprt_counts(args.seeds, args.most, args.concurrency, names, (low, high), args.permutations)
     print(f"{'matchup':24} {'duplicate':>9} {'games to decide, by seed':>40} {'median':>7} {'mean':>7} {'verdicts':>9}")
     for name in names:
         for duplicate in (False, True):
@@ -147,6 +147,8 @@ def main() -> int:
     parser.add_argument("--most", type=int, default=2000, help="sprt: tables each entrant sits at, at most")
     parser.add_argument("-j", "--concurrency", type=int, default=1, help="sprt: tables at once")
     parser.add_argument("--elo", default="0,50", help="sprt: ELO0,ELO1 (default 0,50)")
+    parser.add_argument("--permutations", default="rotations", choices=("rotations", "all"),
+                        help="sprt: a duplicate block's seat orders")
     parser.add_argument("--matchups", default=None, help=f"sprt: comma-separated, of {', '.join(MATCHUPS)}")
     args = parser.parse_args()
     if args.mode == "sprt":
