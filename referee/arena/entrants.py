@@ -86,7 +86,8 @@ def check(entrants: list[Entrant], styles: tuple[str, ...], protocols: tuple[str
         if e.kind == "bot" and e.arg not in styles:
             raise EntrantError(f"entrant {e.name}: no built-in player {e.arg!r}; the styles are {', '.join(styles)}")
         if e.client and e.kind not in protocols:
-            spoken = f"its listeners speak {', '.join(protocols)}" if protocols else "it has no listener"
+            spoken = (f"its listeners speak {', '.join(protocols)}" if protocols
+                      else "it has no listener whose tables the arena can hold")
             raise EntrantError(f"entrant {e.name}: {e.kind}: is no protocol of this game ({spoken}); SPEC is "
                                "bot:STYLE, stdio:COMMAND or PROTOCOL:COMMAND")
     kinds = {e.kind if e.client else None for e in entrants}

@@ -56,7 +56,7 @@ def check(settings: Settings) -> int:
         raise ArenaError("time limits are seconds above 0")
     try:
         settings.protocol = ent.check(settings.entrants, tuple(players.STYLES),
-                                      tuple(found.name for found in game.listeners))
+                                      tuple(found.name for found in game.listeners if found.held is not None))
     except ent.EntrantError as err:
         raise ArenaError(str(err)) from None
     if settings.sprt is not None and settings.sprt[0] >= settings.sprt[1]:

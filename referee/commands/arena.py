@@ -24,7 +24,8 @@ def _games() -> list[str]:
 
 
 def _protocols() -> str:
-    named = [f"{listener.name} ({game.title})" for game in registry.games() for listener in game.listeners]
+    named = [f"{listener.name} ({game.title})" for game in registry.games() for listener in game.listeners
+             if listener.held is not None]
     return ", ".join(named) or "none here"
 
 
@@ -38,7 +39,7 @@ def _examples() -> list[str]:
             "--json | jq .sprt",
             f"  pitboss arena {first} --positions FILE --duplicate -e ...   (every table from the file's deals)"]
     for game in registry.games():
-        for listener in game.listeners:
+        for listener in (found for found in game.listeners if found.held is not None):
             out.append(f"  pitboss arena {game.name} -e a={listener.name}:./client -e b={listener.name}:./client ... "
                        "(a table's worth or more)")
     out.append("  pitboss arena --resume arena-0          (after a crash or kill -9: the same standings)")
