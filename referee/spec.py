@@ -8,7 +8,7 @@ Each file of ``spec/`` is TOML holding ``[[rule]]`` tables::
     text = "..."                      # the rule in the project's own words
     rulesets = ["holotape", "fnv"]    # the rule sets (or presets) it belongs to
     options = []                      # Daifugo: the option toggles that bring it in
-    source = "rulings.md, Caravan 5"  # the clause it rests on
+    source = "Caravan holotape, RULES ¶4"  # the clause it rests on
     kind = "rule"                     # or "ruling": decided where the source is silent
 
 Files are one per game (the rules shared by its rule sets) and one per game and rule set

@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import app
+from referee import spec
 from referee.jobs.annotate import OWN_COMMENT, annotate_text, joined
 from referee.jobs.validate import validate_text
 
@@ -99,7 +100,7 @@ def test_round_trip_on_self_play_games(tmp_path: Path) -> None:
 
 
 def test_rulings_example_is_disputed() -> None:
-    """rulings.md's example: 2C on 3H 5S 4S is illegal under holotape, legal under fnv."""
+    """The rulings' example: 2C on 3H 5S 4S is illegal under holotape, legal under fnv."""
     path = ROOT / "tests" / "golden" / "caravan" / "disputed-direction.cvn"
     holotape, fnv = annotate_text(path.read_text(encoding="utf-8"), path.name)
     for record, own in ((holotape, "holotape"), (fnv, "fnv")):
@@ -113,7 +114,9 @@ def test_rulings_example_is_disputed() -> None:
     assert "{ illegal under holotape: [caravan.number.direction]" in " ".join(holotape.text.split())
     assert "{ disputed | fnv: legal [caravan.number.direction]" in " ".join(fnv.text.split())
     # Each side of the dispute in a sentence, with the clause it rests on.
-    assert "fnv: legal [caravan.number.direction] Continue the direction or match the suit (rulings.md, Caravan 6)" \
+    source = spec.rule("caravan.number.direction").source
+    assert source.startswith("Caravan holotape, RULES ¶4")
+    assert f"fnv: legal [caravan.number.direction] Continue the direction or match the suit ({source})" \
         in " ".join(fnv.text.split())
 
 

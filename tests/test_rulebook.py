@@ -33,7 +33,8 @@ def test_every_spec_rule_is_in_the_text_rulebook_with_its_source() -> None:
     for rule in spec.catalog().values():
         assert f"[{rule.id}] {rule.title}" in flat, rule.id
         assert _one_line(rule.text) in flat, rule.id
-        assert f"source: {_one_line(rule.source)}" in flat, rule.id
+        # (a line may break between two CJK characters of a source, with no space there)
+        assert "".join(f"source: {rule.source}".split()) in "".join(flat.split()), rule.id
     for game in registry.games():
         assert f"{game.title}: the rulebook" in result.output
 

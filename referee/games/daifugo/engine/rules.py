@@ -109,8 +109,8 @@ class RuleSet:
 
 
 PRESETS: dict[str, RuleSet] = {
-    # rulings.md, seed 8: a same-suit sequence of 4 or more revolts, as a core rule (it is
-    # not among the local rules of seed 10 that are off unless turned on).
+    # The PTT post's 階段革命: a same-suit sequence of 4 or more revolts, a general rule (it
+    # is not among the post's local rules, which are off unless turned on).
     "seed": RuleSet(name="seed", stairs_revolution=4),
     "uecda": RuleSet(
         name="uecda",
