@@ -104,7 +104,7 @@ def test_daifugo_option_defaults_differ_by_preset() -> None:
 
 @pytest.mark.parametrize("args, message", [
     (["rules", "chess"], "no game 'chess': the games are " + ", ".join(registry.names())),
-    (["rules", "caravan", "--rules", "seed"], "Caravan has no rule set 'seed'"),
+    (["rules", "caravan", "--rules", "classic"], "Caravan has no rule set 'classic'"),
     (["rules", "--rules", "fnv"], "--rules needs a GAME"),
 ])
 def test_bad_choices_are_clear(args: list[str], message: str) -> None:

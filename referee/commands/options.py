@@ -22,6 +22,31 @@ from .base import Choice, fail
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def named_rule_set(game: Game, name: str) -> str:
+    """The rule set ``name`` names in ``game``: itself, or, for another name of one of its
+    rule sets (an older name the game's settings still read), that rule set; a name the game
+    does not know is given back as it is (lower case) for the caller to refuse."""
+    name = name.strip().lower()
+    if name in game.rule_sets:
+        return name
+    try:
+        named = str(game.settings.label(game.settings.parse(name)))
+    except ValueError:
+        return name
+    return named if named in game.rule_sets else name
+
+
+class RuleSetChoice(Choice):
+    """One of a game's rule sets, read as :func:`named_rule_set` reads it."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game.rule_sets, case_sensitive=False)
+        self.game = game
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return super().convert(named_rule_set(self.game, value) if isinstance(value, str) else value, param, ctx)
+
+
 def formats_text() -> str:
     """What the readers read, as the helps list it ("CVN records, ..., UEC contest-server logs")."""
     return ", ".join([f"{g.notation} records" for g in registry.games()]

@@ -84,7 +84,7 @@ def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
 
 
 def parse_settings(texts: Iterable[str]) -> dict[str, Any]:
-    """``--rules`` values (``fnv``, ``seed +spade3 -eight-cut``) as each game's setting:
+    """``--rules`` values (``fnv``, ``classic +spade3 -eight-cut``) as each game's setting:
     game name -> setting. A text is the setting of every game whose settings parse it
     (rule-set names differ between games); one no game takes raises ValueError with each
     game's reason."""

@@ -40,6 +40,18 @@ from referee.service.table import Answer, Table, token_hash
 FINISHED_CACHE = 16
 
 
+def rules_name(game: str, rules: str) -> str:
+    """A stored table's rule set as it is written now: another name the game's settings
+    still read it by (a rule set's older name) is written as the rule set it names."""
+    kind = registry.find(game)
+    if kind is None:
+        return rules
+    try:
+        return str(kind.settings.label(kind.settings.parse(rules)))
+    except ValueError:
+        return rules
+
+
 class TableHub:
     def __init__(self, store: Store):
         self.store = store
@@ -112,6 +124,7 @@ class TableHub:
         row = self.store.table(table_id)
         if row is None:
             return None
+        row.rules = rules_name(row.game, row.rules)
         live = registry.game(row.game).part("live")
         match = live.open(row.setup)
         last = row.created
@@ -138,7 +151,8 @@ class TableHub:
     def summary(self, row: TableRow) -> dict[str, Any]:
         table = self.tables.get(row.id) or self.finished.get(row.id)
         status = table.status if table is not None else row.status
-        return {"id": row.id, "game": row.game, "rules": row.rules, "seats": [s["name"] for s in row.seats],
+        return {"id": row.id, "game": row.game, "rules": rules_name(row.game, row.rules),
+                "seats": [s["name"] for s in row.seats],
                 "status": status}
 
     def claim(self, table: Table, seat: int) -> None:

@@ -34,7 +34,7 @@ GAME = Game(
     section_tags=frozenset({"round"}),
     analysis="the fewest plays out for the mover; ? marks a play that brings the mover no nearer going out.",
     examples=("pitboss validate --json contest.log | jq .summary", "pitboss show match.dfn --html replay.html",
-              "pitboss annotate -r 'seed +spade3' match.dfn"),
+              "pitboss annotate -r 'classic +spade3' match.dfn"),
     questions=QUESTIONS,
     question_options=OPTIONS,
     selfplay=SelfPlay(
@@ -53,7 +53,7 @@ GAME = Game(
          Option("revision", "2018", "uecda-log: the contest server's revision, 2018 (tndhms 0.29) or later "
                 "(its exchange, points and trick rule).", choices=("2018", "later"))),
     ),
-    spec_files=("daifugo.toml", "daifugo-seed.toml", "daifugo-uecda.toml"),
+    spec_files=("daifugo.toml", "daifugo-classic.toml", "daifugo-uecda.toml"),
     listeners=(LISTENER,),
     parts={
         "analyse": "referee.games.daifugo.analyse",
