@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
+from referee.notation.screen import flow
 from referee.resources import data_dir
 
 
@@ -53,7 +54,7 @@ def catalog() -> dict[str, Rule]:
             rule = Rule(
                 id=entry["id"],
                 title=entry["title"],
-                text=_flow(entry["text"]),
+                text=flow(entry["text"]),
                 rulesets=tuple(entry["rulesets"]),
                 source=entry["source"],
                 kind=entry.get("kind", "rule"),
@@ -66,24 +67,6 @@ def catalog() -> dict[str, Rule]:
                 raise ValueError(f"rule {rule.id}: kind must be 'rule' or 'ruling'")
             rules[rule.id] = rule
     return rules
-
-
-def _wide(ch: str) -> bool:
-    return ord(ch) >= 0x2E80  # CJK and beyond: no space where a line breaks between two
-
-
-def _flow(text: str) -> str:
-    """A TOML text as one paragraph: lines joined by a space (none between two CJK
-    characters, which a line break does not separate by a space)."""
-    out = ""
-    for line in text.split("\n"):
-        words = " ".join(line.split())
-        if not words:
-            continue
-        if out and not (_wide(out[-1]) and _wide(words[0])):
-            out += " "
-        out += words
-    return out
 
 
 def translation_dir(lang: str) -> Path:
@@ -106,7 +89,7 @@ def translations(lang: str) -> dict[str, tuple[str, str]]:
             if "id" not in entry or extra:
                 raise ValueError(f"{path}: a translated rule has only id, title and text "
                                  f"({entry.get('id', '?')}: {', '.join(sorted(extra)) or 'no id'})")
-            found[entry["id"]] = (" ".join(str(entry.get("title", "")).split()), _flow(str(entry.get("text", ""))))
+            found[entry["id"]] = (" ".join(str(entry.get("title", "")).split()), flow(str(entry.get("text", ""))))
     return found
 
 

@@ -24,6 +24,7 @@ from cli import app
 from referee import spec
 from referee.jobs.annotate import OWN_COMMENT, annotate_text, joined
 from referee.jobs.validate import validate_text
+from referee.notation.screen import flow, width
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "annotate"
@@ -192,12 +193,13 @@ def test_explain_cli() -> None:
     result = runner.invoke(app, ["explain", str(path), "--ply", "3"])
     assert result.exit_code == 1, result.output
     out = result.output
-    assert "ply 3: player 1: 2C>A" in out
+    assert all(width(line) <= 80 for line in out.splitlines())  # wrapped at 80 (not a terminal)
+    assert "ply 3: player 1: 2C>A" in flow(out)
     assert "Position before the move:" in out and "A  3♥ 5♠ 4♠" in out
     assert "holotape (the record's rules): ILLEGAL" in out
     assert "✗ caravan.number.direction — Continue the direction or match the suit" in out
     assert "✓ caravan.direction.last-two — Direction from the last two cards  [fnv only]" in out
-    assert "Disputed: legal under fnv; illegal under holotape." in out
+    assert "Disputed: legal under fnv; illegal under holotape." in flow(out)
     assert "\x1b[" not in out
     result = runner.invoke(app, ["explain", str(path), "--ply", "3", "--game", "2", "--json"])
     assert result.exit_code == 0

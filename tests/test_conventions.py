@@ -280,7 +280,7 @@ def test_wide_characters_keep_the_caret_in_place(tmp_path: Path) -> None:
     column = int(out[at].split(":")[2])
     source, caret = out[at + 1][4:], out[at + 2][4:]
     assert source[column - 1:].startswith("JX")
-    from referee.notation.records import display_width
+    from referee.notation.screen import width as display_width
     assert caret.index("^") == display_width(source[: column - 1])
 
 

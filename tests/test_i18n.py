@@ -374,15 +374,16 @@ def test_the_rulebook_and_explain_in_a_language(lang: str) -> None:
     rule = spec.rule("caravan.number.direction")
     shown = spec.translated(rule, lang)
     done = _run("rules", "caravan", "--lang", lang)
-    assert done.exit_code == 0 and f"[{rule.id}] {shown.title}" in done.output
+    from referee.notation.screen import flow  # the lines as the screen's width wrapped them, joined back
+
+    assert done.exit_code == 0 and f"[{rule.id}] {shown.title}" in flow(done.output)
     done = _run("explain", "--ply", "3", "--lang", lang, ILLEGAL)
-    assert rule.id in done.output and shown.title in done.output
-    assert i18n.tr(_finding_messages()[0], lang) in done.output
+    assert rule.id in done.output and shown.title in flow(done.output)
+    assert i18n.tr(_finding_messages()[0], lang) in flow(done.output)
 
 
 def test_annotate_writes_its_comments_in_the_language() -> None:
-    def flat(text: str) -> str:  # the comments are wrapped at spaces
-        return " ".join(text.split())
+    from referee.notation.screen import flow as flat  # wrapped at spaces and between wide characters
 
     english = _run("annotate", ILLEGAL).stdout
     japanese = _run("annotate", "--lang", "ja", ILLEGAL).stdout

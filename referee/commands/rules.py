@@ -10,6 +10,7 @@ import click
 from referee.engines.message import N, T, said, suggested
 from referee.i18n import tr
 from referee.jobs import registry
+from referee.notation.screen import columns
 
 from .base import Argument, Command, fail
 from .options import lang_option, named_rule_set, speak
@@ -57,5 +58,5 @@ def command(game: str | None, rule_set: str | None, html: Path | None, lang: str
         write_file(html, rulebook_html(books))
         click.echo(tr(N("{file}: {n} rule", "{file}: {n} rules", sum(len(b.rules) for b in books), file=html)))
     else:
-        sys.stdout.write(rulebook_text(books))
+        sys.stdout.write(rulebook_text(books, columns()))
 
