@@ -15,8 +15,10 @@ Files are one per game (the rules shared by its rule sets) and one per game and 
 (``caravan-holotape.toml``), plus ``notation.toml`` for what any record can break.
 
 The rules in other languages stand beside them: ``spec/i18n/<lang>/<name>.toml`` for each
-``spec/<name>.toml``, ``[[rule]]`` tables with only ``id``, ``title`` and ``text`` (the
-language's words for that rule; everything else is the English entry's). :func:`translated`
+``spec/<name>.toml``, ``[[rule]]`` tables with only ``id``, ``title``, ``text`` and, for a
+ruling, ``source`` (the language's words for that rule; its source's citations stay as the
+English entry writes them, only the words that explain them translated; everything else is
+the English entry's). :func:`translated`
 gives a rule in a language, English where the language has no text for it.
 """
 
@@ -74,10 +76,12 @@ def translation_dir(lang: str) -> Path:
 
 
 @cache
-def translations(lang: str) -> dict[str, tuple[str, str]]:
-    """The rules' titles and texts in ``lang`` (spec/i18n/<lang>/), by id: (title, text);
-    empty for English or a language without a folder. A malformed file raises ValueError."""
-    found: dict[str, tuple[str, str]] = {}
+def translations(lang: str) -> dict[str, tuple[str, str, str]]:
+    """The rules' titles, texts and sources in ``lang`` (spec/i18n/<lang>/), by id: (title,
+    text, source), an empty source where the entry gives none (its citation then stands as
+    the English entry has it); empty for English or a language without a folder. A
+    malformed file raises ValueError."""
+    found: dict[str, tuple[str, str, str]] = {}
     folder = translation_dir(lang)
     if lang == "en" or not folder.is_dir():
         return found
@@ -85,22 +89,23 @@ def translations(lang: str) -> dict[str, tuple[str, str]]:
         with path.open("rb") as f:
             doc = tomllib.load(f)
         for entry in doc.get("rule", []):
-            extra = set(entry) - {"id", "title", "text"}
+            extra = set(entry) - {"id", "title", "text", "source"}
             if "id" not in entry or extra:
-                raise ValueError(f"{path}: a translated rule has only id, title and text "
+                raise ValueError(f"{path}: a translated rule has only id, title, text and source "
                                  f"({entry.get('id', '?')}: {', '.join(sorted(extra)) or 'no id'})")
-            found[entry["id"]] = (" ".join(str(entry.get("title", "")).split()), flow(str(entry.get("text", ""))))
+            found[entry["id"]] = (" ".join(str(entry.get("title", "")).split()), flow(str(entry.get("text", ""))),
+                                  flow(str(entry.get("source", ""))))
     return found
 
 
 def translated(rule: Rule, lang: str) -> Rule:
-    """``rule`` with its title and text in ``lang`` where that language has them (each on
-    its own: a missing one stays English)."""
+    """``rule`` with its title, text and source in ``lang`` where that language has them
+    (each on its own: a missing one stays English)."""
     words = translations(lang).get(rule.id)
     if words is None:
         return rule
-    title, text = words
-    return replace(rule, title=title or rule.title, text=text or rule.text)
+    title, text, source = words
+    return replace(rule, title=title or rule.title, text=text or rule.text, source=source or rule.source)
 
 
 def rule(rule_id: str) -> Rule:

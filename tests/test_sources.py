@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import spec
+from referee import i18n, spec
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ROOT.parent / "shared" / "sources"
@@ -161,4 +161,31 @@ def test_nothing_that_ships_names_a_file_that_does_not_ship() -> None:
                 bad.append(f"{file.relative_to(ROOT)}:{line}: {match.group(0)}")
             if re.search(r"\bis the contract\b", text):
                 bad.append(f"{file.relative_to(ROOT)}: calls a working document the contract")
+    assert bad == []
+
+
+#: What a source cites, which a translation keeps as it is (only the words that explain
+#: the citation are translated).
+CITATION = re.compile(r"Caravan holotape(?: \(fr\))?, [A-Z][A-Z' ]*[A-Z](?:, (?:Joker|Ace|2-10|Jack|Queen|King))?(?: ¶\d)?"
+                      r"|RULES ¶\d|PTT post \(2005\)|nv-rs \S+[a-z]|tndhms 0\.29 \S+\.c|UEC contest server"
+                      r"|Pitboss notation, section \d|\w+::\w+|\b[a-z]+_[a-z_]+\b|Deck[12]\b"
+                      r"|\b(?:caravan|daifugo|notation)\.[a-z0-9.-]*[a-z0-9]"
+                      r"|[\u3400-\u9fff][\u3400-\u9fff0-9: ]*[\u3400-\u9fff0-9]|[\u3400-\u9fff]")
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES[1:])
+def test_every_ruling_says_why_in_every_language_and_cites_as_the_english_does(lang: str) -> None:
+    """A ruling's source explains a gap in the reader's language: every language translates
+    it, keeping each citation (clause, file, function, heading, rule id) as written."""
+    translated = spec.translations(lang)
+    bad = []
+    for rule in spec.catalog().values():
+        source = translated.get(rule.id, ("", "", ""))[2]
+        if rule.kind == "ruling" and not source:
+            bad.append(f"{rule.id}: no {lang} source")
+        if not source:
+            continue
+        kept = [c for c in CITATION.findall(rule.source) if c not in source]
+        if kept or "Pitboss" not in source or source == rule.source:
+            bad.append(f"{rule.id}: the {lang} source loses {kept or 'Pitboss'}: {source}")
     assert bad == []
