@@ -41,11 +41,13 @@ from referee.notation.records import Finding, Tag
 
 def _rules(record: DaifugoRecord, report: GameReport) -> df.RuleSet | None:
     tag = record.tags.get("Rules")
-    preset = df.preset_name(tag.value) if tag else df.DEFAULT_PRESET
-    if tag is not None and preset is None:
+    if tag is None:
+        preset = df.DEFAULT_PRESET
+    elif (named := df.preset_name(tag.value)) is not None:
+        preset = named  # an alias (seed) is read as its preset
+    else:
         _tag_error(report, tag, T("unknown Daifugo rules {value}; choose one of {join}", value=repr(tag.value), join=', '.join(df.PRESETS)), "notation.tag.rules")
         return None
-    preset = preset or df.DEFAULT_PRESET
     report.rules = preset
     tag = record.tags.get("Options")
     if tag is None:
