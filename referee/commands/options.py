@@ -15,22 +15,22 @@ from referee import i18n
 from referee.engines.message import J, T, said, suggested
 from referee.i18n import tr
 from referee.jobs import registry
-from referee.jobs.game import Game
 
 from .base import Choice, fail
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def named_rule_set(game: Game, name: str) -> str:
+def named_rule_set(game: registry.SomeGame, name: str) -> str:
     """The rule set ``name`` names in ``game``: itself, or, for another name of one of its
     rule sets (an older name the game's settings still read), that rule set; a name the game
     does not know is given back as it is (lower case) for the caller to refuse."""
     name = name.strip().lower()
     if name in game.rule_sets:
         return name
+    settings = game.settings.get()
     try:
-        named = str(game.settings.label(game.settings.parse(name)))
+        named = settings.label(settings.parse(name))
     except ValueError:
         return name
     return named if named in game.rule_sets else name
@@ -39,7 +39,7 @@ def named_rule_set(game: Game, name: str) -> str:
 class RuleSetChoice(Choice):
     """One of a game's rule sets, read as :func:`named_rule_set` reads it."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: registry.SomeGame) -> None:
         super().__init__(game.rule_sets, case_sensitive=False)
         self.game = game
 
@@ -49,7 +49,7 @@ class RuleSetChoice(Choice):
 
 def formats_text() -> str:
     """What the readers read, as the helps list it ("CVN records, ..., UEC contest-server logs")."""
-    return ", ".join([f"{g.notation} records" for g in registry.games()]
+    return ", ".join([f"{g.notation.name} records" for g in registry.games()]
                      + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
 
 
@@ -141,12 +141,12 @@ def use_color(no_color: bool, color: str = "auto") -> bool:
 
 # ------------------------------------------------------------------ --rules
 
-def games_of(text: str) -> list[Game]:
+def games_of(text: str) -> list[registry.SomeGame]:
     """The games that take ``text`` as a setting."""
     out = []
     for game in registry.games():
         try:
-            game.settings.parse(text)
+            game.settings.get().parse(text)
         except ValueError:
             continue
         out.append(game)
@@ -166,7 +166,7 @@ def setting_error(text: str) -> str:
     reasons = []
     for game in owners:
         try:
-            game.settings.parse(text)
+            game.settings.get().parse(text)
         except ValueError as err:
             reasons.append(said(err))
     return T("--rules {text}: {reasons}", text=repr(text), reasons=J("; ", reasons))
