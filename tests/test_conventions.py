@@ -398,11 +398,12 @@ def test_an_option_of_a_game_is_said_as_that_games() -> None:
 
 def test_a_setting_of_another_game_says_which_game_it_met() -> None:
     valid = str(EXAMPLES / "caravan.cvn")
-    met = "--rules 'classic' is a Daifugo setting and met no Daifugo record, only Caravan ones"
+    # (uecda: a name only Daifugo's settings read; the test suite's Highcard has a classic too)
+    met = "--rules 'uecda' is a Daifugo setting and met no Daifugo record, only Caravan ones"
     for command in (["validate"], ["annotate"]):
-        result = runner.invoke(app, [*command, "--rules", "classic", valid])
+        result = runner.invoke(app, [*command, "--rules", "uecda", valid])
         assert result.exit_code == 0 and result.stderr == f"pitboss: {met}\n", (command, result.output)
-    doc = json.loads(runner.invoke(app, ["validate", "--json", "--rules", "classic", valid]).stdout)
+    doc = json.loads(runner.invoke(app, ["validate", "--json", "--rules", "uecda", valid]).stdout)
     assert doc["warnings"] == [met]
     solved = runner.invoke(app, ["solve", valid, "-Q", "reach", "-c", "A", "--rules", "classic"])
     assert solved.exit_code == 2
