@@ -4,7 +4,8 @@
   said again from a catalog, recursively, with plurals, English when a translation is
   broken;
 - the language: ``--lang`` and the locale (gettext's order), the names people write for it;
-- the catalogs: the template is what extraction finds today; every language translates
+- the catalogs: the template is what extraction finds today (its messages, and the files
+  they are in, which every catalog names as the template does); every language translates
   every message, with the same placeholders, nothing fuzzy; each ``.mo`` is what
   ``pybabel compile`` makes of its ``.po``;
 - the rule texts beside the spec: every rule in every language, and the rulebook (text and
@@ -180,6 +181,25 @@ def test_the_template_is_current(tmp_path: Path, domain: str) -> None:
     fresh, committed = _msgids(_read(out)), _msgids(_read(pot))
     assert sorted(fresh - committed) == [], f"marked but not in {pot.name}: re-extract"
     assert sorted(committed - fresh) == [], f"in {pot.name} but no longer marked: re-extract"
+    moved = sorted(k for k, where in _locations(_read(out)).items() if _locations(_read(pot)).get(k) != where)
+    assert moved == [], f"{pot.name} places these in files they have left: re-extract ({moved[:5]})"
+
+
+def _locations(cat: Catalog) -> dict[str, list[str]]:
+    """The files each message's location comments (``#: file:line``) name, by msgid (not
+    the lines, which every edit above a message moves: a file it has left is what misleads
+    a translator)."""
+    return {(m.id if isinstance(m.id, str) else m.id[0]): sorted({f for f, _ in m.locations}) for m in cat if m.id}
+
+
+@pytest.mark.parametrize("domain,lang", CATALOGS)
+def test_each_catalog_places_its_messages_where_the_template_does(domain: str, lang: str) -> None:
+    """A translator's location comments are the template's (``python -m referee.i18n.catalogs
+    update`` after extracting): none names a file the message has left."""
+    template = _locations(_read(DOMAINS[domain].template))
+    said = _locations(_read(DOMAINS[domain].catalog(lang)))
+    stale = sorted(k for k, where in said.items() if template.get(k, where) != where)
+    assert stale == [], f"{domain}, {lang}: run python -m referee.i18n.catalogs update ({stale[:5]})"
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
