@@ -51,9 +51,9 @@ def fields(tables: int) -> dict[str, Settings]:
     search = [parse(f"s{i}=bot:search") for i in range(5)]
     return {
         "caravan-random": Settings("caravan", rnd[:2], "holotape", games=tables),
-        "daifugo-random": Settings("daifugo", rnd, "seed", rounds=3, games=tables),
+        "daifugo-random": Settings("daifugo", rnd, "classic", rounds=3, games=tables),
         "caravan-stdio": Settings("caravan", line, "holotape", games=max(2, tables // 4)),
-        "daifugo-search": Settings("daifugo", search, "seed", rounds=3, games=max(5, tables // 4)),
+        "daifugo-search": Settings("daifugo", search, "classic", rounds=3, games=max(5, tables // 4)),
     }
 
 
@@ -85,11 +85,11 @@ def measure(name: str, settings: Settings, concurrency: int, dask: object = None
 MATCHUPS = {
     "caravan greedy-random": ("caravan", "holotape", ["a=bot:greedy", "b=bot:random"], None),
     "caravan search-greedy": ("caravan", "holotape", ["a=bot:search", "b=bot:greedy"], None),
-    "daifugo greedy-random": ("daifugo", "seed", ["a=bot:greedy", "b=bot:random", "f=bot:random"], 3),
-    "daifugo search-greedy": ("daifugo", "seed", ["a=bot:search", "b=bot:greedy", "f=bot:random"], 3),
+    "daifugo greedy-random": ("daifugo", "classic", ["a=bot:greedy", "b=bot:random", "f=bot:random"], 3),
+    "daifugo search-greedy": ("daifugo", "classic", ["a=bot:search", "b=bot:greedy", "f=bot:random"], 3),
     # two of a kind: H0 is true, and the cards decide everything
     "caravan random-random": ("caravan", "holotape", ["a=bot:random", "b=bot:random"], None),
-    "daifugo random-random": ("daifugo", "seed", ["a=bot:random", "b=bot:random", "f=bot:random"], 3),
+    "daifugo random-random": ("daifugo", "classic", ["a=bot:random", "b=bot:random", "f=bot:random"], 3),
 }
 
 

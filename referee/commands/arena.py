@@ -16,6 +16,7 @@ from referee.arena.table import POLICIES
 from referee.jobs import registry
 
 from .base import Argument, Command, done, fail, integer, real
+from .options import named_rule_set
 
 
 def _games() -> list[str]:
@@ -136,7 +137,7 @@ def arena(game: str | None, entrant_specs: tuple[str, ...], rules: str | None, o
             field = [ent.parse(v) for v in entrant_specs]
         except ent.EntrantError as err:
             fail(str(err))
-        settings = Settings(kind.name, field, rules or kind.default_rules, options, rounds, games,
+        settings = Settings(kind.name, field, named_rule_set(kind, rules) if rules else kind.default_rules, options, rounds, games,
                             MODES[1] if gauntlet else MODES[0], duplicate, permutations, seed, table_size,
                             time_limit, game_time_limit, on_incident, [], sprt)
         if positions:

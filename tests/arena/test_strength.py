@@ -19,7 +19,7 @@ from referee.arena.tournament import Settings
 def test_the_searching_player_is_strongest(tmp_path: Path, game: str, extra: dict, games: int) -> None:
     """random < greedy < search, with intervals that do not overlap."""
     field = [parse("r=bot:random"), parse("g=bot:greedy"), parse("s=bot:search")]
-    settings = Settings(game, field, "holotape" if game == "caravan" else "seed", games=games, seed=11, **extra)
+    settings = Settings(game, field, "holotape" if game == "caravan" else "classic", games=games, seed=11, **extra)
     doc = run(settings, tmp_path / "t", concurrency=2, replays=False)
     by = {e["name"]: e for e in doc["entrants"]}
     assert by["r"]["rating_interval"][1] < by["g"]["rating_interval"][0]
@@ -54,7 +54,7 @@ def test_tables_on_a_dask_cluster_give_the_standings_of_one_process(tmp_path: Pa
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game, rules, extra", [("caravan", "holotape", []), ("daifugo", "seed", ["f=bot:random"])])
+@pytest.mark.parametrize("game, rules, extra", [("caravan", "holotape", []), ("daifugo", "classic", ["f=bot:random"])])
 def test_duplicate_deals_decide_two_of_a_kind_sooner(tmp_path: Path, game: str, rules: str, extra: list) -> None:
     """Two random players (H0 true): the cards decide their games, and duplicate blocks,
     which cancel that luck, decide the SPRT in fewer games (greedy against random, which
