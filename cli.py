@@ -84,6 +84,7 @@ app.add_command(_command("convert"))
 app.add_command(_command("solve"))
 app.add_command(_command("serve"))
 app.add_command(_command("selfplay"))
+app.add_command(_command("arena"))
 
 if __name__ == "__main__":  # pragma: no cover
     app()

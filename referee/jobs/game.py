@@ -11,7 +11,8 @@ referee's plan (what one replay of a record plays). Optional parts are attribute
 are None when a game has none: a :class:`Renderer` (``show``, the replay page), a live
 table (:class:`Live`, ``pitboss serve``), an :class:`Analyser` (``annotate --analyse``),
 a :class:`Solver` (``pitboss solve``), a :class:`Rulebook` part (``pitboss rules``),
-self-play (:class:`SelfPlay`) and protocol listeners (:class:`~referee.jobs.listener.Listener`,
+self-play (:class:`SelfPlay`), built-in players for ``pitboss arena``
+(:class:`Players`) and protocol listeners (:class:`~referee.jobs.listener.Listener`,
 ``pitboss serve --NAME PORT``).
 
 What is heavy to import (a grammar, the solver and z3, the renderers, the live referee)
@@ -364,6 +365,32 @@ class Rulebook(Protocol):
         ...
 
 
+class Players(Protocol):
+    """A game's built-in players as ``pitboss arena`` seats them (``bot:STYLE``; its live
+    table's ``bot_move`` plays them), and what the arena asks of the game beside its live
+    table: its ``players`` module."""
+
+    @property
+    def STYLES(self) -> tuple[str, ...]:  # noqa: N802 - a module's constant
+        """The players' styles, weakest first (``random``, ``greedy``, a searching one)."""
+        ...
+
+    def ranks(self, result: object, names: Sequence[str], /) -> list[list[int]]:
+        """Each game a finished table played (a Caravan game, a Daifugo round), as every
+        seat's rank in it (0 the best); ``result`` is the live match's ``result`` view."""
+        ...
+
+    def table_sizes(self, rules: str, options: str = "", /) -> list[int]:
+        """The seats a table may have under these rules, the default first (ValueError
+        when the rules do not read)."""
+        ...
+
+    def starts(self, path: str, /) -> list[dict[str, object]]:
+        """The start positions (decks, deals) a file gives, each as the fields a live
+        table's set-up takes (OSError when it cannot be read)."""
+        ...
+
+
 # ------------------------------------------------------------------ self-play
 
 
@@ -474,6 +501,8 @@ class Game(Generic[StateT, MoveT, RecordT, SettingT]):
     solver: Solver[StateT, RecordT] | None = None
     rulebook: Lazy[Rulebook] | None = None
     selfplay: SelfPlay | None = None
+    #: Built-in players and tournament seating (``pitboss arena``; needs ``live``).
+    players: Lazy[Players] | None = None
     #: Protocols its clients speak beside the HTTP service (``pitboss serve --NAME PORT``).
     listeners: tuple[Listener, ...] = ()
 

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.jobs.live import Outcome
+from referee.jobs.live import Outcome, table_view
 from referee.service.table import Table
 
 #: JSON as the hot answers write it: compact, no NaN, and non-ASCII as ``\uXXXX`` escapes
@@ -67,20 +67,12 @@ def cached(table: Table, seat: int | None) -> tuple[dict[str, Any], str]:
 
 
 def _build(table: Table, seat: int | None) -> dict[str, Any]:
-    match = table.match
-    inner = match.view(seat)
-    seats = inner.pop("seats")
-    for i, s in enumerate(seats):
-        s["bot"] = table.bot(i)
-    out = {"id": table.id, "game": table.row.game, "rules": table.row.rules,
-           "options": table.row.setup.get("options", ""), "status": table.status, "ply": match.ply,
-           "round": inner.pop("round"), "to_move": inner.pop("to_move"), "seats": seats}
-    out.update(inner)
+    clock = None
     if table.row.clock is not None and not table.finished:
-        out["clock"] = {"move_seconds": table.row.clock, "deadline": table.last_at + table.row.clock}
-    if seat is not None:
-        out["seat"] = match.seats[seat]
-    return out
+        clock = {"move_seconds": table.row.clock, "deadline": table.last_at + table.row.clock}
+    return table_view(table.match, seat, table_id=table.id, game=table.row.game, rules=table.row.rules,
+                      options=table.row.setup.get("options", ""), status=table.status,
+                      bots=[table.bot(i) for i in range(len(table.row.seats))], clock=clock)
 
 
 def changed(table: Table) -> None:

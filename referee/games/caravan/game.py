@@ -23,6 +23,7 @@ from referee.jobs.game import (
     Maker,
     Notation,
     Option,
+    Players,
     Renderer,
     Rulebook,
     SelfPlay,
@@ -76,6 +77,12 @@ def _live() -> Live:
     return live
 
 
+def _players() -> Players:
+    from referee.games.caravan import players
+
+    return players
+
+
 def _analyse() -> Callable[[Step[engine.State, engine.Move], Limits], MoveAnalysis | None]:
     from referee.games.caravan.analyse import analyse
 
@@ -121,6 +128,7 @@ GAME: Game[engine.State, engine.Move, CaravanRecord, engine.RuleSet] = Game(
                       "impossible.", lazy(_analyse)),
     solver=Solver(QUESTIONS, OPTIONS, Lazy(_answers)),
     rulebook=Lazy(_rulebook),
+    players=Lazy(_players),
     selfplay=SelfPlay(
         "games", "Random legal, complete Caravan games as CVN, with both decks (random legal decks).",
         lazy(_maker),

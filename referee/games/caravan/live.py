@@ -161,8 +161,9 @@ class CaravanMatch:
         return None
 
     def bot_move(self, seat: int, style: str, seed: int) -> Outcome:
-        rng = random.Random(seed)
-        move = selfplay.choose(rng, self.state, style)
+        from referee.games.caravan import players
+
+        move = players.choose(self.state, style, random.Random(seed))
         return self._accepted(seat, move)
 
     def timeout_move(self, seat: int) -> Outcome:

@@ -25,6 +25,7 @@ from referee.jobs.game import (
     Maker,
     Notation,
     Option,
+    Players,
     Renderer,
     Rulebook,
     SelfPlay,
@@ -32,9 +33,11 @@ from referee.jobs.game import (
     Solver,
     lazy,
 )
+from referee.jobs.listener import Holding
 
 if TYPE_CHECKING:
     from referee.games.daifugo.notation.dfn import DaifugoRecord
+    from referee.games.daifugo.uecda import held
     from referee.jobs.analysis import Limits, MoveAnalysis
     from referee.jobs.report import GameReport
     from referee.jobs.segment import Plan, Step
@@ -96,6 +99,12 @@ def _live() -> Live:
     return tables
 
 
+def _players() -> Players:
+    from referee.games.daifugo import players
+
+    return players
+
+
 def _analyse() -> Callable[[Step[engine.State, engine.Move], Limits], MoveAnalysis | None]:
     from referee.games.daifugo.analyse import analyse
 
@@ -141,6 +150,7 @@ GAME: Game[engine.State, engine.Move, DaifugoRecord, engine.RuleSet] = Game(
                       "out.", lazy(_analyse)),
     solver=Solver(QUESTIONS, OPTIONS, Lazy(_answers)),
     rulebook=Lazy(_rulebook),
+    players=Lazy(_players),
     selfplay=SelfPlay(
         "matches", "Random legal, complete Daifugo matches as DFN: each round's deal, exchange, every "
         "move and the finishing order; or, with --format uecda-log, as UEC contest-server logs.",
@@ -159,3 +169,6 @@ GAME: Game[engine.State, engine.Move, DaifugoRecord, engine.RuleSet] = Game(
     ),
     listeners=(LISTENER,),
 )
+
+if TYPE_CHECKING:
+    _held: Holding = held  # the listener's held tables, checked against the contract by mypy
