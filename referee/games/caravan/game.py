@@ -60,5 +60,6 @@ GAME = Game(
         "selfplay": "referee.games.caravan.selfplay",
         "solve": "referee.games.caravan.solve.questions",
         "live": "referee.games.caravan.live",
+        "prove": "referee.games.caravan.prove",
     },
 )

@@ -1,0 +1,173 @@
+"""``pitboss prove``: certificates that a game's rules, under one setting, have a property.
+
+A game with a ``prove`` part (``Game.part("prove")``) lists its settings (``settings()``:
+each rule set, and for games with options each single option toggled), its properties
+(``PROPERTIES``: name -> what it means) and checks one (``check(setting, name, budget)``),
+returning a :class:`Certificate`: *proved* (the method, the bound, the rules it rests on,
+what it assumes), *refuted* (a witness record that ``validate`` accepts under the setting
+and that shows the violation) or *unknown* (the time ran out). This module runs them,
+times them and prints them; it names no game.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.jobs import registry
+from referee.jobs.solve import Deadline, Timeout
+from referee.jobs.solve.smt import Disagreement
+
+VERDICTS = ("proved", "refuted", "unknown")
+
+
+class ProveError(ValueError):
+    """The command cannot run as asked (an unknown game, setting or property)."""
+
+
+@dataclass
+class Certificate:
+    """One property's verdict under one setting (what ``--json`` prints per property)."""
+
+    name: str
+    verdict: str
+    #: The bound proved (plies, a value), or None.
+    bound: int | str | None = None
+    method: str = ""
+    #: What the certificate depends on (deck sizes, player counts), in words.
+    assumptions: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    #: A refutation's witness: a whole record, valid under the setting.
+    witness: str | None = None
+    #: Why, in a sentence.
+    reason: str = ""
+    #: The rule ids the proof rests on (the unsat cores of its checks).
+    rests_on: list[str] = field(default_factory=list)
+    #: The solvers that agreed on every unsat check ("z3", and "cvc5" with --certify).
+    solvers: list[str] = field(default_factory=list)
+    #: A record illustrating a proof's edge (a rule that is needed), or None.
+    example: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "verdict": self.verdict, "bound": self.bound, "method": self.method,
+                "assumptions": self.assumptions, "seconds": round(self.seconds, 3), "witness": self.witness,
+                "reason": self.reason, "rests_on": self.rests_on, "solvers": self.solvers,
+                "example": self.example}
+
+
+@dataclass
+class Report:
+    game: str
+    setting: str
+    properties: list[Certificate]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "setting": self.setting, "properties": [c.to_json() for c in self.properties]}
+
+
+@dataclass
+class Budget:
+    """What one property check may spend: its deadline, and whether cvc5 re-proves each
+    unsat answer (``certify``)."""
+
+    deadline: Deadline
+    certify: bool = False
+    #: cvc5's re-proofs made (for the report).
+    certified: int = 0
+
+    def left(self) -> float | None:
+        remaining = self.deadline.remaining()
+        if remaining is not None and remaining <= 0:
+            raise Timeout()
+        return remaining
+
+
+def games_with_proofs() -> list[Any]:
+    return [g for g in registry.games() if g.has("prove")]
+
+
+def prove(game: str | None = None, setting: str | None = None, properties: Sequence[str] = (),
+          timeout: float | None = 60.0, certify: bool = False) -> list[Report]:
+    """The certificates of ``properties`` (all, by default) under ``setting`` (every
+    setting of the game, by default) for ``game`` (every game with proofs, by default).
+    ``timeout`` is per property check (seconds; None: no limit)."""
+    chosen = games_with_proofs()
+    if game is not None:
+        chosen = [g for g in chosen if g.name == game.lower()]
+        if not chosen:
+            raise ProveError(f"no game {game!r} with properties to prove: use one of "
+                             f"{', '.join(g.name for g in games_with_proofs())}")
+    reports = []
+    for kind in chosen:
+        part = kind.part("prove")
+        names = list(properties) or list(part.PROPERTIES)
+        unknown = [p for p in names if p not in part.PROPERTIES]
+        if unknown:
+            raise ProveError(f"{kind.title} has no property {', '.join(unknown)}: its properties are "
+                             f"{', '.join(part.PROPERTIES)}")
+        settings = part.settings() if setting is None else [part.setting_name(setting)]
+        for name in settings:
+            certificates = [_one(part, name, prop, timeout, certify) for prop in names]
+            reports.append(Report(kind.name, name, certificates))
+    return reports
+
+
+def _one(part: Any, setting: str, prop: str, timeout: float | None, certify: bool) -> Certificate:
+    start = time.monotonic()
+    budget = Budget(Deadline(timeout), certify)
+    try:
+        cert = part.check(setting, prop, budget)
+    except Timeout:
+        cert = Certificate(prop, "unknown", reason=f"no verdict within --timeout {timeout:g} s")
+    except Disagreement as err:
+        raise ProveError(f"{prop} under {setting}: {err}") from None
+    for record in (cert.witness, cert.example):
+        if record is not None:
+            _validated(part, setting, record, cert.name)
+    cert.seconds = time.monotonic() - start
+    if cert.verdict == "proved" and not cert.solvers:
+        cert.solvers = ["z3", "cvc5"] if certify and budget.certified else ["z3"]
+    return cert
+
+
+def _validated(part: Any, setting: str, record: str, prop: str) -> None:
+    """A witness must be a record ``validate`` accepts under the setting (an error if not:
+    the certificate would show nothing)."""
+    from referee.jobs.validate import parse_settings, validate_text
+
+    reports = validate_text(record, f"<{prop} witness>", parse_settings([part.setting_text(setting)]))
+    bad = [f"{f.rule}: {f.message}" for r in reports for f in r.errors]
+    if len(reports) != 1 or bad:
+        raise AssertionError(f"the {prop} witness under {setting} does not validate: {'; '.join(bad)}")
+
+
+def text(reports: Sequence[Report]) -> str:
+    """The reports as a player reads them: per setting, one line per property, then its
+    reason, bound, assumptions and any witness record, indented."""
+    out: list[str] = []
+    for report in reports:
+        out.append(f"{report.game} {report.setting}")
+        for c in report.properties:
+            bound = f", bound {c.bound}" if c.bound is not None else ""
+            method = f" ({c.method}{bound}, {c.seconds:.2f} s)" if c.method else f" ({c.seconds:.2f} s)"
+            out.append(f"  {c.name}: {c.verdict}{method}")
+            if c.reason:
+                out.append(f"    {c.reason}")
+            if c.rests_on:
+                out.append(f"    rests on: {', '.join(c.rests_on)}")
+            if c.assumptions:
+                out.append(f"    assumes: {'; '.join(c.assumptions)}")
+            if len(c.solvers) > 1:
+                out.append(f"    unsat checks re-proved by: {', '.join(c.solvers[1:])}")
+            for label, record in (("witness", c.witness), ("example", c.example)):
+                if record:
+                    out.append(f"    {label} (validated under {report.setting}):")
+                    out += [f"      {line}" for line in record.rstrip().splitlines()]
+    return "\n".join(out) + "\n"
+
+
+def exit_status(reports: Sequence[Report]) -> int:
+    """0 when every property is proved, 1 when one is refuted or unknown."""
+    return 0 if all(c.verdict == "proved" for r in reports for c in r.properties) else 1
