@@ -62,5 +62,6 @@ GAME = Game(
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
         "live": "referee.games.daifugo.live",
+        "prove": "referee.games.daifugo.prove",
     },
 )
