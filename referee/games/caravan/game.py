@@ -49,7 +49,9 @@ GAME = Game(
         "referee.games.caravan.selfplay:CaravanMaker",
         (Option("player", "random", "random: uniform legal moves; greedy: prefers moves that win lanes; "
                 "mixed: either, per side.", choices=PLAYERS),
-         Option("draws", False, "Write each drawn card (+9D) after its move.", negatable=True)),
+         Option("draws", False, "Write each drawn card (+9D) after its move.", negatable=True),
+         Option("move-limit", 1000, "Stop a game after this many plies, as a record with [Termination \"move limit\"] "
+                "and the result * (under fnv a game need not end).", min=1)),
     ),
     spec_files=("caravan.toml", "caravan-holotape.toml", "caravan-fnv.toml"),
     parts={
