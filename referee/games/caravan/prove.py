@@ -113,9 +113,9 @@ class CountModel:
         rules = self.rules
         moves: dict[str, str] = {}
         for p in (0, 1):
-            for kind, targets in (("place", cv.own_caravans(p)), ("number", cv.own_caravans(p)),
+            for kind, targets in (("place", cv.own_caravans(p)), ("number", range(6)),
                                   ("face", range(6)), ("jack", range(6)), ("joker", range(6)),
-                                  ("discard", (None,)), ("disband", cv.own_caravans(p))):
+                                  ("discard", (None,)), ("disband", range(6))):
                 for c in targets:
                     key = f"{p}_{kind}" + ("" if c is None else f"_{c}")
                     moves[key] = s.bool(f"mv_{tag}_{key}")
@@ -164,7 +164,8 @@ class CountModel:
             draws = TRUE
         elif kind == "disband":
             s.track("caravan.opening.disband", implies(sel, not_(opening)))
-            s.track("caravan.disband.own", implies(sel, TRUE if cv.owner(c) == p else FALSE))  # type: ignore[arg-type]  # a disband names its caravan
+            if cv.owner(c) != p:  # type: ignore[arg-type]  # a disband names its caravan
+                s.track("caravan.disband.own", not_(sel))
             if rules.disband_empty:
                 s.track("caravan.disband.all-empty",
                         implies(sel, or_(*(n.gt(a[f"n{o}"], zero) for o in cv.own_caravans(p)))))
@@ -178,7 +179,8 @@ class CountModel:
             draws = TRUE
             if kind == "number":
                 s.track("caravan.opening.number-only", implies(sel, not_(opening)))
-                s.track("caravan.number.own", implies(sel, TRUE if cv.owner(c) == p else FALSE))  # type: ignore[arg-type]  # a number card names its caravan
+                if cv.owner(c) != p:  # type: ignore[arg-type]  # a number card names its caravan
+                    s.track("caravan.number.own", not_(sel))
                 if rules.max_numbers_per_caravan is not None:
                     s.track("caravan.number.max-cards",
                             implies(sel, n.lt(a[f"n{c}"], n.num(rules.max_numbers_per_caravan))))
@@ -200,12 +202,14 @@ class CountModel:
                     gone = n.add(n.num(2), k)
                 else:  # a Joker: stays on its card; matching cards anywhere go, with their faces
                     lost = []
+                    ace = s.bool(f"ace_{tag}_{p}_{c}")  # on an Ace: its suit goes; else its value
                     for o in range(6):
                         r, g = s.int(f"jr_{tag}_{p}_{c}_{o}"), s.int(f"jg_{tag}_{p}_{c}_{o}")
                         keep = one if o == c else zero  # the Joker's own card stays
-                        s.track("caravan.joker.number", implies(sel, and_(n.ge(r, zero), n.ge(g, zero),
-                                                                          n.le(n.add(r, keep), a[f"n{o}"]),
-                                                                          n.le(g, a[f"f{o}"]))))
+                        removal = and_(n.ge(r, zero), n.ge(g, zero), n.le(n.add(r, keep), a[f"n{o}"]),
+                                       n.le(g, a[f"f{o}"]))
+                        s.track("caravan.joker.ace", implies(and_(sel, ace), removal))
+                        s.track("caravan.joker.number", implies(and_(sel, not_(ace)), removal))
                         changed[f"n{o}"] = n.sub(a[f"n{o}"], r)
                         changed[f"f{o}"] = n.add(n.sub(a[f"f{o}"], g), one if o == c else zero)
                         lost += [r, g]
@@ -530,8 +534,14 @@ def _one_result(rules: cv.RuleSet, budget: Budget) -> Certificate:
     s.track(rules.both_out_rule,
             implies(both, ite(first, and_(won[1 - checked_first[1]], not_(won[checked_first[1]])),
                               and_(won[1 - checked_first[0]], not_(won[checked_first[0]])))))
-    s.add(or_(by_lanes, out1, out2))
-    s.add(not_(exactly_one(won)))
+    # The declared result: 1 "1-0", 2 "0-1", 0 "*"; two readings of one game must agree.
+    over = or_(by_lanes, out1, out2)
+    results = [s.int("r1"), s.int("r2")]
+    for r in results:
+        s.add(and_(f"(>= {r} 0)", f"(<= {r} 2)"))
+        s.track("caravan.result.wrong", implies(over, and_(eq(eq(r, "1"), won[0]), eq(eq(r, "2"), won[1]))))
+        s.track("caravan.result.unfinished", implies(not_(over), eq(r, "0")))  # (no forfeit)
+    s.add(or_(and_(over, not_(exactly_one(won))), not_(eq(results[0], results[1]))))
     got = s.check((), budget.left(), budget.certify)
     if got.answer != "unsat":
         raise AssertionError(f"a game with no single result under {rules.name}")

@@ -280,9 +280,14 @@ def _termination(rules: df.RuleSet, budget: Budget) -> Certificate:
     def build(model: RoundModel) -> None:
         a, b = model.state("a"), model.state("b")
         model.step(a, b, "t")
+        n = model.n
         if rules.stall_limit is not None:
-            model.script.add(model.n.lt(a["stall"], model.n.num(rules.stall_limit)))
-        model.script.add(not_(_lex_less(model.n, _rank(model, b), _rank(model, a))))
+            model.script.add(n.lt(a["stall"], n.num(rules.stall_limit)))
+            # the rank must also stay a natural number while the round goes on
+            below = and_(not_(b["over"]), n.ge(b["stall"], n.num(rules.stall_limit)))
+        else:
+            below = FALSE
+        model.script.add(or_(not_(_lex_less(n, _rank(model, b), _rank(model, a))), below))
 
     ok, core, failed = _all_counts(rules, budget, build)
     if not ok:
