@@ -210,8 +210,9 @@ def test_certify_reproves_unsat_with_cvc5() -> None:
 
 def test_certify_on_a_puzzle_says_which_solvers_agreed() -> None:
     position = load_position(str(ROOT / "tests" / "golden" / "puzzles" / "caravan-direction.cvn"), 2)
-    answer = ask(position, "reach", Options(method="z3", timeout=60, certify=True, caravan="A", within=1,
-                                            cards="hand"))
+    options = Options(method="z3", timeout=60, caravan="A", within=1, cards="hand")
+    options.certify = True
+    answer = ask(position, "reach", options)
     assert answer.answer == "no"
     assert answer.extra["solvers"] == ["z3", "cvc5"] and answer.extra["certified"] >= 1
 

@@ -19,16 +19,16 @@ class Options:
     #: Set by ``ask`` when the call starts (a game's ``ask`` reads it with getattr).
     deadline: Deadline
 
-    def __init__(self, method: str = "auto", timeout: float | None = 10.0, certify: bool = False,
-                 **given: Any) -> None:
+    def __init__(self, method: str = "auto", timeout: float | None = 10.0, **given: Any) -> None:
         known = option_names()
         unknown = sorted(set(given) - set(known))
         if unknown:
             raise TypeError(f"no solve option {', '.join(unknown)}")
         self.method = method
         self.timeout = timeout
-        #: Re-prove every unsat answer with cvc5 from the same SMT-LIB text.
-        self.certify = certify
+        #: Re-prove every unsat answer with cvc5 from the same SMT-LIB text (set after
+        #: construction: ``--certify``).
+        self.certify = False
         self.values: dict[str, Any] = {name: given.get(name) for name in known}
 
     def __getattr__(self, name: str) -> Any:

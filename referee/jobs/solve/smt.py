@@ -17,6 +17,7 @@ assumption literal per name, and an unsat core is a list of names (rule ids).
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -279,7 +280,7 @@ class Script:
         literals = {name: z3.Bool(tracker(name)[1:-1]) for name in self.tracked}
         return solver, literals
 
-    def check(self, extra: Iterable[str] = (), timeout: float | None = None, certify: bool = False,
+    def check(self, extra: Iterable[str] = (), timeout: float | None = None, certify: builtins.bool = False,
               without: Iterable[str] = ()) -> Verdict:
         """One check under every tracked name (less ``without``) and the ``extra`` literals:
         z3's answer, its core (names) or model; with ``certify``, an unsat answer is
