@@ -6,7 +6,9 @@
   Under rules with forbidden finishes the order of the plays matters: the split is played
   so that the last play is a normal finish where a split of that length allows it.
 * ``unbeatable``: is a play unbeatable: which plays, made of the cards a player cannot see,
-  beat it (the engine's legal moves for a hand of exactly those cards)?
+  beat it? The rules' z3 model (``rules.PlayModel``) answers, every legal play's cards or
+  the unsat core of "none"; the engine's legal moves for a hand of exactly those cards must
+  list the same card sets (a difference is an error), and give each play's reading.
 * ``forced-out``: AND-OR search over every player's legal moves.
 
 Every witness is replayed through the engine before it is returned.
@@ -20,6 +22,7 @@ from typing import Any
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import cards_text, decode_cards, move_text
 from referee.games.daifugo.solve.model import SplitModel
+from referee.games.daifugo.solve.rules import PlayModel
 from referee.games.daifugo.solve.search import (
     Partition,
     beaters,
@@ -187,7 +190,7 @@ def _ordered(plays: list[df.Play], state: df.State) -> list[df.Play]:
 
 def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player: str | None = None,
                         play: str | None = None, cards: str = "unseen",
-                        deadline: Deadline | None = None) -> Answer:
+                        deadline: Deadline | None = None, certify: bool = False) -> Answer:
     _playable(state)
     if cards not in ("unseen", "hands"):
         raise QuestionError(f"--cards for unbeatable is unseen or hands, not {cards!r}")
@@ -234,18 +237,31 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
         return answer
     others = [q for q in df.players_in(after) if q != p]
     found: list[tuple[int | None, df.Play]] = []
-    if cards == "unseen":
-        pool = tuple(c for q in others for c in after.hands[q])
-        holder = others[0]
-        for m in beaters(after, holder, pool):
-            found.append((None, m))
-        seen_cards = len(pool)
-    else:
-        seen_cards = 0
-        for q in others:
-            seen_cards += len(after.hands[q])
-            for m in beaters(after, q, after.hands[q]):
-                found.append((q, m))
+    groups = ([(None, others[0], tuple(c for q in others for c in after.hands[q]))] if cards == "unseen"
+              else [(q, q, after.hands[q]) for q in others])
+    seen_cards = sum(len(pool) for _, _, pool in groups)
+    core: set[str] = set()
+    answer.method = "z3+search"
+    try:
+        for owner, holder, pool in groups:
+            # The rules' model answers; the engine's search must list the same card sets.
+            model = PlayModel(after, pool).solutions(deadline, certify)
+            answer.stats.solver_calls += len(model.plays) + 1
+            core |= set(model.core)
+            if model.solvers:
+                answer.extra["solvers"] = model.solvers
+            engine = beaters(after, holder, pool)
+            if {tuple(sorted(cs)) for cs in model.plays} != {tuple(sorted(m.cards)) for m in engine}:
+                raise AssertionError(f"the z3 model and the engine disagree on the plays that beat {after.table}: "
+                                     f"z3 {sorted(map(sorted, model.plays))}, engine "
+                                     f"{sorted(sorted(m.cards) for m in engine)}")
+            found += [(owner, m) for m in engine]
+    except Timeout:
+        _timeout(answer, deadline, head)
+        answer.stats.time = deadline.elapsed()
+        return answer
+    if core:
+        answer.extra["core"] = sorted(core)
     answer.stats.nodes = len(found)
     # Confirm every beater with the engine's check, from a probe holding the right cards.
     for owner, m in found:  # owner None: one of the unseen hands
@@ -262,6 +278,8 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
         answer.witness = [shown]
         answer.extra["confirmed"] = True
         answer.reason = _unbeaten_reason(after, table, seen_cards, cards)
+        if core:
+            answer.reason += f" (z3: no legal play exists; it rests on {', '.join(sorted(core))})"
         answer.text = [head, "yes: nothing beats it", f"reason: {answer.reason}"]
     else:
         answer.answer = "no"
@@ -379,6 +397,7 @@ def ask(position: Any, question: str, options: Any) -> Answer:
                             deadline=deadline)
     if question == "unbeatable":
         return unbeatable_question(position.state, names, player=options.player, play=options.play,
-                                   cards=options.cards or "unseen", deadline=deadline)
+                                   cards=options.cards or "unseen", deadline=deadline,
+                                   certify=getattr(options, "certify", False))
     return forced_out_question(position.state, names, player=options.player, depth=options.depth,
                                deadline=deadline)
