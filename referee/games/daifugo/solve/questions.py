@@ -1,8 +1,9 @@
 """Daifugo questions: ``out``, ``unbeatable``, ``forced-out``.
 
 * ``out``: the fewest plays that empty a player's hand if nobody ever beats them (the player
-  leads every trick): the exhaustive split (``daifugo_search.Partition``) finds it, z3
-  (``daifugo_model``) proves that no split is shorter and words why from its unsat core.
+  leads every trick): the exhaustive split (``daifugo_search.Partition``) finds it, the
+  rules' z3 model (``rules.OutModel``: every play a combination by the rules' constraints)
+  proves that no split is shorter and words why from its unsat core.
   Under rules with forbidden finishes the order of the plays matters: the split is played
   so that the last play is a normal finish where a split of that length allows it.
 * ``unbeatable``: is a play unbeatable: which plays, made of the cards a player cannot see,
@@ -21,13 +22,13 @@ from typing import Any
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import cards_text, decode_cards, move_text
-from referee.games.daifugo.solve.model import SplitModel
-from referee.games.daifugo.solve.rules import PlayModel
+from referee.games.daifugo.solve.rules import OutModel, PlayModel
 from referee.games.daifugo.solve.search import (
     Partition,
     beaters,
     forbidden,
     forced_out,
+    lead_state,
     replay_out,
     revolts,
     verify_out_strategy,
@@ -82,7 +83,7 @@ def _timeout(answer: Answer, deadline: Deadline, head: str) -> None:
 
 
 def out_question(state: df.State, names: Sequence[str] | None, *, player: str | None = None,
-                 method: str = "auto", deadline: Deadline | None = None) -> Answer:
+                 method: str = "auto", deadline: Deadline | None = None, certify: bool = False) -> Answer:
     _playable(state)
     who = _names(state, names)
     p = _player(state, who, player, state.to_move)
@@ -98,21 +99,24 @@ def out_question(state: df.State, names: Sequence[str] | None, *, player: str | 
     try:
         partition = Partition(state, p, deadline)
         answer.stats.nodes = len(partition.pieces)
-        model = SplitModel(partition) if method != "search" else None
+        model = OutModel(state, p) if method != "search" else None
         if method == "z3":
             found = model.fewest(deadline)  # type: ignore[union-attr]  # method z3 builds the model
-            n = len(found.pieces)
+            n = len(found.plays)
             chosen = found
             if rules.forbidden_finish:
                 clean = model.fewest(deadline, clean=True)  # type: ignore[union-attr]  # method z3 builds the model
-                if clean.answer == "yes" and len(clean.pieces) == n:
+                if clean.answer == "yes" and len(clean.plays) == n:
                     chosen = clean
                 elif clean.answer == "yes":
-                    answer.extra["fewest_normal_finish"] = len(clean.pieces)
+                    answer.extra["fewest_normal_finish"] = len(clean.plays)
                 else:
                     answer.extra["fewest_normal_finish"] = None
-            plays = _ordered([piece.play for piece in chosen.pieces], state)
-            proof = model.at_most(n - 1, deadline) if n > 1 else None  # type: ignore[union-attr]  # method z3 builds the model
+            plays = _ordered(_as_plays(state, p, chosen.plays), state)
+            proof = model.at_most(n - 1, deadline, certify=certify) if n > 1 else None  # type: ignore[union-attr]  # method z3 builds the model
+            if partition.fewest() != n:
+                raise AssertionError(f"the z3 model splits the hand into {n} plays, the engine's search into "
+                                     f"{partition.fewest()}")
         else:
             n = partition.fewest()
             answer.stats.nodes += partition.nodes
@@ -120,13 +124,15 @@ def out_question(state: df.State, names: Sequence[str] | None, *, player: str | 
             clean = partition.best(clean=True) if rules.forbidden_finish else split
             chosen = clean if clean is not None and len(clean.plays) == n else split
             plays = chosen.plays  # type: ignore[union-attr]  # a player in the round always has a split
-            proof = model.at_most(n - 1, deadline) if model is not None and n > 1 else None
+            proof = model.at_most(n - 1, deadline, certify=certify) if model is not None and n > 1 else None
             if clean is not None and len(clean.plays) > n:
                 answer.extra["fewest_normal_finish"] = len(clean.plays)
             elif clean is None and rules.forbidden_finish:
                 answer.extra["fewest_normal_finish"] = None
         if proof is not None:
             answer.stats.solver_calls = proof.solver_calls
+            if certify:
+                answer.extra["solvers"] = proof.solvers or ["z3"]
             if method == "auto":
                 answer.method = "search+z3"
         ok, why, final = replay_out(state, p, plays)
@@ -147,8 +153,8 @@ def out_question(state: df.State, names: Sequence[str] | None, *, player: str | 
             else:
                 reason.append(f"no split into {n - 1} or fewer (z3: unsat)")
         elif proof is not None and proof.answer == "yes":
-            answer.extra["disagreement"] = (f"z3 found a split into {len(proof.pieces)} plays: "
-                                            f"{' | '.join(_play_text(x.play) for x in proof.pieces)}")
+            answer.extra["disagreement"] = (f"z3 found a split into {len(proof.plays)} plays: "
+                                            f"{' | '.join(' '.join(map(str, x)) for x in proof.plays)}")
         elif proof is None and n > 1:
             reason.append(f"no split into {n - 1} or fewer (exhaustive search over the "
                           f"{len(partition.pieces)} combinations in the hand)")
@@ -170,6 +176,19 @@ def out_question(state: df.State, names: Sequence[str] | None, *, player: str | 
         _timeout(answer, deadline, head)
     answer.stats.time = deadline.elapsed()
     return answer
+
+
+def _as_plays(state: df.State, player: int, card_sets: list[tuple]) -> list[df.Play]:
+    """The model's card sets as the engine's plays (each joker read as the engine reads it
+    leading a trick); a set the engine cannot lead is a disagreement of the two."""
+    lead = lead_state(state, player)
+    out = []
+    for cards in card_sets:
+        plays = [m for m in beaters(lead, player, cards) if len(m.cards) == len(cards)]
+        if not plays:
+            raise AssertionError(f"the z3 model leads {' '.join(map(str, cards))}, which the engine does not allow")
+        out.append(plays[0])
+    return out
 
 
 def _ordered(plays: list[df.Play], state: df.State) -> list[df.Play]:
@@ -394,7 +413,7 @@ def ask(position: Any, question: str, options: Any) -> Answer:
     names = position.names
     if question == "out":
         return out_question(position.state, names, player=options.player, method=options.method,
-                            deadline=deadline)
+                            deadline=deadline, certify=getattr(options, "certify", False))
     if question == "unbeatable":
         return unbeatable_question(position.state, names, player=options.player, play=options.play,
                                    cards=options.cards or "unseen", deadline=deadline,

@@ -147,10 +147,12 @@ def _decls(script: Script) -> str:
         f"(declare-const |track {name}| Bool)" for name in script.tracked)
 
 
-def combination(s: Script, rules: df.RuleSet, hand: Sequence[Card], tag: str) -> Shape:
+def combination(s: Script, rules: df.RuleSet, hand: Sequence[Card], tag: str, active: str = TRUE) -> Shape:
     """The variables of a play made of ``hand``'s cards and the rules that make it a
-    combination (daifugo.combo.invalid and the joker rules)."""
+    combination (daifugo.combo.invalid and the joker rules); with ``active`` a literal,
+    only when it holds (else the play is empty)."""
     n = s.numbers
+    s = _Guarded(s, active)
     reals = sorted({c for c in hand if not c.is_joker}, key=lambda c: (df.strength(c), c.suit))
     held_jokers = sum(1 for c in hand if c.is_joker)
     picks = {c: s.bool(f"x_{tag}_{c}") for c in reals}
@@ -161,8 +163,10 @@ def combination(s: Script, rules: df.RuleSet, hand: Sequence[Card], tag: str) ->
     shape = Shape(picks, jokers, single, group, sequence, lone, low, high, size, suits)
     count = n.count(picks.values())
     s.track("daifugo.hand.possession", and_(n.ge(jokers, n.num(0)), n.le(jokers, n.num(held_jokers))))
-    s.add(eq(size, n.add(count, jokers)))
+    s.script.add(and_(eq(size, n.add(count, jokers)), n.ge(jokers, n.num(0))))
     s.track("daifugo.combo.invalid", and_(exactly_one([single, group, sequence]), n.ge(size, n.num(1))))
+    if active != TRUE:  # an unused play holds no card
+        s.script.add(implies(not_(active), eq(size, n.num(0))))
     # A single: one real card, or the lone joker (the strongest single, no suit).
     s.track("daifugo.combo.invalid", implies(single, eq(size, n.num(1))))
     s.track("daifugo.play.lone-joker", eq(lone, and_(single, eq(jokers, n.num(1)))))
@@ -213,7 +217,7 @@ def combination(s: Script, rules: df.RuleSet, hand: Sequence[Card], tag: str) ->
     s.track("daifugo.option.revolution", implies(revolt_group, shape.revolt))
     if stairs is not None:
         s.track("daifugo.option.stairs-revolution", implies(revolt_seq, shape.revolt))
-    s.add(implies(shape.revolt, or_(revolt_group, revolt_seq)))
+    s.script.add(implies(shape.revolt, and_(active, or_(revolt_group, revolt_seq))))
     for name, strength_of, attr in (("eight-cut", EIGHT, "eight"), ("six-reverse", SIX, "six"),
                                     ("eleven-back", JACK, "jack")):
         var = s.bool(f"{attr}_{tag}")
@@ -224,6 +228,27 @@ def combination(s: Script, rules: df.RuleSet, hand: Sequence[Card], tag: str) ->
             s.add(not_(var))
         setattr(shape, attr, var)
     return shape
+
+
+class _Guarded:
+    """A script whose constraints all hold only under ``active`` (an unused play)."""
+
+    def __init__(self, script: Script, active: str) -> None:
+        self.script = script
+        self.active = active
+        self.numbers = script.numbers
+
+    def bool(self, name: str) -> str:
+        return self.script.bool(name)
+
+    def int(self, name: str) -> str:
+        return self.script.int(name)
+
+    def add(self, term: str) -> None:
+        self.script.add(implies(self.active, term))
+
+    def track(self, name: str, term: str) -> None:
+        self.script.track(name, implies(self.active, term))
 
 
 def follow(s: Script, state: df.State, shape: Shape) -> None:
@@ -281,3 +306,100 @@ def forbidden(s: Script, rules: df.RuleSet, shape: Shape, reversed_order: str) -
     twos = or_(*(v for c, v in shape.picks.items() if df.strength(c) == TWO))
     threes = or_(*(v for c, v in shape.picks.items() if df.strength(c) == THREE))
     return or_(n.gt(shape.jokers, n.num(0)), ite(reversed_order, threes, twos))
+
+
+@dataclass
+class Split:
+    """A split of a hand into plays (``out``), or the core of "none so short"."""
+
+    answer: str  # "yes" | "no"
+    plays: list[tuple[Card, ...]] = field(default_factory=list)
+    core: list[str] = field(default_factory=list)
+    solver_calls: int = 0
+    solvers: list[str] = field(default_factory=list)
+
+
+class OutModel:
+    """Player ``player``'s hand in ``state`` split into plays led one after another (each
+    a combination by the rules above, nobody beating them), every card in exactly one
+    (tracked as ``card 5S``: a core of such names is a set of cards that alone need more
+    plays); the order's reversals between them decide whether the last is a forbidden
+    finish."""
+
+    def __init__(self, state: df.State, player: int) -> None:
+        self.state = state
+        self.rules = state.rules
+        hand = state.hands[player]
+        self.hand = hand
+        self.most = len(hand)
+        s = self.script = Script(Numbers(None))
+        n = s.numbers
+        self.active = [s.bool(f"use_{k}") for k in range(self.most)]
+        lead = state._replace(table=None, lock=None, back=False, trick_revolted=False)
+        self.shapes = []
+        for k in range(self.most):
+            if k:
+                s.add(implies(self.active[k], self.active[k - 1]))
+            shape = combination(s, self.rules, hand, f"p{k}", self.active[k])
+            follow(s, lead, shape)
+            self.shapes.append(shape)
+        for c in sorted(set(x for x in hand if not x.is_joker), key=lambda c: (df.strength(c), c.suit)):
+            s.track(f"card {c}", exactly_one([shape.picks[c] for shape in self.shapes]))
+        held = sum(1 for c in hand if c.is_joker)
+        s.track("card JK", eq(n.add(*(shape.jokers for shape in self.shapes)), n.num(held)))
+        # A normal finish: the last play is no forbidden finish under the order its
+        # predecessors' revolutions leave.
+        self.clean = s.bool("clean")
+        order = TRUE if state.revolution else FALSE
+        options = []
+        for k, shape in enumerate(self.shapes):
+            last = and_(self.active[k], not_(self.active[k + 1])) if k + 1 < self.most else self.active[k]
+            options.append(and_(last, not_(forbidden(s, self.rules, shape, order))))
+            flipped = s.bool(f"order_{k}")
+            s.add(eq(flipped, ite(shape.revolt, not_(order), order)))
+            order = flipped
+        s.add(implies(self.clean, or_(*options)))
+        self.calls = 0
+
+    def at_most(self, plays: int, deadline: Deadline | None = None, clean: bool = False,
+                certify: bool = False) -> Split:
+        """A split into at most ``plays`` plays (with ``clean``: ending on a normal finish)."""
+        extra = [] if plays >= self.most else [not_(self.active[plays])]
+        if clean:
+            extra.append(self.clean)
+        sel = self.script.bool(f"ask_{self.calls}")
+        self.script.add(implies(sel, and_(*extra)))
+        self.calls += 1
+        left = None if deadline is None else deadline.remaining()
+        if left is not None and left <= 0:
+            raise Timeout()
+        if deadline is not None:
+            deadline.solver_calls += 1
+        got = self.script.check((sel,), left, certify)
+        if got.answer == "unknown":
+            raise Timeout()
+        if got.answer == "unsat":
+            return Split("no", core=[c for c in got.core], solver_calls=self.calls, solvers=list(got.solvers))
+        model = got.model
+        out = []
+        for k, shape in enumerate(self.shapes):
+            if not z3.is_true(model.eval(z3.Bool(self.active[k]), model_completion=True)):  # type: ignore[union-attr]
+                break
+            cards = tuple(c for c, v in shape.picks.items()
+                          if z3.is_true(model.eval(z3.Bool(v), model_completion=True)))  # type: ignore[union-attr]
+            k_jokers = model.eval(z3.Int(shape.jokers), model_completion=True).as_long()  # type: ignore[union-attr]
+            out.append(cards + (JOKER,) * k_jokers)
+        return Split("yes", out, solver_calls=self.calls)
+
+    def fewest(self, deadline: Deadline | None = None, clean: bool = False) -> Split:
+        """The fewest plays (with ``clean``: ending on a normal finish; "no" if none can)."""
+        best = self.at_most(self.most, deadline, clean)
+        if best.answer != "yes":
+            return best
+        while len(best.plays) > 1:
+            trial = self.at_most(len(best.plays) - 1, deadline, clean)
+            if trial.answer != "yes":
+                best.core, best.solver_calls = trial.core, trial.solver_calls
+                break
+            best = trial
+        return best
