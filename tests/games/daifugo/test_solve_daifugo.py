@@ -29,7 +29,7 @@ from referee.games.daifugo.notation.dfn import (
     ruleset_of,
 )
 from referee.games.daifugo.selfplay import daifugo_matches
-from referee.games.daifugo.solve.model import SplitModel
+from referee.games.daifugo.solve.rules import OutModel
 from referee.games.daifugo.solve.questions import (
     forced_out_question,
     out_question,
@@ -190,10 +190,10 @@ def check_split_agreement(count: int, seed: int) -> None:
         p = state.to_move
         partition = Partition(state, p)  # type: ignore[arg-type]
         n = partition.fewest()
-        model = SplitModel(partition)
+        model = OutModel(state, p)  # type: ignore[arg-type]
         z = model.fewest()
-        if len(z.pieces) != n:
-            problems.append(snapshot_text(state, f"split: {n} plays, z3: {len(z.pieces)}"))
+        if len(z.plays) != n:
+            problems.append(snapshot_text(state, f"split: {n} plays, z3: {len(z.plays)}"))
             continue
         if n > 1 and model.at_most(n - 1).answer != "no":
             problems.append(snapshot_text(state, f"z3 finds fewer than {n} plays"))
@@ -201,7 +201,7 @@ def check_split_agreement(count: int, seed: int) -> None:
             clean = partition.best(clean=True)
             z_clean = model.fewest(clean=True)
             a = None if clean is None else len(clean.plays)
-            b = len(z_clean.pieces) if z_clean.answer == "yes" else None
+            b = len(z_clean.plays) if z_clean.answer == "yes" else None
             if a != b:
                 problems.append(snapshot_text(state, f"fewest with a normal finish: split {a}, z3 {b}"))
         for clean in (False, True):

@@ -134,8 +134,11 @@ def value_bound(rules: cv.RuleSet) -> int | None:
 class ReachModel:
     """The model of one ``Puzzle`` (the opening included)."""
 
-    def __init__(self, puzzle: Puzzle, deadline: Deadline | None = None) -> None:
+    def __init__(self, puzzle: Puzzle, deadline: Deadline | None = None, question: bool = True) -> None:
         self.deadline = deadline
+        #: Keep to the question's moves (no disband of an empty caravan: it changes nothing);
+        #: False: every move the rules allow (``legality``).
+        self.question = question
         state = puzzle.start
         self.puzzle = puzzle
         self.state = state
@@ -262,7 +265,7 @@ class ReachModel:
         disc = s.bool(f"disc_{t}") if self.cards else FALSE
         disb = s.bool(f"disb_{t}")
         picks = [s.bool(f"card_{t}_{i}") for i in range(len(self.cards))]
-        sel.update(skip=skip, nums=nums, faces=faces, disc=disc, disb=disb, picks=picks)
+        sel.update(skip=skip, nums=nums, foreign=foreign, faces=faces, disc=disc, disb=disb, picks=picks)
         self.sel.append(sel)
         opening = self._name(f"opening_{t}", n.lt(placed, n.num(cv.OPENING_PLACEMENTS)), "Bool")
         choices = [skip, disc, disb, *nums.values(), *foreign.values(), *faces.values()]
@@ -314,7 +317,8 @@ class ReachModel:
         if rules.disband_empty:
             others = [self._derived(c, t)["n"] for c in sorted(own)]
             s.track("caravan.disband.all-empty", implies(disb, or_(*(n.gt(m, n.num(0)) for m in others))))
-            s.add(implies(disb, n.gt(self._derived(self.x, t)["n"], n.num(0))))  # (an empty one changes nothing)
+            if self.question:  # an empty one changes nothing the question asks
+                s.add(implies(disb, n.gt(self._derived(self.x, t)["n"], n.num(0))))
         else:
             s.track("caravan.disband.empty", implies(disb, n.gt(self._derived(self.x, t)["n"], n.num(0))))
         # Number cards: the opening's placements, else the rules of the caravan's end.

@@ -11,7 +11,7 @@ compares sequences by their strongest card, uecda wants a sequence wholly above)
 consecutive-revolution waiver, the suit-lock, -sequences; and what a play sets off (a
 revolution, eight-cut, eleven-back, six-reverse, a forbidden finish). Each rule is a
 constraint tracked under its rule id (spec/daifugo*.toml), so an unsat answer says which
-rules it rests on. ``SplitModel`` states a hand's split into plays led one after another
+rules it rests on. ``OutModel`` states a hand's split into plays led one after another
 (the ``out`` question) with the same constraints, and the order's reversals between them.
 
 Numbers are unbounded integers: strengths run 0..14, sizes to 8.
