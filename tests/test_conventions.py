@@ -1,6 +1,5 @@
-"""Issue 11, items 2-4: the command line's conventions, inputs, outputs and limits, each
-failure of the issue's list reproduced (through typer's runner, or a real process where
-the shell's own plumbing is the point)."""
+"""The command line's conventions, inputs, outputs and limits (through click's runner, or
+a real process where the shell's own plumbing is the point)."""
 
 from __future__ import annotations
 
@@ -18,8 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-import typer
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 
@@ -36,8 +34,7 @@ def pitboss(*args: str, **kw) -> subprocess.CompletedProcess:
 
 
 def commands() -> dict:
-    """Every command by its path (``selfplay caravan``), as click (typer's own) builds it."""
-    group = typer.main.get_command(app)
+    """Every command by its path (``selfplay caravan``)."""
     out: dict = {}
 
     def walk(cmd, path: str) -> None:
@@ -46,7 +43,7 @@ def commands() -> dict:
                 walk(sub, f"{path} {name}".strip())
         else:
             out[path] = cmd
-    walk(group, "")
+    walk(app, "")
     return out
 
 
@@ -64,6 +61,28 @@ def test_version_and_short_help() -> None:
 def test_shell_completion_is_offered() -> None:
     result = runner.invoke(app, ["--help"])
     assert "--install-completion" in result.output and "--show-completion" in result.output
+
+
+def test_shell_completion_installs_and_completes(tmp_path: Path) -> None:
+    """The script is the shell's own (by $SHELL), installed once however often asked, and
+    the program answers it: commands, and the options the games declare."""
+    env = {"HOME": str(tmp_path), "SHELL": "/bin/bash"}
+    shown = runner.invoke(app, ["--show-completion"], env=env)
+    assert shown.exit_code == 0 and "_PITBOSS_COMPLETE" in shown.output and "complete " in shown.output
+    for _ in range(2):
+        installed = runner.invoke(app, ["--install-completion"], env=env)
+        assert installed.exit_code == 0 and "bash completion installed in" in installed.output, installed.output
+    script = tmp_path / ".bash_completions" / "pitboss.sh"
+    assert script.read_text().strip() == shown.output.strip()
+    assert (tmp_path / ".bashrc").read_text().count(f"source '{script}'") == 1
+    zsh = runner.invoke(app, ["--install-completion"], env={**env, "SHELL": "/usr/bin/zsh"})
+    assert zsh.exit_code == 0 and (tmp_path / ".zfunc" / "_pitboss").is_file()
+    unknown = runner.invoke(app, ["--show-completion"], env={**env, "SHELL": "/bin/tcsh"})
+    assert unknown.exit_code == 2 and "tcsh" in unknown.output
+    for words, expected in (("pitboss sol", "plain,solve"), ("pitboss solve --cara", "plain,--caravan")):
+        done = runner.invoke(app, [], prog_name="pitboss", env={
+            "_PITBOSS_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)})
+        assert done.exit_code == 0 and expected in done.output.splitlines(), done.output
 
 
 def test_one_meaning_per_short_option() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.jobs.validate import validate_file, validate_text

@@ -136,7 +136,7 @@ def test_a_worker_that_dies_is_a_clear_error(tmp_path):
 
 
 def test_jobs_and_dask_together_are_refused():
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
     from cli import app
 

@@ -14,9 +14,9 @@ The service (``referee/service``) never names a game. Each game's ``live`` part
 A :class:`Match` is the table's state; the engines judge every move it takes. All its
 texts are notation (notation.md): a seat's legal moves, the public move text, the record.
 
-Other protocol modules (the UEC contest server) reach tables through
-``referee.service.tables.TableHub`` (create, submit, observe), never through this module
-directly; this module is the game's side of that contract.
+A game's protocol listeners (:mod:`referee.jobs.listener`) reach the service's tables
+through what the service lends them (adopt, record, annotate); this module is the game's
+side of a table.
 """
 
 from __future__ import annotations

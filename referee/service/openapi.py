@@ -30,11 +30,17 @@ def build() -> dict[str, Any]:
 
 def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
     return {
-    "openapi": "3.1.0",
-    "info": {"title": "Pitboss live referee", "version": "1",
-             "description": f"Live {titles} tables, every move judged by the same engines as "
-                            "`pitboss validate`; each seat sees only what it may see."},
-    "components": {
+        "openapi": "3.1.0",
+        "info": {"title": "Pitboss live referee", "version": "1",
+                 "description": f"Live {titles} tables, every move judged by the same engines as "
+                                "`pitboss validate`; each seat sees only what it may see."},
+        "components": _components(rules),
+        "paths": _paths(notations),
+    }
+
+
+def _components(rules: str) -> dict[str, Any]:
+    return {
         "securitySchemes": {"seat": {"type": "http", "scheme": "bearer",
                                      "description": "A seat token, as the table's creation answered it."}},
         "schemas": {
@@ -77,8 +83,11 @@ def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
                             "description": "a contest table: what its clients did wrong (player, name, kind, "
                                            "message, game, turn, at)"}}},
         },
-    },
-    "paths": {
+    }
+
+
+def _paths(notations: str) -> dict[str, Any]:
+    return {
         "/healthz": {"get": {"summary": "Up and accepting requests", "responses": {"200": {"description": "ok"}}}},
         "/v1/tables": {
             "post": {"summary": "Create a table", "requestBody": {"required": True, "content": {
@@ -143,5 +152,4 @@ def _describe(titles: str, rules: str, notations: str) -> dict[str, Any]:
         "/tables/{id}": {"get": {"summary": "Web page: watch a table live, or play it with a seat's token (#token=...)",
                                  "parameters": [_TABLE_ID], "responses": {"200": {"description": "HTML"},
                                                                           "404": _error("no such table")}}},
-    },
-}
+    }

@@ -77,14 +77,14 @@ def test_bad_creation_bodies(client):
 
 
 def test_listing_newest_first_with_a_cursor(client, monkeypatch):
-    import referee.service.app as app_module
+    import referee.service.endpoints as endpoints
 
     ids = [create(client)[0] for _ in range(4)]
     first = client.get("/v1/tables").json()
     assert [t["id"] for t in first["tables"]][:4] == ids[::-1]
     assert first["next"] is None
     assert set(first["tables"][0]) >= {"id", "game", "rules", "seats", "status"}
-    monkeypatch.setattr(app_module, "PAGE_SIZE", 3)
+    monkeypatch.setattr(endpoints, "PAGE_SIZE", 3)
     page1 = client.get("/v1/tables").json()
     assert len(page1["tables"]) == 3 and page1["next"]
     page2 = client.get("/v1/tables", params={"cursor": page1["next"]}).json()

@@ -10,7 +10,8 @@ import json
 from helpers import auth, create, record_valid
 
 from referee.service.store import open_store
-from referee.service.tables import Event, TableHub
+from referee.service.tables import TableHub
+from referee.service.views import Event
 
 
 def _run(db_url, work):
@@ -140,7 +141,7 @@ def test_a_caravan_forfeit_on_time_is_no_ply(db_url):
             answer = await hub.submit(table.id, seat, hub.view(table, seat)["legal"][0], ply=seat)
             assert answer.status == 200
         watcher = hub.observe(table, None)
-        await hub._time_up(table, table.match.ply)  # Ann's hour is up
+        await hub.driver.time_up(table, table.match.ply)  # Ann's hour is up
         view = hub.view(table, None)
         assert view["status"] == "finished" and view["ply"] == 2 and len(view["moves"]) == 2
         assert view["result"]["end"] == "forfeit" and view["result"]["winner"] == "Bob"
@@ -162,11 +163,11 @@ def test_a_caravan_forfeit_on_time_is_no_ply(db_url):
 
 def test_the_rate_limiter_forgets_refilled_buckets(monkeypatch):
     """One bucket per seat ever used was the service's memory growth per finished table."""
-    from referee.service import app
+    from referee.service import context
 
     clock = [1000.0]
-    monkeypatch.setattr(app.time, "monotonic", lambda: clock[0])
-    limits = app.Limits(rate=10.0, burst=20.0)
+    monkeypatch.setattr(context.time, "monotonic", lambda: clock[0])
+    limits = context.Limits(rate=10.0, burst=20.0)
     for table in range(500):
         assert limits.allow(f"t{table}/0") and limits.allow(f"t{table}/1")
     assert len(limits.buckets) == 1000

@@ -1,4 +1,6 @@
-"""Daifugo at the live table (``pitboss serve``): the game's side of :mod:`referee.jobs.live`.
+"""Daifugo at the live table (``pitboss serve``): a table's set-up from a creation
+request (:func:`create`) and its match (:class:`DaifugoMatch`), which the game's ``live``
+part (:mod:`referee.games.daifugo.tables`) opens.
 
 A table is a match of rounds. Each round is dealt from the table's seed as self-play
 deals (one card at a time, from where the rules start the deal); the exchange gifts the
@@ -56,14 +58,6 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
         order = random.Random(f"{seed}/seats").sample(range(n), n)
     return {"rules": rules.name, "options": dfn.options_text(rules), "seats": seats, "rounds": rounds,
             "seed": seed, "order": order}
-
-
-def open(setup: dict[str, Any]) -> DaifugoMatch:  # noqa: A001 - the protocol's name
-    if setup.get("protocol") == "uecda":  # a contest table (contest/live.py), read back
-        from referee.games.daifugo.contest import live as contest
-
-        return contest.open(setup)
-    return DaifugoMatch(setup)
 
 
 def _sorted(hand: tuple[Card, ...]) -> list[Card]:

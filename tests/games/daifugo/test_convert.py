@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from conftest import fixtures_dir
 from test_uecda_log import _server_log
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
-from referee.games.daifugo.convert import convert_log
-from referee.games.daifugo.log_referee import validate_log
+from referee.games.daifugo.uecda.convert import convert_log
+from referee.games.daifugo.uecda.log_referee import validate_log
 from referee.jobs.validate import validate_text
 
 runner = CliRunner()
@@ -178,7 +178,7 @@ def _dfn_verdicts(text: str) -> Verdicts:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_uecda_match_written_as_a_log_keeps_its_verdicts(seed: int) -> None:
-    from referee.games.daifugo.convert import write_records
+    from referee.games.daifugo.uecda.convert import write_records
     from referee.games.daifugo.selfplay import daifugo_matches
 
     match = next(daifugo_matches(1, seed=seed, rules="uecda", rounds=6)).text()
@@ -189,7 +189,7 @@ def test_a_uecda_match_written_as_a_log_keeps_its_verdicts(seed: int) -> None:
 
 @pytest.mark.parametrize("lowest", [True, False], ids=["lowest-gifts", "any-gifts"])
 def test_a_log_round_trips_through_dfn(lowest: bool) -> None:
-    from referee.games.daifugo.convert import write_records
+    from referee.games.daifugo.uecda.convert import write_records
 
     text = _server_log(seed=5, games=8, lowest=lowest)
     (converted,) = list(convert_log(text.splitlines(keepends=True), "played.log"))

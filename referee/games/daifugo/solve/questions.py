@@ -10,7 +10,8 @@
   beat it? The rules' z3 model (``rules.PlayModel``) answers, every legal play's cards or
   the unsat core of "none"; the engine's legal moves for a hand of exactly those cards must
   list the same card sets (a difference is an error), and give each play's reading.
-* ``forced-out``: AND-OR search over every player's legal moves.
+* ``forced-out``: AND-OR search over every player's legal moves (at the root, the rules'
+  z3 model must allow exactly the plays the engine lists).
 
 Every witness is replayed through the engine before it is returned.
 """
@@ -358,6 +359,7 @@ def forced_out_question(state: df.State, names: Sequence[str] | None, *, player:
     answer.extra["player"] = who[p]
     answer.extra["depth"] = budget
     try:
+        _cross_check_moves(state, deadline)
         result = forced_out(state, p, budget, deadline)
         answer.stats.nodes = result.nodes
         if result.strategy is not None:
@@ -393,6 +395,21 @@ def forced_out_question(state: df.State, names: Sequence[str] | None, *, player:
         _timeout(answer, deadline, head)
     answer.stats.time = deadline.elapsed()
     return answer
+
+
+def _cross_check_moves(state: df.State, deadline: Deadline) -> None:
+    """The search walks the engine's legal moves; at the root they must be the plays the
+    rules' z3 model allows (the same card sets), or the answer would rest on one statement
+    of the rules alone."""
+    mover = state.to_move
+    if mover is None:
+        return
+    hand = state.hands[mover]
+    model = {tuple(sorted(cards)) for cards in PlayModel(state, hand).solutions(deadline).plays}
+    engine = {tuple(sorted(m.cards)) for m in df.legal_moves(state) if isinstance(m, df.Play)}
+    if model != engine:
+        raise AssertionError(f"the z3 model and the engine disagree on the legal plays here: z3 only "
+                             f"{sorted(model - engine)[:3]}, engine only {sorted(engine - model)[:3]}")
 
 
 def _tree_json(tree: dict, names: tuple[str, ...]) -> list:
