@@ -82,6 +82,7 @@ app.add_command(_command("show"))
 app.add_command(_command("rules"))
 app.add_command(_command("convert"))
 app.add_command(_command("solve"))
+app.add_command(_command("prove"))
 app.add_command(_command("serve"))
 app.add_command(_command("selfplay"))
 
