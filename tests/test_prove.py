@@ -109,7 +109,7 @@ def test_rule_coverage_of_the_caravan_model() -> None:
 
 
 def test_caravan_holotape_properties() -> None:
-    reports = prove.prove("caravan", "holotape", ("termination", "no-stuck", "one-result", "value-bound"), timeout=60)
+    reports = prove.prove("caravan", "holotape", ("termination", "no-stuck", "one-result", "value-bound"), timeout=600)
     got = {c.name: c for c in reports[0].properties}
     assert got["termination"].verdict == "proved" and got["termination"].bound == "2 x (d1 + d2)"
     assert "caravan.disband.empty" in got["termination"].rests_on
@@ -143,10 +143,10 @@ def test_the_fnv_loop_record_repeats_and_validates() -> None:
     assert not report.valid
 
 
-def test_no_lasso_shorter_than_the_loop_record() -> None:
-    """The count model's lemmas hold, and it has no repetition within 4 plies (the full
-    search to 8 runs in ``pitboss prove``: about a minute)."""
-    assert not caravan_prove._lasso(cv.ruleset("fnv"), prove.Budget(Deadline(60)), 4)
+def test_no_lasso_within_the_opening() -> None:
+    """The count model has no repetition within 3 plies (the full search to 8 runs in
+    ``pitboss prove`` and the slow test: about a minute)."""
+    assert not caravan_prove._lasso(cv.ruleset("fnv"), prove.Budget(Deadline(60)), 3)
 
 
 @pytest.mark.slow
@@ -163,10 +163,10 @@ def test_conservation_caravan() -> None:
 
 def test_daifugo_presets_prove_every_property() -> None:
     for setting in ("uecda", "seed +eight-cut"):
-        report, = prove.prove("daifugo", setting, timeout=60)
+        report, = prove.prove("daifugo", setting, timeout=600)
         verdicts = {c.name: c.verdict for c in report.properties}
         assert set(verdicts.values()) == {"proved"}, (setting, verdicts)
-    uecda, = prove.prove("daifugo", "uecda", ("termination",), timeout=60)
+    uecda, = prove.prove("daifugo", "uecda", ("termination",), timeout=600)
     assert "daifugo.end.stall" in uecda.properties[0].rests_on
     assert uecda.properties[0].bound == 4 + 53 + 54 * 19
 
@@ -179,7 +179,7 @@ def test_daifugo_settings_are_each_preset_and_each_single_option() -> None:
 
 
 def test_json_shape_and_errors() -> None:
-    reports = prove.prove("caravan", "fnv", ("one-result",), timeout=30)
+    reports = prove.prove("caravan", "fnv", ("one-result",), timeout=600)
     data = json.loads(json.dumps([r.to_json() for r in reports]))
     assert data[0]["game"] == "caravan" and data[0]["setting"] == "fnv"
     cert = data[0]["properties"][0]
@@ -223,3 +223,35 @@ def test_move_limit_stops_a_game_as_a_valid_record() -> None:
     assert '[Termination "move limit"]' in text and re.search(r'\[Result "\*"\]', text)
     report, = validate_text(text)
     assert report.valid and report.plies == 20 and report.details["stopped"] == "move limit"
+
+
+def test_cli_prove_json_text_and_exit_codes() -> None:
+    from click.testing import CliRunner
+
+    from cli import app
+
+    runner = CliRunner()
+    got = runner.invoke(app, ["prove", "caravan", "--rules", "fnv", "one-result", "value-bound", "--json"])
+    assert got.exit_code == 0, got.output
+    doc = json.loads(got.output.strip())
+    assert doc["game"] == "caravan" and doc["setting"] == "fnv"
+    assert [p["verdict"] for p in doc["properties"]] == ["proved", "proved"]
+    assert doc["properties"][1]["bound"] == 560
+    refuted = runner.invoke(app, ["prove", "caravan", "--rules", "holotape", "value-bound"])
+    assert refuted.exit_code == 1 and "value-bound: refuted" in refuted.output and "[Game \"Caravan\"]" in refuted.output
+    assert runner.invoke(app, ["prove", "caravan", "trick-ends"]).exit_code == 2
+    assert runner.invoke(app, ["prove", "--rules", "fnv"]).exit_code == 2
+    assert runner.invoke(app, ["prove", "daifugo", "--rules", "seed +nonsense"]).exit_code == 2
+
+
+def test_the_rulebook_says_what_each_rule_set_guarantees() -> None:
+    from click.testing import CliRunner
+
+    from cli import app
+
+    got = CliRunner().invoke(app, ["rules", "caravan", "--rules", "fnv", "--proofs"])
+    assert got.exit_code == 0, got.output
+    section = got.output.split("pitboss prove\n")[1]
+    assert "termination: refuted" in section and "value-bound: proved" in section and "bound 560" in section
+    plain = CliRunner().invoke(app, ["rules", "caravan", "--rules", "fnv"])
+    assert "pitboss prove\n" not in plain.output

@@ -57,7 +57,7 @@ def command(words: tuple[str, ...], setting: str | None, timeout: float, certify
     if properties and registry.find(properties[0]) is not None:
         game = properties.pop(0)
     if setting is not None and game is None:
-        fail(T("--rules needs a GAME: settings belong to a game"))
+        fail(T("--rules needs a GAME: rule sets belong to a game"))
     try:
         reports = prove(game, setting, properties, timeout, certify)
     except (ProveError, ValueError) as err:

@@ -76,6 +76,9 @@ class Budget:
     certify: bool = False
     #: cvc5's re-proofs made (for the report).
     certified: int = 0
+    #: Skip the searches that only make a refutation's witness the shortest (a rulebook's
+    #: summary wants the verdict, not the minimality).
+    quick: bool = False
 
     def left(self) -> float | None:
         remaining = self.deadline.remaining()
@@ -89,7 +92,7 @@ def games_with_proofs() -> list[Any]:
 
 
 def prove(game: str | None = None, setting: str | None = None, properties: Sequence[str] = (),
-          timeout: float | None = 60.0, certify: bool = False) -> list[Report]:
+          timeout: float | None = 60.0, certify: bool = False, quick: bool = False) -> list[Report]:
     """The certificates of ``properties`` (all, by default) under ``setting`` (every
     setting of the game, by default) for ``game`` (every game with proofs, by default).
     ``timeout`` is per property check (seconds; None: no limit)."""
@@ -109,14 +112,14 @@ def prove(game: str | None = None, setting: str | None = None, properties: Seque
                              f"{', '.join(part.PROPERTIES)}")
         settings = part.settings() if setting is None else [part.setting_name(setting)]
         for name in settings:
-            certificates = [_one(part, name, prop, timeout, certify) for prop in names]
+            certificates = [_one(part, name, prop, timeout, certify, quick) for prop in names]
             reports.append(Report(kind.name, name, certificates))
     return reports
 
 
-def _one(part: Any, setting: str, prop: str, timeout: float | None, certify: bool) -> Certificate:
+def _one(part: Any, setting: str, prop: str, timeout: float | None, certify: bool, quick: bool = False) -> Certificate:
     start = time.monotonic()
-    budget = Budget(Deadline(timeout), certify)
+    budget = Budget(Deadline(timeout), certify, quick=quick)
     try:
         cert = part.check(setting, prop, budget)
     except Timeout:
@@ -166,6 +169,19 @@ def text(reports: Sequence[Report]) -> str:
                     out.append(f"    {label} (validated under {report.setting}):")
                     out += [f"      {line}" for line in record.rstrip().splitlines()]
     return "\n".join(out) + "\n"
+
+
+def guarantees(game: str, rule_sets: Sequence[str], timeout: float | None = 60.0) -> list[str]:
+    """The rulebook's summary of what each rule set guarantees: one line per property
+    (its verdict, bound and method; a refutation's witness is left to ``pitboss prove``)."""
+    lines: list[str] = []
+    for rule_set in rule_sets:
+        for report in prove(game, rule_set, timeout=timeout, quick=True):
+            lines.append(f"  {report.setting}:")
+            for c in report.properties:
+                bound = f", bound {c.bound}" if c.bound is not None else ""
+                lines.append(f"    {c.name}: {c.verdict} ({c.method}{bound}): {c.reason}")
+    return lines
 
 
 def exit_status(reports: Sequence[Report]) -> int:

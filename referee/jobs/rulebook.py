@@ -12,7 +12,7 @@ A rule's place in the rulebook's page is :func:`anchor` (``rules.html#<rule id>`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from unicodedata import east_asian_width
 from xml.sax.saxutils import escape, quoteattr
@@ -190,7 +190,9 @@ def _width(text: str) -> int:
     return sum(2 if east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def text(books: Sequence[Book], width: int = 88) -> str:
+def text(books: Sequence[Book], width: int = 88, guarantees: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The rulebook as text; ``guarantees`` (game name -> lines, ``referee.jobs.prove``)
+    adds, after the rule sets, what each one guarantees."""
     lines: list[str] = []
     for b in books:
         if lines:
@@ -201,6 +203,13 @@ def text(books: Sequence[Book], width: int = 88) -> str:
         for s in b.rule_sets:
             lines += _wrap(f"{s}: {_describe(b, s)}", width, "  ")
         lines.append("")
+        if guarantees and guarantees.get(b.game.name):
+            # The certificates speak English (as the rule ids do); the heading names the command.
+            lines += ["pitboss prove", "-" * len("pitboss prove")]
+            for line in guarantees[b.game.name]:
+                indent = " " * (len(line) - len(line.lstrip()))
+                lines += _wrap(line.strip(), width, indent)
+            lines.append("")
         if len(b.rule_sets) > 1:
             lines += [TEXT["differences"], "-" * _width(TEXT["differences"])]
             col = max(12, (width - 24) // len(b.rule_sets))
