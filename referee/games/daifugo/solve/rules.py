@@ -147,12 +147,12 @@ def _decls(script: Script) -> str:
         f"(declare-const |track {name}| Bool)" for name in script.tracked)
 
 
-def combination(s: Script, rules: df.RuleSet, hand: Sequence[Card], tag: str, active: str = TRUE) -> Shape:
+def combination(script: Script, rules: df.RuleSet, hand: Sequence[Card], tag: str, active: str = TRUE) -> Shape:
     """The variables of a play made of ``hand``'s cards and the rules that make it a
     combination (daifugo.combo.invalid and the joker rules); with ``active`` a literal,
     only when it holds (else the play is empty)."""
-    n = s.numbers
-    s = _Guarded(s, active)
+    n = script.numbers
+    s = _Guarded(script, active)
     reals = sorted({c for c in hand if not c.is_joker}, key=lambda c: (df.strength(c), c.suit))
     held_jokers = sum(1 for c in hand if c.is_joker)
     picks = {c: s.bool(f"x_{tag}_{c}") for c in reals}
@@ -163,10 +163,10 @@ def combination(s: Script, rules: df.RuleSet, hand: Sequence[Card], tag: str, ac
     shape = Shape(picks, jokers, single, group, sequence, lone, low, high, size, suits)
     count = n.count(picks.values())
     s.track("daifugo.hand.possession", and_(n.ge(jokers, n.num(0)), n.le(jokers, n.num(held_jokers))))
-    s.script.add(and_(eq(size, n.add(count, jokers)), n.ge(jokers, n.num(0))))
+    script.add(and_(eq(size, n.add(count, jokers)), n.ge(jokers, n.num(0))))
     s.track("daifugo.combo.invalid", and_(exactly_one([single, group, sequence]), n.ge(size, n.num(1))))
     if active != TRUE:  # an unused play holds no card
-        s.script.add(implies(not_(active), eq(size, n.num(0))))
+        script.add(implies(not_(active), eq(size, n.num(0))))
     # A single: one real card, or the lone joker (the strongest single, no suit).
     s.track("daifugo.combo.invalid", implies(single, eq(size, n.num(1))))
     s.track("daifugo.play.lone-joker", eq(lone, and_(single, eq(jokers, n.num(1)))))
@@ -217,7 +217,7 @@ def combination(s: Script, rules: df.RuleSet, hand: Sequence[Card], tag: str, ac
     s.track("daifugo.option.revolution", implies(revolt_group, shape.revolt))
     if stairs is not None:
         s.track("daifugo.option.stairs-revolution", implies(revolt_seq, shape.revolt))
-    s.script.add(implies(shape.revolt, and_(active, or_(revolt_group, revolt_seq))))
+    script.add(implies(shape.revolt, and_(active, or_(revolt_group, revolt_seq))))
     for name, strength_of, attr in (("eight-cut", EIGHT, "eight"), ("six-reverse", SIX, "six"),
                                     ("eleven-back", JACK, "jack")):
         var = s.bool(f"{attr}_{tag}")
