@@ -143,6 +143,7 @@ class RoundModel:
         for i in range(k):
             s.track("daifugo.turn.order", implies(mover[i], and_(eq(a["mover"], n.num(i)), self.is_in(a, i))))
             s.track("daifugo.pass.sat-out", implies(mover[i], not_(a["passed"][i])))
+            s.track("daifugo.turn.finished", implies(mover[i], not_(or_(a["fin"][i], a["foul"][i], a["drop"][i]))))
         cards = s.int(f"cards_{tag}")
         s.track("daifugo.combo.invalid", implies(play, n.ge(cards, one)))
         pass_rule = "daifugo.pass.empty-stage" if rules.leader_may_pass else "daifugo.pass.leader"

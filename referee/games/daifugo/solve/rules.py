@@ -181,6 +181,8 @@ def combination(script: Script, rules: df.RuleSet, hand: Sequence[Card], tag: st
                                                                                   if rules.max_group < 5 else
                                                                                   n.num(5)),
                                                          eq(low, high), n.ge(low, n.num(1)), n.le(low, n.num(13)))))
+    if held_jokers >= 2:  # two jokers together are a pair of the strength they stand for
+        s.track("daifugo.joker.two-jokers", implies(and_(group, eq(count, n.num(0))), eq(size, n.num(2))))
     if rules.max_group >= 5:
         s.track("daifugo.combo.five-group", implies(and_(group, eq(size, n.num(5))),
                                                     and_(eq(count, n.num(4)), eq(jokers, n.num(1)))))
@@ -293,8 +295,10 @@ def follow(s: Script, state: df.State, shape: Shape) -> None:
     s.track(rule, or_(stronger, waived))
     if state.lock is not None:
         lock = state.lock
-        s.track("daifugo.option.suit-lock", or_(shape.lone, and_(*(shape.suits[x] if x in lock else
-                                                                    not_(shape.suits[x]) for x in SUITS))))
+        free = s.bool(f"unlocked_{len(s.lines)}")  # a lone joker counts for no suit
+        s.track("daifugo.lock.lone-joker", eq(free, shape.lone))
+        s.track("daifugo.option.suit-lock", or_(free, and_(*(shape.suits[x] if x in lock else
+                                                              not_(shape.suits[x]) for x in SUITS))))
 
 
 def forbidden(s: Script, rules: df.RuleSet, shape: Shape, reversed_order: str) -> str:
