@@ -186,34 +186,7 @@ class CountModel:
                             implies(sel, n.lt(a[f"n{c}"], n.num(rules.max_numbers_per_caravan))))
                 changed[f"n{c}"] = n.add(a[f"n{c}"], one)
             else:
-                s.track("caravan.opening.number-only", implies(sel, not_(opening)))
-                s.track("caravan.face.target", implies(sel, n.ge(a[f"n{c}"], one)))
-                if rules.max_faces_per_card is not None:
-                    room = n.num(rules.max_faces_per_card)
-                    s.track("caravan.face.limit",
-                            implies(sel, n.lt(a[f"f{c}"], self._times(room, a[f"n{c}"]))))
-                if kind == "face":  # a King or a Queen stays on its card
-                    changed[f"f{c}"] = n.add(a[f"f{c}"], one)
-                elif kind == "jack":  # the card and its faces go, and the Jack
-                    k = s.int(f"k_{tag}_{p}_{c}")
-                    s.track("caravan.jack.remove", implies(sel, and_(n.ge(k, zero), n.le(k, a[f"f{c}"]))))
-                    changed[f"n{c}"] = n.sub(a[f"n{c}"], one)
-                    changed[f"f{c}"] = n.sub(a[f"f{c}"], k)
-                    gone = n.add(n.num(2), k)
-                else:  # a Joker: stays on its card; matching cards anywhere go, with their faces
-                    lost = []
-                    ace = s.bool(f"ace_{tag}_{p}_{c}")  # on an Ace: its suit goes; else its value
-                    for o in range(6):
-                        r, g = s.int(f"jr_{tag}_{p}_{c}_{o}"), s.int(f"jg_{tag}_{p}_{c}_{o}")
-                        keep = one if o == c else zero  # the Joker's own card stays
-                        removal = and_(n.ge(r, zero), n.ge(g, zero), n.le(n.add(r, keep), a[f"n{o}"]),
-                                       n.le(g, a[f"f{o}"]))
-                        s.track("caravan.joker.ace", implies(and_(sel, ace), removal))
-                        s.track("caravan.joker.number", implies(and_(sel, not_(ace)), removal))
-                        changed[f"n{o}"] = n.sub(a[f"n{o}"], r)
-                        changed[f"f{o}"] = n.add(n.sub(a[f"f{o}"], g), one if o == c else zero)
-                        lost += [r, g]
-                    gone = n.add(*lost)
+                gone = self._face(a, sel, p, kind, c, tag, opening, changed)  # type: ignore[arg-type]  # a face card names its caravan
         # The card leaves the hand; a draw follows while the deck lasts (caravan.draw.empty).
         spent = one if plays_card else zero
         s.track("caravan.draw.empty", implies(and_(sel, drawn), and_(draws, n.ge(d, one))))
@@ -227,6 +200,42 @@ class CountModel:
         # Who moves next: the other player, but the same after an opening discard (fnv).
         again = and_(opening, TRUE) if (kind == "discard" and rules.opening_discard) else FALSE
         s.track("caravan.turn.structure", implies(sel, eq(b["m"], ite(again, a["m"], TRUE if q else FALSE))))
+
+    def _face(self, a: dict, sel: str, p: int, kind: str, c: int, tag: str, opening: str,
+              changed: dict[str, str]) -> str:
+        """A face card's rules and effects (into ``changed``); the cards it sends out of play."""
+        s, n, rules = self.script, self.n, self.rules
+        one, zero = n.num(1), n.num(0)
+        gone = zero
+        s.track("caravan.opening.number-only", implies(sel, not_(opening)))
+        s.track("caravan.face.target", implies(sel, n.ge(a[f"n{c}"], one)))
+        if rules.max_faces_per_card is not None:
+            room = n.num(rules.max_faces_per_card)
+            s.track("caravan.face.limit",
+                    implies(sel, n.lt(a[f"f{c}"], self._times(room, a[f"n{c}"]))))
+        if kind == "face":  # a King or a Queen stays on its card
+            changed[f"f{c}"] = n.add(a[f"f{c}"], one)
+        elif kind == "jack":  # the card and its faces go, and the Jack
+            k = s.int(f"k_{tag}_{p}_{c}")
+            s.track("caravan.jack.remove", implies(sel, and_(n.ge(k, zero), n.le(k, a[f"f{c}"]))))
+            changed[f"n{c}"] = n.sub(a[f"n{c}"], one)
+            changed[f"f{c}"] = n.sub(a[f"f{c}"], k)
+            gone = n.add(n.num(2), k)
+        else:  # a Joker: stays on its card; matching cards anywhere go, with their faces
+            lost = []
+            ace = s.bool(f"ace_{tag}_{p}_{c}")  # on an Ace: its suit goes; else its value
+            for o in range(6):
+                r, g = s.int(f"jr_{tag}_{p}_{c}_{o}"), s.int(f"jg_{tag}_{p}_{c}_{o}")
+                keep = one if o == c else zero  # the Joker's own card stays
+                removal = and_(n.ge(r, zero), n.ge(g, zero), n.le(n.add(r, keep), a[f"n{o}"]),
+                               n.le(g, a[f"f{o}"]))
+                s.track("caravan.joker.ace", implies(and_(sel, ace), removal))
+                s.track("caravan.joker.number", implies(and_(sel, not_(ace)), removal))
+                changed[f"n{o}"] = n.sub(a[f"n{o}"], r)
+                changed[f"f{o}"] = n.add(n.sub(a[f"f{o}"], g), one if o == c else zero)
+                lost += [r, g]
+            gone = n.add(*lost)
+        return gone
 
     def _times(self, k: str, x: str) -> str:
         """k x (k a numeral)."""

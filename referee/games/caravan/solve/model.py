@@ -35,7 +35,7 @@ caravans that no move can change are constants (their values still decide lanes)
 
 Every rule is a constraint *tracked* under its rule id (spec/caravan*.toml), and the goal
 under ``goal.*``; the unsat core of a "no" is the set of rules it rests on, and the
-phrases of ``RULE_WORDS`` word the ones a player thinks of. Numbers are bit-vectors only
+phrases of ``reasons.RULE_WORDS`` word the ones a player thinks of. Numbers are bit-vectors only
 as wide as the rule set's proved value bound allows (``value_bound``), unbounded integers
 where there is none (holotape): nothing can wrap round.
 """
@@ -71,27 +71,6 @@ from referee.jobs.solve.smt import (
 SUIT_CODE = {"S": 0, "H": 1, "D": 2, "C": 3}
 #: The Queen-suit field of a card with no Queen on it (not a suit code).
 NO_QUEEN = 4
-
-#: What each tracked constraint says, as the end of "every line would ...".
-RULE_WORDS = {
-    "goal.low": "leave {x} below 21",
-    "goal.high": "{high}",
-    "goal.beat": "leave {y} in 21-26 and at least as high as {x}",
-    "caravan.number.same-value": "put a number card right after one of the same value (caravan.number.same-value)",
-    "caravan.number.direction": "break {dir} (caravan.number.direction)",
-    "caravan.number.max-cards": "put an eighth number card on a caravan (caravan.number.max-cards)",
-    "caravan.face.limit": "give a number card a fourth face card (caravan.face.limit)",
-    "caravan.queen.last": "put a Queen on a card other than the last of its caravan (caravan.queen.last)",
-    "caravan.discard.empty-deck": "discard with an empty deck (caravan.discard.empty-deck)",
-    "caravan.draw.mismatch": "need a deck card before it is drawn (one card is drawn after each move: "
-                             "caravan.draw.mismatch)",
-    "caravan.end.game-over": "have to go on after the game has ended (caravan.end.game-over)",
-    "caravan.opening.empty": "place an opening card on a caravan that is not empty (caravan.opening.empty)",
-    "caravan.opening.order": "place an opening card elsewhere than on the first empty caravan (caravan.opening.order)",
-    "caravan.opening.number-only": "play a face card in the opening (caravan.opening.number-only)",
-    "caravan.opening.discard": "discard in the opening (caravan.opening.discard)",
-}
-
 
 @dataclass
 class _Slot:
@@ -313,6 +292,29 @@ class ReachModel:
             s.track("caravan.opening.discard", implies(opening, not_(disc)))
         if not rules.discard_with_empty_deck and self.deck_len is not None:
             s.track("caravan.discard.empty-deck", implies(disc, n.lt(used, n.num(self.deck_len))))
+        self._disband_rules(t, disb)
+        self._number_rules(t, nums, opening, rank, suit)
+        self._face_rules(t, faces, queen)
+        self._transition(t, sel, opening, rank, suit, king, queen, jack, joker)
+        # A draw follows a play or discard, not an opening placement (caravan.draw.none),
+        # and none comes from an empty deck (caravan.draw.empty).
+        draws = s.bool(f"draws_{t}")
+        placing = and_(opening, or_(*nums.values()))
+        s.track("caravan.draw.none", implies(or_(disb, placing), not_(draws)))
+        room = n.lt(used, n.num(self.deck_len)) if self.deck_len is not None else TRUE
+        s.track("caravan.draw.empty", implies(not_(room), not_(draws)))
+        s.add(eq(draws, and_(using, not_(placing), room)))
+        sel["used"] = used
+        used = self._name(f"used_{t + 1}", n.add(used, ite(draws, n.num(1), n.num(0))))
+        spent = self._name(f"spent_{t + 1}", n.add(spent, ite(using, n.num(1), n.num(0))))
+        placed = self._name(f"placed_{t + 1}", n.add(placed, ite(and_(opening, or_(*nums.values())),
+                                                                 n.num(1), n.num(0))))
+        return used, spent, placed
+
+    def _disband_rules(self, t: int, disb: str) -> None:
+        """The disband of step t: the goal caravan, as the rule set allows."""
+        s, n, rules = self.script, self.n, self.rules
+        own = set(cv.own_caravans(self.p))
         # Disband: the goal caravan (the question's only disband).
         if rules.disband_empty:
             others = [self._derived(c, t)["n"] for c in sorted(own)]
@@ -321,6 +323,11 @@ class ReachModel:
                 s.add(implies(disb, n.gt(self._derived(self.x, t)["n"], n.num(0))))
         else:
             s.track("caravan.disband.empty", implies(disb, n.gt(self._derived(self.x, t)["n"], n.num(0))))
+
+    def _number_rules(self, t: int, nums: dict[int, str], opening: str, rank: str, suit: str) -> None:
+        """A number card of step t: an opening placement, else the rules of a caravan's end."""
+        s, n, rules = self.script, self.n, self.rules
+        own = set(cv.own_caravans(self.p))
         # Number cards: the opening's placements, else the rules of the caravan's end.
         for c, b in nums.items():
             d = self._derived(c, t)
@@ -338,6 +345,10 @@ class ReachModel:
                                                                   and_(not_(up), n.lt(rank, d["lastR"])))))
             if rules.max_numbers_per_caravan is not None:
                 s.track("caravan.number.max-cards", implies(main, n.lt(d["n"], n.num(rules.max_numbers_per_caravan))))
+
+    def _face_rules(self, t: int, faces: dict[tuple[int, int], str], queen: str) -> None:
+        """A face card of step t: on a living number card; fnv's limits."""
+        s, n, rules = self.script, self.n, self.rules
         # Face cards: on a living number card; fnv's limits.
         for (c, j), b in faces.items():
             sl = self.slots[c][j]
@@ -347,21 +358,6 @@ class ReachModel:
             if rules.queen_last_only and self._face_kinds(c) == "all":
                 later = [o.A[t] for o in self.slots[c] if o.j > j]
                 s.track("caravan.queen.last", implies(and_(b, queen), not_(or_(*later))))
-        self._transition(t, sel, opening, rank, suit, king, queen, jack, joker)
-        # A draw follows a play or discard, not an opening placement (caravan.draw.none),
-        # and none comes from an empty deck (caravan.draw.empty).
-        draws = s.bool(f"draws_{t}")
-        placing = and_(opening, or_(*nums.values()))
-        s.track("caravan.draw.none", implies(or_(disb, placing), not_(draws)))
-        room = n.lt(used, n.num(self.deck_len)) if self.deck_len is not None else TRUE
-        s.track("caravan.draw.empty", implies(not_(room), not_(draws)))
-        s.add(eq(draws, and_(using, not_(placing), room)))
-        sel["used"] = used
-        used = self._name(f"used_{t + 1}", n.add(used, ite(draws, n.num(1), n.num(0))))
-        spent = self._name(f"spent_{t + 1}", n.add(spent, ite(using, n.num(1), n.num(0))))
-        placed = self._name(f"placed_{t + 1}", n.add(placed, ite(and_(opening, or_(*nums.values())),
-                                                                 n.num(1), n.num(0))))
-        return used, spent, placed
 
     def _transition(self, t: int, sel: dict, opening: str, rank: str, suit: str, king: str, queen: str,
                     jack: str, joker: str) -> None:
@@ -657,56 +653,3 @@ class ReachModel:
             if not moved:
                 raise AssertionError(f"step {t}: the model chose no move")
         return line
-
-
-def reason_words(puzzle: Puzzle, core: list[str]) -> str:
-    """The unsat core as a sentence: 'every line of at most K moves would ...'."""
-    goal = puzzle.goal
-    state = puzzle.start
-    x = cv.LETTERS[goal.caravan]
-    y = cv.LETTERS[goal.facing] if goal.facing is not None else ""
-    dir_words = _direction_words(state, goal.caravan)
-    high = (f"leave caravan {x} above 26" if state.values[goal.caravan] > cv.TARGET_HIGH
-            else f"push caravan {x} past 26")
-    phrases = [RULE_WORDS[name].format(x=f"caravan {x}", y=f"caravan {y}", dir=dir_words, high=high)
-               for name in core if name in RULE_WORDS]
-    k = puzzle.within
-    moves = f"{k} move{'s' if k != 1 else ''}"
-    cards = _cards_words(puzzle)
-    if not phrases:
-        return (f"no line of at most {moves} exists at all: with {cards}, no sequence of legal moves "
-                f"brings about {goal.describe()}")
-    if core == ["goal.low"]:
-        return (f"with {cards}, no line of at most {moves} gets caravan {x} (now {state.values[goal.caravan]}) "
-                f"up to 21")
-    return (f"with {cards}, every line of at most {moves} that could bring about {goal.describe()} would "
-            + _join(phrases))
-
-
-def _join(phrases: list[str]) -> str:
-    if len(phrases) == 1:
-        return phrases[0]
-    return ", ".join(phrases[:-1]) + " or " + phrases[-1]
-
-
-def _cards_words(puzzle: Puzzle) -> str:
-    p = puzzle.player
-    hand = " ".join(map(str, puzzle.start.hands[p].known)) or "no known card"
-    deck = puzzle.start.decks[p]
-    if puzzle.cards == "hand+deck" and deck:
-        shown = " ".join(map(str, deck[: max(0, puzzle.within - 1)]))
-        return f"the hand {hand} and the deck's next cards {shown}" if shown else f"the hand {hand}"
-    return f"the hand {hand}"
-
-
-def _direction_words(state: cv.State, c: int) -> str:
-    caravan = state.caravans[c]
-    name = cv.LETTERS[c]
-    if not caravan:
-        return f"caravan {name}'s direction and suit"
-    d = state.rules.direction(caravan)
-    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[cv.current_suit(caravan) or "S"]
-    if d == 0:
-        return f"the direction caravan {name} takes from {caravan[-1].card} (suit {suit})"
-    way = "ascending" if d > 0 else "descending"
-    return f"caravan {name}'s {way} order from {caravan[-1].card} (suit {suit})"

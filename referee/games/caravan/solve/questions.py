@@ -22,7 +22,8 @@ from typing import Any
 
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import move_text, table_text, write_caravan
-from referee.games.caravan.solve.model import ModelResult, ReachModel, reason_words
+from referee.games.caravan.solve.model import ModelResult, ReachModel
+from referee.games.caravan.solve.reasons import reason_words
 from referee.games.caravan.solve.puzzle import (
     Goal,
     Puzzle,

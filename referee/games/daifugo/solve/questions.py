@@ -256,26 +256,8 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
         answer.stats.time = deadline.elapsed()
         return answer
     others = [q for q in df.players_in(after) if q != p]
-    found: list[tuple[int | None, df.Play]] = []
-    groups = ([(None, others[0], tuple(c for q in others for c in after.hands[q]))] if cards == "unseen"
-              else [(q, q, after.hands[q]) for q in others])
-    seen_cards = sum(len(pool) for _, _, pool in groups)
-    core: set[str] = set()
-    answer.method = "z3+search"
     try:
-        for owner, holder, pool in groups:
-            # The rules' model answers; the engine's search must list the same card sets.
-            model = PlayModel(after, pool).solutions(deadline, certify)
-            answer.stats.solver_calls += len(model.plays) + 1
-            core |= set(model.core)
-            if model.solvers:
-                answer.extra["solvers"] = model.solvers
-            engine = beaters(after, holder, pool)
-            if {tuple(sorted(cs)) for cs in model.plays} != {tuple(sorted(m.cards)) for m in engine}:
-                raise AssertionError(f"the z3 model and the engine disagree on the plays that beat {after.table}: "
-                                     f"z3 {sorted(map(sorted, model.plays))}, engine "
-                                     f"{sorted(sorted(m.cards) for m in engine)}")
-            found += [(owner, m) for m in engine]
+        found, core, seen_cards = _beaters_checked(after, others, cards, answer, deadline, certify)
     except Timeout:
         _timeout(answer, deadline, head)
         answer.stats.time = deadline.elapsed()
@@ -316,6 +298,32 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
             answer.text.append(f"  ... ({len(answer.witness) - 20} more; --json lists them all)")
     answer.stats.time = deadline.elapsed()
     return answer
+
+
+def _beaters_checked(after: df.State, others: list[int], cards: str, answer: Answer, deadline: Deadline,
+                     certify: bool) -> tuple[list[tuple[int | None, df.Play]], set[str], int]:
+    """The plays that beat the table, from the cards unseen (``cards="unseen"``: pooled;
+    ``"hands"``: each other player's own): the rules' z3 model answers; the engine's legal
+    moves must list the same card sets, and give each play its reading. Returns the plays
+    (with their owner, None when pooled), the unsat core when none, the cards counted."""
+    found: list[tuple[int | None, df.Play]] = []
+    groups = ([(None, others[0], tuple(c for q in others for c in after.hands[q]))] if cards == "unseen"
+              else [(q, q, after.hands[q]) for q in others])
+    core: set[str] = set()
+    answer.method = "z3+search"
+    for owner, holder, pool in groups:
+        model = PlayModel(after, pool).solutions(deadline, certify)
+        answer.stats.solver_calls += len(model.plays) + 1
+        core |= set(model.core)
+        if model.solvers:
+            answer.extra["solvers"] = model.solvers
+        engine = beaters(after, holder, pool)
+        if {tuple(sorted(cs)) for cs in model.plays} != {tuple(sorted(m.cards)) for m in engine}:
+            raise AssertionError(f"the z3 model and the engine disagree on the plays that beat {after.table}: "
+                                 f"z3 {sorted(map(sorted, model.plays))}, engine "
+                                 f"{sorted(sorted(m.cards) for m in engine)}")
+        found += [(owner, m) for m in engine]
+    return found, core, sum(len(pool) for _, _, pool in groups)
 
 
 def _unbeaten_reason(state: df.State, table: df.Combo, n: int, cards: str) -> str:
