@@ -255,3 +255,21 @@ def test_the_rulebook_says_what_each_rule_set_guarantees() -> None:
     assert "termination: refuted" in section and "value-bound: proved" in section and "bound 560" in section
     plain = CliRunner().invoke(app, ["rules", "caravan", "--rules", "fnv"])
     assert "pitboss prove\n" not in plain.output
+
+
+def test_a_live_table_stops_at_its_move_limit() -> None:
+    from referee.games.caravan import live
+
+    setup = live.create({"rules": "fnv", "seats": ["Ann", "Bo"], "seed": 11, "move_limit": 4})
+    match = live.open(setup)
+    for ply in range(4):
+        assert not match.over
+        seat = match.movers()[0]
+        match.commit(match.bot_move(seat, "random", ply))
+    assert match.over and match.result()["score"] == "*" and match.result()["end"] == "move limit"
+    record = match.record()
+    assert '[Termination "move limit"]' in record
+    report, = validate_text(record)
+    assert report.valid and report.details["stopped"] == "move limit"
+    with pytest.raises(Exception):
+        live.create({"rules": "fnv", "seats": ["Ann", "Bo"], "seed": 1, "move_limit": 0})
