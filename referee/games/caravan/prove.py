@@ -251,8 +251,18 @@ class CountModel:
         s.track("caravan.end.game-over", not_(a["over"]))
 
 
-def _verdict(model: CountModel, budget: Budget, extra: tuple[str, ...] = (), without: tuple[str, ...] = ()) -> Verdict:
-    got = model.script.check(extra, budget.left(), budget.certify, without)
+def _unsat(script: Script, budget: Budget, failure: str) -> Verdict:
+    """A check that must answer unsat (a proof's step); AssertionError with ``failure`` if not."""
+    got = _verdict(script, budget)
+    if got.answer != "unsat":
+        raise AssertionError(failure)
+    return got
+
+
+def _verdict(model: CountModel | Script, budget: Budget, extra: tuple[str, ...] = (),
+             without: tuple[str, ...] = ()) -> Verdict:
+    script = model.script if isinstance(model, CountModel) else model
+    got = script.check(extra, budget.left(), budget.certify, without)
     if got.answer == "unknown":
         from referee.jobs.solve import Timeout
 
@@ -427,11 +437,7 @@ def _value_bound(rules: cv.RuleSet, budget: Budget) -> Certificate:
         s.add(implies(eq(k0, n.num(kings)), n.le(v0, n.num(10 << kings))))
         s.add(implies(eq(k1, n.num(kings)), n.le(v1, n.num(10 << kings))))
     s.add(not_(inv(r1, k1, f1, v1)))
-    got = s.check((), budget.left(), budget.certify)
-    if got.answer != "unsat":
-        raise AssertionError(f"the value bound's induction failed under {rules.name}")
-    if "cvc5" in got.solvers:
-        budget.certified += 1
+    got = _unsat(s, budget, f"the value bound's induction failed under {rules.name}")
     return Certificate(
         "value-bound", "proved", bound=bound, method="induction over a card's slot, checked by z3",
         assumptions=["none: it holds for any legal decks"],
@@ -558,11 +564,7 @@ def _one_result(rules: cv.RuleSet, budget: Budget) -> Certificate:
         s.track("caravan.result.wrong", implies(over, and_(eq(eq(r, "1"), won[0]), eq(eq(r, "2"), won[1]))))
         s.track("caravan.result.unfinished", implies(not_(over), eq(r, "0")))  # (no forfeit)
     s.add(or_(and_(over, not_(exactly_one(won))), not_(eq(results[0], results[1]))))
-    got = s.check((), budget.left(), budget.certify)
-    if got.answer != "unsat":
-        raise AssertionError(f"a game with no single result under {rules.name}")
-    if "cvc5" in got.solvers:
-        budget.certified += 1
+    got = _unsat(s, budget, f"a game with no single result under {rules.name}")
     return Certificate(
         "one-result", "proved", method="case split checked by z3", assumptions=["none"],
         reason=("three decided lanes give two to exactly one player; a player out of cards loses, and when both "
