@@ -105,7 +105,7 @@ def test_rule_coverage_of_the_caravan_model() -> None:
     stated = caravan_model_ids() & engine
     # Recorded in the closing note; the test holds the figure from falling back.
     assert len(engine) == 46
-    assert len(stated) >= 44, sorted(engine - stated)
+    assert len(stated) >= 45, sorted(engine - stated)
 
 
 def test_caravan_holotape_properties() -> None:

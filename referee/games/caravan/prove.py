@@ -98,6 +98,9 @@ class CountModel:
         rules = self.rules
         for p in (0, 1):
             s.track("caravan.deck.size", n.ge(decks[p], n.num(rules.deck_min)))
+            # a set gives each of its 54 cards once: a deck of D cards takes D / 54 sets or more
+            sets = s.int(f"sets{p}_{st['tag']}")
+            s.track("caravan.deck.duplicate", and_(n.ge(sets, n.num(1)), n.le(decks[p], f"(* 54 {sets})")))
             if rules.deck_max is not None:
                 s.track("caravan.deck.max", n.le(decks[p], n.num(rules.deck_max)))
             s.track("caravan.opening.deal", and_(eq(st[f"h{p}"], n.num(cv.OPENING_HAND)),
