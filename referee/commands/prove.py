@@ -24,7 +24,7 @@ from .options import lang_option, speak
               help="Only this setting (needs GAME): a rule set, or a preset with options (seed +eight-cut). "
                    "Default: every rule set, and for games with options each preset with each single option "
                    "toggled.")
-@click.option("--timeout", "-t", type=real(min=0.001), default=120.0, metavar="SECONDS", show_default=True,
+@click.option("--timeout", "-t", type=real(min=0.001), default=300.0, metavar="SECONDS", show_default=True,
               help="Give up on a property after this many seconds: its verdict is then unknown.")
 @click.option("--certify", is_flag=True,
               help="Prove every unsat answer again with a second solver (cvc5) from the same SMT-LIB text; a "
