@@ -218,7 +218,9 @@ def check_split_agreement(count: int, seed: int) -> None:
 
 
 def test_split_agrees_with_z3() -> None:
-    check_split_agreement(EXAMPLES, seed=1)
+    """A sample (the rules' model states every play itself, so each split is a larger
+    model than a choice among listed combinations); the slow test runs 2,000."""
+    check_split_agreement(max(20, EXAMPLES // 6), seed=1)
 
 
 @pytest.mark.slow

@@ -396,14 +396,19 @@ class OutModel:
         return Split("yes", out, solver_calls=self.calls)
 
     def fewest(self, deadline: Deadline | None = None, clean: bool = False) -> Split:
-        """The fewest plays (with ``clean``: ending on a normal finish; "no" if none can)."""
+        """The fewest plays (with ``clean``: ending on a normal finish; "no" if none can),
+        by bisection between a bound known too small and a split found."""
         best = self.at_most(self.most, deadline, clean)
         if best.answer != "yes":
             return best
-        while len(best.plays) > 1:
-            trial = self.at_most(len(best.plays) - 1, deadline, clean)
-            if trial.answer != "yes":
-                best.core, best.solver_calls = trial.core, trial.solver_calls
-                break
-            best = trial
+        low = 0  # no split of this many plays (a hand holds a card)
+        core: list[str] = []
+        while len(best.plays) - low > 1:
+            middle = (low + len(best.plays)) // 2
+            trial = self.at_most(middle, deadline, clean)
+            if trial.answer == "yes":
+                best = trial
+            else:
+                low, core = middle, trial.core
+        best.core, best.solver_calls = core, self.calls
         return best
