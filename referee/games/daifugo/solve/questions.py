@@ -23,7 +23,7 @@ from typing import Any
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import cards_text, decode_cards, move_text
-from referee.games.daifugo.solve.rules import OutModel, PlayModel
+from referee.games.daifugo.solve.rules import OutModel, PlayModel, Split
 from referee.games.daifugo.solve.search import (
     Partition,
     beaters,
@@ -125,7 +125,7 @@ def out_question(state: df.State, names: Sequence[str] | None, *, player: str | 
             clean = partition.best(clean=True) if rules.forbidden_finish else split
             chosen = clean if clean is not None and len(clean.plays) == n else split
             plays = chosen.plays  # type: ignore[union-attr]  # a player in the round always has a split
-            proof = model.at_most(n - 1, deadline, certify=certify) if model is not None and n > 1 else None
+            proof = _proof(model, n, deadline, certify) if model is not None and n > 1 else None
             if clean is not None and len(clean.plays) > n:
                 answer.extra["fewest_normal_finish"] = len(clean.plays)
             elif clean is None and rules.forbidden_finish:
@@ -177,6 +177,22 @@ def out_question(state: df.State, names: Sequence[str] | None, *, player: str | 
         _timeout(answer, deadline, head)
     answer.stats.time = deadline.elapsed()
     return answer
+
+
+#: The share of the time left that the rules' model may spend proving that no shorter split
+#: exists, when the search has already found the split (auto): past it, the search's own
+#: exhaustive "no fewer" stands, said so.
+PROOF_SHARE = 0.5
+
+
+def _proof(model: OutModel, n: int, deadline: Deadline, certify: bool) -> Split | None:
+    """The model's "no split of n - 1 plays", or None when it does not finish in its share."""
+    left = deadline.remaining()
+    share = Deadline(10.0 if left is None else max(0.05, left * PROOF_SHARE))
+    try:
+        return model.at_most(n - 1, share, certify=certify)
+    except Timeout:
+        return None
 
 
 def _as_plays(state: df.State, player: int, card_sets: list[tuple]) -> list[df.Play]:
