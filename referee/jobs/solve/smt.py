@@ -18,10 +18,12 @@ assumption literal per name, and an unsat core is a list of names (rule ids).
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import z3
+
+from referee.jobs.solve import Timeout
 
 TRUE, FALSE = "true", "false"
 
@@ -276,7 +278,7 @@ class Script:
         """A z3 solver holding the script, and the assumption literal of each tracked name."""
         solver = z3.SolverFor(self.numbers.logic)
         solver.set("core.minimize", True)
-        solver.add(z3.parse_smt2_string(self.body()))
+        solver.from_string(self.body())
         literals = {name: z3.Bool(tracker(name)[1:-1]) for name in self.tracked}
         return solver, literals
 
@@ -310,6 +312,32 @@ class Script:
         elif verdict == z3.sat:
             out.model = solver.model()
         return out
+
+    def models(self, shown: Sequence[tuple[str, str]], timeout: Callable[[], float | None] = lambda: None,
+               limit: int = 100_000) -> Iterator[z3.ModelRef]:
+        """Every solution of the script under every tracked name, once per value of the
+        ``shown`` terms ((name, "Bool" | "Int") pairs: a solution differing only elsewhere is
+        the same one). ``timeout()`` gives the seconds left before each check (None: no
+        limit; 0 or less: stop at once); a check that runs out raises ``Timeout``."""
+        solver, literals = self.solver()
+        terms = [z3.Bool(name) if sort == "Bool" else z3.Int(name) if self.numbers.width is None
+                 else z3.BitVec(name, self.numbers.width) for name, sort in shown]
+        assumptions = list(literals.values())
+        for _ in range(limit):
+            left = timeout()
+            if left is not None:
+                if left <= 0:
+                    raise Timeout()
+                solver.set("timeout", max(1, int(left * 1000)))
+            verdict = solver.check(*assumptions)
+            if verdict == z3.unknown:
+                raise Timeout()
+            if verdict == z3.unsat:
+                return
+            model = solver.model()
+            yield model
+            solver.add(z3.Or([t != model.eval(t, model_completion=True) for t in terms]))
+        raise Timeout()  # more solutions than the caller said a position can have
 
     def text_without(self, left_out: set[str], extra: list[str]) -> str:
         assumptions = [tracker(n) for n in self.tracked if n not in left_out] + extra

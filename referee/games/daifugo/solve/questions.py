@@ -23,8 +23,10 @@ from typing import Any
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import cards_text, decode_cards, move_text
+from referee.games.daifugo.solve.forced import ModelForcedOut
 from referee.games.daifugo.solve.rules import OutModel, PlayModel, Split
 from referee.games.daifugo.solve.search import (
+    OutResult,
     Partition,
     beaters,
     forbidden,
@@ -35,6 +37,7 @@ from referee.games.daifugo.solve.search import (
     verify_out_strategy,
 )
 from referee.jobs.solve import Answer, Deadline, QuestionError, Timeout
+from referee.jobs.solve.smt import Disagreement
 from referee.notation.cards import CardError
 
 
@@ -364,94 +367,92 @@ def _unbeaten_reason(state: df.State, table: df.Combo, n: int, cards: str) -> st
 
 
 def forced_out_question(state: df.State, names: Sequence[str] | None, *, player: str | None = None,
-                        depth: int | None = None, deadline: Deadline | None = None) -> Answer:
+                        depth: int | None = None, method: str = "auto", deadline: Deadline | None = None) -> Answer:
     _playable(state)
     who = _names(state, names)
     p = _player(state, who, player, state.to_move)
     if not state.is_in(p):
         raise QuestionError(f"{who[p]} is out of the round")
-    if state.finished:
-        first = who[state.finished[0]]
-        note = f" ({first} is out already: 'first' means before anyone else from here)"
-    else:
-        note = ""
+    note = (f" ({who[state.finished[0]]} is out already: 'first' means before anyone else from here)"
+            if state.finished else "")
     budget = len(state.hands[p]) if depth is None else depth
     deadline = deadline or Deadline(None)
     head = (f"forced-out: can {who[p]} go out first, within {budget} own play{'s' if budget != 1 else ''}, "
             f"whatever the others do?{note}")
-    answer = Answer("forced-out", "unknown", method="search")
+    answer = Answer("forced-out", "unknown", method="search" if method == "search" else "z3+search")
     answer.extra["player"] = who[p]
     answer.extra["depth"] = budget
     try:
-        _cross_check_moves(state, deadline)
-        result = forced_out(state, p, budget, deadline)
-        answer.stats.nodes = result.nodes
+        result = _forced(state, p, budget, method, deadline, answer)
         if result.strategy is not None:
             ok, why = verify_out_strategy(state, p, result.strategy, deadline.check)
-            answer.extra["model_checked_nodes"] = _cross_check_strategy(state, result.strategy, deadline)
             if not ok:
                 raise AssertionError(f"the strategy does not replay: {why}")
-            answer.answer = "yes"
-            answer.extra["confirmed"] = True
-            answer.extra["strategy"] = _tree_json(result.strategy, who)
-            if result.move is not None:
-                answer.witness = [move_text(result.move, who)]
-                line = _main_line(result.strategy, who)
-                answer.reason = f"{move_text(result.move, who)} forces it: every answer of the others is met"
-                answer.text = [head, f"yes: {move_text(result.move, who)}", f"reason: {answer.reason}",
-                               f"a main line: {line}"]
-            else:
-                answer.witness = []
-                answer.reason = f"whatever {who[state.to_move]} and the others do next, {who[p]} gets out first"  # type: ignore[index]  # during play someone is to move
-                answer.text = [head, "yes", f"reason: {answer.reason}"]
-            answer.text.append("the whole strategy was replayed through the engine: confirmed")
-            answer.text.append(f"the rules' z3 model allows exactly the engine's plays at "
-                               f"{answer.extra['model_checked_nodes']} of its positions")
+            _forced_yes(answer, state, p, who, result, head)
         else:
-            answer.answer = "no"
-            answer.witness = [{"try": move_text(m, who), "reply": None if r is None else move_text(r, who), "why": why}
-                              for m, r, why in result.refutation]
-            answer.reason = (f"each of {who[p]}'s {len(result.refutation)} moves has an answer: {who[p]} cannot force "
-                             f"going out first (refutation: a reply for each try)" if state.to_move == p else
-                             f"the others can stop it: {answer.witness[0]['try'] if answer.witness else ''}")
-            answer.text = [head, "no", f"reason: {answer.reason}"]
-            for item in answer.witness[:12]:
-                reply = f"reply {item['reply']}" if item["reply"] else "(no reply needed)"
-                answer.text.append(f"  {item['try']}: {reply}: {item['why']}")
+            _forced_no(answer, state, p, who, result, head)
+        if method != "search":
+            answer.text.append(f"answered by the rules' z3 model ({answer.extra['model_positions']} positions, each "
+                               f"with the engine's legal moves and positions after them); the engine's search agrees")
     except Timeout:
         _timeout(answer, deadline, head)
     answer.stats.time = deadline.elapsed()
     return answer
 
 
-def _cross_check_moves(state: df.State, deadline: Deadline) -> None:
-    """The search walks the engine's legal moves; at a node they must be the plays the
-    rules' z3 model allows (the same card sets), or the answer would rest on one statement
-    of the rules alone."""
-    mover = state.to_move
-    if mover is None or state.phase != "play":
-        return
-    hand = state.hands[mover]
-    model = {tuple(sorted(cards)) for cards in PlayModel(state, hand).solutions(deadline).plays}
-    engine = {tuple(sorted(m.cards)) for m in df.legal_moves(state) if isinstance(m, df.Play)}
-    if model != engine:
-        raise AssertionError(f"the z3 model and the engine disagree on the legal plays here: z3 only "
-                             f"{sorted(model - engine)[:3]}, engine only {sorted(engine - model)[:3]}")
+def _forced(state: df.State, p: int, budget: int, method: str, deadline: Deadline, answer: Answer) -> OutResult:
+    """The answer of the search over the rules' model, its moves as the engine names them,
+    cross-checked by the engine's own search (``method`` search: that search alone)."""
+    engine = forced_out(state, p, budget, deadline)
+    answer.stats.nodes = engine.nodes
+    if method == "search":
+        return engine
+    model = ModelForcedOut(state, p, deadline)
+    result = forced_out(state, p, budget, deadline, model)
+    answer.extra["model_positions"] = model.checked
+    answer.stats.nodes += result.nodes
+    answer.stats.solver_calls = deadline.solver_calls
+    if (result.strategy is None) != (engine.strategy is None):
+        raise Disagreement(f"the rules' z3 model answers {'yes' if result.strategy is not None else 'no'}, the "
+                           f"engine's search {'yes' if engine.strategy is not None else 'no'}")
+    if result.strategy is not None:
+        result.strategy = model.as_engine(state, result.strategy)
+        if result.move is not None:
+            result.move = next(iter(result.strategy))
+    names = model.engine_moves
+    result.refutation = [(names[model.key(state)][m],
+                          None if r is None else names[model.key(model.after(state, m))][r], why)
+                         for m, r, why in result.refutation]
+    return result
 
 
-def _cross_check_strategy(state: df.State, tree: dict, deadline: Deadline, most: int = 200) -> int:
-    """``_cross_check_moves`` at every node of a strategy (up to ``most`` nodes, breadth
-    first); the number of nodes checked."""
-    queue = [(state, tree)]
-    checked = 0
-    while queue and checked < most:
-        node, sub = queue.pop(0)
-        if node.over or not sub:
-            continue
-        _cross_check_moves(node, deadline)
-        checked += 1
-        queue += [(df.apply(node, move), then) for move, then in sub.items()]
-    return checked
+def _forced_yes(answer: Answer, state: df.State, p: int, who: tuple[str, ...], result: OutResult, head: str) -> None:
+    answer.answer = "yes"
+    answer.extra["confirmed"] = True
+    answer.extra["strategy"] = _tree_json(result.strategy, who)  # type: ignore[arg-type]  # a yes has its strategy
+    if result.move is not None:
+        answer.witness = [move_text(result.move, who)]
+        line = _main_line(result.strategy, who)  # type: ignore[arg-type]  # a yes has its strategy
+        answer.reason = f"{move_text(result.move, who)} forces it: every answer of the others is met"
+        answer.text = [head, f"yes: {move_text(result.move, who)}", f"reason: {answer.reason}", f"a main line: {line}"]
+    else:
+        answer.witness = []
+        answer.reason = f"whatever {who[state.to_move]} and the others do next, {who[p]} gets out first"  # type: ignore[index]  # during play someone is to move
+        answer.text = [head, "yes", f"reason: {answer.reason}"]
+    answer.text.append("the whole strategy was replayed through the engine: confirmed")
+
+
+def _forced_no(answer: Answer, state: df.State, p: int, who: tuple[str, ...], result: OutResult, head: str) -> None:
+    answer.answer = "no"
+    answer.witness = [{"try": move_text(m, who), "reply": None if r is None else move_text(r, who), "why": why}
+                      for m, r, why in result.refutation]
+    answer.reason = (f"each of {who[p]}'s {len(result.refutation)} moves has an answer: {who[p]} cannot force "
+                     f"going out first (refutation: a reply for each try)" if state.to_move == p else
+                     f"the others can stop it: {answer.witness[0]['try'] if answer.witness else ''}")
+    answer.text = [head, "no", f"reason: {answer.reason}"]
+    for item in answer.witness[:12]:
+        reply = f"reply {item['reply']}" if item["reply"] else "(no reply needed)"
+        answer.text.append(f"  {item['try']}: {reply}: {item['why']}")
 
 
 def _tree_json(tree: dict, names: tuple[str, ...]) -> list:
@@ -478,4 +479,4 @@ def ask(position: Any, question: str, options: Any) -> Answer:
                                    cards=options.cards or "unseen", deadline=deadline,
                                    certify=getattr(options, "certify", False))
     return forced_out_question(position.state, names, player=options.player, depth=options.depth,
-                               deadline=deadline)
+                               method=options.method, deadline=deadline)

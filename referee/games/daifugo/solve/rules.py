@@ -152,7 +152,7 @@ def combination(script: Script, rules: df.RuleSet, hand: Sequence[Card], tag: st
     combination (daifugo.combo.invalid and the joker rules); with ``active`` a literal,
     only when it holds (else the play is empty)."""
     n = script.numbers
-    s = _Guarded(script, active)
+    s = Guarded(script, active)
     reals = sorted({c for c in hand if not c.is_joker}, key=lambda c: (df.strength(c), c.suit))
     held_jokers = sum(1 for c in hand if c.is_joker)
     picks = {c: s.bool(f"x_{tag}_{c}") for c in reals}
@@ -232,13 +232,17 @@ def combination(script: Script, rules: df.RuleSet, hand: Sequence[Card], tag: st
     return shape
 
 
-class _Guarded:
+class Guarded:
     """A script whose constraints all hold only under ``active`` (an unused play)."""
 
     def __init__(self, script: Script, active: str) -> None:
         self.script = script
         self.active = active
         self.numbers = script.numbers
+
+    @property
+    def lines(self) -> list[str]:
+        return self.script.lines
 
     def bool(self, name: str) -> str:
         return self.script.bool(name)
