@@ -94,92 +94,102 @@ def out_question(state: df.State, names: Sequence[str] | None, *, player: str | 
     if not state.hands[p]:
         raise QuestionError(f"{who[p]} holds no cards")
     deadline = deadline or Deadline(None)
-    rules = state.rules
-    hand = state.hands[p]
-    head = (f"out: {who[p]}'s hand ({cards_text(hand)}) in the fewest plays, nobody beating them "
-            f"({rules.name}, {_order_words(state)})")
+    head = (f"out: {who[p]}'s hand ({cards_text(state.hands[p])}) in the fewest plays, nobody beating them "
+            f"({state.rules.name}, {_order_words(state)})")
     answer = Answer("out", "unknown", method="search" if method != "z3" else "z3")
     answer.extra["player"] = who[p]
     try:
         partition = Partition(state, p, deadline)
         answer.stats.nodes = len(partition.pieces)
         model = OutModel(state, p) if method != "search" else None
-        if method == "z3":
-            found = model.fewest(deadline)  # type: ignore[union-attr]  # method z3 builds the model
-            n = len(found.plays)
-            chosen = found
-            if rules.forbidden_finish:
-                clean = model.fewest(deadline, clean=True)  # type: ignore[union-attr]  # method z3 builds the model
-                if clean.answer == "yes" and len(clean.plays) == n:
-                    chosen = clean
-                elif clean.answer == "yes":
-                    answer.extra["fewest_normal_finish"] = len(clean.plays)
-                else:
-                    answer.extra["fewest_normal_finish"] = None
-            plays = _ordered(_as_plays(state, p, chosen.plays), state)
-            proof = model.at_most(n - 1, deadline, certify=certify) if n > 1 else None  # type: ignore[union-attr]  # method z3 builds the model
-            if partition.fewest() != n:
-                raise AssertionError(f"the z3 model splits the hand into {n} plays, the engine's search into "
-                                     f"{partition.fewest()}")
+        if model is not None and method == "z3":
+            plays, proof = _split_by_model(model, partition, state, p, deadline, certify, answer)
         else:
-            n = partition.fewest()
-            answer.stats.nodes += partition.nodes
-            split = partition.best(clean=False)
-            clean = partition.best(clean=True) if rules.forbidden_finish else split
-            chosen = clean if clean is not None and len(clean.plays) == n else split
-            plays = chosen.plays  # type: ignore[union-attr]  # a player in the round always has a split
-            proof = _proof(model, n, deadline, certify) if model is not None and n > 1 else None
-            if clean is not None and len(clean.plays) > n:
-                answer.extra["fewest_normal_finish"] = len(clean.plays)
-            elif clean is None and rules.forbidden_finish:
-                answer.extra["fewest_normal_finish"] = None
+            plays, proof = _split_by_search(partition, model, state, deadline, certify, answer)
         if proof is not None:
             answer.stats.solver_calls = proof.solver_calls
             if certify:
                 answer.extra["solvers"] = proof.solvers or ["z3"]
             if method == "auto":
                 answer.method = "search+z3"
-        ok, why, final = replay_out(state, p, plays)
-        if not ok:
-            raise AssertionError(f"the split {' | '.join(map(_play_text, plays))} does not replay: {why}")
-        answer.answer = "yes"
-        answer.witness = [_play_text(play) for play in plays]
-        answer.extra["plays"] = n
-        answer.extra["finish"] = "normal" if p in final.finished else "forbidden"
-        answer.extra["confirmed"] = True
-        reason = [f"{n} play{'s' if n != 1 else ''}: {' | '.join(answer.witness)}"]
-        if proof is not None and proof.answer == "no":
-            answer.extra["core"] = proof.core
-            cards = [c.split(" ", 1)[1] for c in proof.core if c.startswith("card ")]
-            if cards:
-                reason.append(f"no split into {n - 1} or fewer: the cards {' '.join(cards)} alone need {n} plays "
-                              f"(z3 unsat core)")
-            else:
-                reason.append(f"no split into {n - 1} or fewer (z3: unsat)")
-        elif proof is not None and proof.answer == "yes":
-            answer.extra["disagreement"] = (f"z3 found a split into {len(proof.plays)} plays: "
-                                            f"{' | '.join(' '.join(map(str, x)) for x in proof.plays)}")
-        elif proof is None and n > 1:
-            reason.append(f"no split into {n - 1} or fewer (exhaustive search over the "
-                          f"{len(partition.pieces)} combinations in the hand)")
-        answer.reason = "; ".join(reason)
-        answer.text = [head, f"yes: {n} play{'s' if n != 1 else ''}", "split: " + " | ".join(answer.witness)]
-        if len(reason) > 1:
-            answer.text.append("why no fewer: " + reason[1])
-        finish = answer.extra["finish"]
-        if finish == "forbidden":
-            alt = answer.extra.get("fewest_normal_finish")
-            more = (f"; the fewest ending in a normal finish: {alt}" if alt
-                    else "; no split ends in a normal finish")
-            answer.text.append(f"note: every split of {n} ends on a forbidden finish (placed last){more}")
-        if "disagreement" in answer.extra:
-            answer.text.append(f"warning: {answer.extra['disagreement']}")
-        answer.text.append(f"replayed through the engine, the others passing: {who[p]} goes out "
-                           f"({'a normal finish' if finish == 'normal' else 'a forbidden finish'}): confirmed")
+            if proof.answer == "yes":
+                raise Disagreement(f"the engine's search splits the hand into {len(plays)} plays, the z3 model into "
+                                   f"{len(proof.plays)}: {' | '.join(' '.join(map(str, x)) for x in proof.plays)}")
+        _out_yes(answer, state, p, who, head, plays, proof, len(partition.pieces))
     except Timeout:
         _timeout(answer, deadline, head)
     answer.stats.time = deadline.elapsed()
     return answer
+
+
+def _split_by_model(model: OutModel, partition: Partition, state: df.State, p: int, deadline: Deadline,
+                    certify: bool, answer: Answer) -> tuple[list[df.Play], Split | None]:
+    """The fewest plays by the rules' model (``--method z3``), ending on a normal finish
+    where a split that short can; the engine's search must count as many."""
+    found = model.fewest(deadline)
+    n = len(found.plays)
+    chosen = found
+    if state.rules.forbidden_finish:
+        clean = model.fewest(deadline, clean=True)
+        if clean.answer == "yes" and len(clean.plays) == n:
+            chosen = clean
+        answer.extra["fewest_normal_finish"] = len(clean.plays) if clean.answer == "yes" else None
+    plays = _ordered(_as_plays(state, p, chosen.plays), state)
+    proof = model.at_most(n - 1, deadline, certify=certify) if n > 1 else None
+    if partition.fewest() != n:
+        raise Disagreement(f"the z3 model splits the hand into {n} plays, the engine's search into "
+                           f"{partition.fewest()}")
+    return plays, proof
+
+
+def _split_by_search(partition: Partition, model: OutModel | None, state: df.State, deadline: Deadline,
+                     certify: bool, answer: Answer) -> tuple[list[df.Play], Split | None]:
+    """The fewest plays by the exhaustive search over the hand's combinations, ending on a
+    normal finish where a split that short can; the model (when given) proves none
+    shorter within its share of the time."""
+    n = partition.fewest()
+    answer.stats.nodes += partition.nodes
+    split = partition.best(clean=False)
+    clean = partition.best(clean=True) if state.rules.forbidden_finish else split
+    chosen = clean if clean is not None and len(clean.plays) == n else split
+    if state.rules.forbidden_finish:
+        answer.extra["fewest_normal_finish"] = None if clean is None else len(clean.plays)
+    proof = _proof(model, n, deadline, certify) if model is not None and n > 1 else None
+    return chosen.plays, proof  # type: ignore[union-attr]  # a player in the round always has a split
+
+
+def _out_yes(answer: Answer, state: df.State, p: int, who: tuple[str, ...], head: str, plays: list[df.Play],
+             proof: Split | None, pieces: int) -> None:
+    """The split replayed through the engine, and the answer in words."""
+    n = len(plays)
+    ok, why, final = replay_out(state, p, plays)
+    if not ok:
+        raise AssertionError(f"the split {' | '.join(map(_play_text, plays))} does not replay: {why}")
+    answer.answer = "yes"
+    answer.witness = [_play_text(play) for play in plays]
+    finish = answer.extra["finish"] = "normal" if p in final.finished else "forbidden"
+    answer.extra.update(plays=n, confirmed=True)
+    if answer.extra.get("fewest_normal_finish") == n:
+        del answer.extra["fewest_normal_finish"]  # said only when it takes more plays, or none can
+    reason = [f"{n} play{'s' if n != 1 else ''}: {' | '.join(answer.witness)}"]
+    if proof is not None:
+        answer.extra["core"] = proof.core
+        cards = [c.split(" ", 1)[1] for c in proof.core if c.startswith("card ")]
+        reason.append(f"no split into {n - 1} or fewer: the cards {' '.join(cards)} alone need {n} plays "
+                      f"(z3 unsat core)" if cards else f"no split into {n - 1} or fewer (z3: unsat)")
+    elif n > 1:
+        reason.append(f"no split into {n - 1} or fewer (exhaustive search over the {pieces} combinations in "
+                      f"the hand)")
+    answer.reason = "; ".join(reason)
+    answer.text = [head, f"yes: {n} play{'s' if n != 1 else ''}", "split: " + " | ".join(answer.witness)]
+    if len(reason) > 1:
+        answer.text.append("why no fewer: " + reason[1])
+    if finish == "forbidden":
+        alt = answer.extra.get("fewest_normal_finish")
+        more = f"; the fewest ending in a normal finish: {alt}" if alt else "; no split ends in a normal finish"
+        answer.text.append(f"note: every split of {n} ends on a forbidden finish (placed last){more}")
+    answer.text.append(f"replayed through the engine, the others passing: {who[p]} goes out "
+                       f"({'a normal finish' if finish == 'normal' else 'a forbidden finish'}): confirmed")
 
 
 #: The share of the time left that the rules' model may spend proving that no shorter split
@@ -235,43 +245,14 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
         raise QuestionError(f"--cards for unbeatable is unseen or hands, not {cards!r}")
     who = _names(state, names)
     deadline = deadline or Deadline(None)
-    if play is not None:
-        p = _player(state, who, player, state.to_move)
-        try:
-            played, stands = decode_cards(play)
-        except CardError as err:
-            raise QuestionError(f"--play: {err}") from None
-        move = df.Play(p, played, stands)
-        before = state
-        if state.to_move != p:
-            if not state.is_in(p):
-                raise QuestionError(f"{who[p]} is out of the round")
-            before = state._replace(to_move=p, passed=state.passed - {p})
-        v = df.check(before, move)
-        if v is not None:
-            raise QuestionError(f"--play {play}: {who[p]} cannot play it here: [{v.rule}] {v.message}")
-        after = df.apply(before, move)
-        shown = _play_text(df.Play(p, played, stands))
-    else:
-        if state.table is None:
-            raise QuestionError("nothing is on the table: give the play to judge with --play")
-        p = _player(state, who, player, state.last_player)
-        after = state
-        shown = f"{state.table} ({who[state.last_player]}'s, on the table)"  # type: ignore[index]  # a table has its player
+    p, after, shown = _judged_play(state, who, player, play)
     head = (f"unbeatable: is {shown} unbeatable by the cards {who[p]} cannot see? "
             f"({state.rules.name}, {_order_words(after)})")
     answer = Answer("unbeatable", "unknown", method="search")
     answer.extra["player"] = who[p]
     answer.extra["play"] = str(after.table) if after.table is not None else shown
     if after.over or after.table is None:
-        answer.answer = "yes"
-        answer.witness = [shown]
-        cut = [e for e in after.events if e in ("daifugo.option.eight-cut", "daifugo.option.spade3")]
-        why = ("the round ends with it" if after.over else
-               f"it ends the trick at once ({', '.join(cut) or 'daifugo.trick.end'}): nothing can be played on it")
-        answer.reason = why
-        answer.extra["confirmed"] = True
-        answer.text = [head, "yes: it cannot be beaten", f"reason: {why}"]
+        _unbeatable_at_once(answer, after, shown, head)
         answer.stats.time = deadline.elapsed()
         return answer
     others = [q for q in df.players_in(after) if q != p]
@@ -284,15 +265,7 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
     if core:
         answer.extra["core"] = sorted(core)
     answer.stats.nodes = len(found)
-    # Confirm every beater with the engine's check, from a probe holding the right cards.
-    for owner, m in found:  # owner None: one of the unseen hands
-        hands = list(after.hands)
-        holder = owner if owner is not None else others[0]
-        hands[holder] = tuple(c for x in others for c in after.hands[x]) if owner is None else after.hands[owner]
-        probe = after._replace(hands=tuple(hands), to_move=holder, passed=frozenset())
-        v = df.check(probe, m._replace(player=holder))
-        if v is not None:
-            raise AssertionError(f"beater {_play_text(m)} is illegal: {v.message}")
+    _confirm_beaters(after, others, found)
     table = after.table
     if not found:
         answer.answer = "yes"
@@ -303,20 +276,76 @@ def unbeatable_question(state: df.State, names: Sequence[str] | None, *, player:
             answer.reason += f" (z3: no legal play exists; it rests on {', '.join(sorted(core))})"
         answer.text = [head, "yes: nothing beats it", f"reason: {answer.reason}"]
     else:
-        answer.answer = "no"
-        answer.witness = [(_play_text(m) if q is None else f"{who[q]}: {_play_text(m)}") for q, m in found]
-        passed = [who[q] for q in others if q in after.passed]
-        answer.reason = (f"{len(found)} play{'s' if len(found) != 1 else ''} of the {seen_cards} unseen cards "
-                         f"beat{'s' if len(found) == 1 else ''} {table} in the "
-                         f"{'reversed' if after.reversed else 'normal'} order")
-        if cards == "hands" and passed:
-            answer.reason += f" ({', '.join(passed)} passed already and cannot play in this trick)"
-        answer.text = [head, "no: it can be beaten", f"reason: {answer.reason}"]
-        answer.text += [f"  {w}" for w in answer.witness[:20]]
-        if len(answer.witness) > 20:
-            answer.text.append(f"  ... ({len(answer.witness) - 20} more; --json lists them all)")
+        _beaten(answer, after, others, found, cards, seen_cards, who, head)
     answer.stats.time = deadline.elapsed()
     return answer
+
+
+def _judged_play(state: df.State, who: tuple[str, ...], player: str | None,
+                 play: str | None) -> tuple[int, df.State, str]:
+    """The play asked about (``--play``, made by ``player`` here; else the table's): who
+    made it, the position after it, the play in words."""
+    if play is None:
+        if state.table is None:
+            raise QuestionError("nothing is on the table: give the play to judge with --play")
+        p = _player(state, who, player, state.last_player)
+        return p, state, f"{state.table} ({who[state.last_player]}'s, on the table)"  # type: ignore[index]  # a table has its player
+    p = _player(state, who, player, state.to_move)
+    try:
+        played, stands = decode_cards(play)
+    except CardError as err:
+        raise QuestionError(f"--play: {err}") from None
+    move = df.Play(p, played, stands)
+    before = state
+    if state.to_move != p:
+        if not state.is_in(p):
+            raise QuestionError(f"{who[p]} is out of the round")
+        before = state._replace(to_move=p, passed=state.passed - {p})
+    v = df.check(before, move)
+    if v is not None:
+        raise QuestionError(f"--play {play}: {who[p]} cannot play it here: [{v.rule}] {v.message}")
+    return p, df.apply(before, move), _play_text(move)
+
+
+def _unbeatable_at_once(answer: Answer, after: df.State, shown: str, head: str) -> None:
+    """A play that ends the round, or the trick at once (eight-cut, spade3)."""
+    answer.answer = "yes"
+    answer.witness = [shown]
+    cut = [e for e in after.events if e in ("daifugo.option.eight-cut", "daifugo.option.spade3")]
+    why = ("the round ends with it" if after.over else
+           f"it ends the trick at once ({', '.join(cut) or 'daifugo.trick.end'}): nothing can be played on it")
+    answer.reason = why
+    answer.extra["confirmed"] = True
+    answer.text = [head, "yes: it cannot be beaten", f"reason: {why}"]
+
+
+def _confirm_beaters(after: df.State, others: list[int], found: list[tuple[int | None, df.Play]]) -> None:
+    """Every beater through the engine's check, from a probe holding the right cards
+    (owner None: one of the unseen hands, pooled)."""
+    for owner, m in found:
+        hands = list(after.hands)
+        holder = owner if owner is not None else others[0]
+        hands[holder] = tuple(c for x in others for c in after.hands[x]) if owner is None else after.hands[owner]
+        probe = after._replace(hands=tuple(hands), to_move=holder, passed=frozenset())
+        v = df.check(probe, m._replace(player=holder))
+        if v is not None:
+            raise AssertionError(f"beater {_play_text(m)} is illegal: {v.message}")
+
+
+def _beaten(answer: Answer, after: df.State, others: list[int], found: list[tuple[int | None, df.Play]],
+            cards: str, seen_cards: int, who: tuple[str, ...], head: str) -> None:
+    answer.answer = "no"
+    answer.witness = [(_play_text(m) if q is None else f"{who[q]}: {_play_text(m)}") for q, m in found]
+    passed = [who[q] for q in others if q in after.passed]
+    answer.reason = (f"{len(found)} play{'s' if len(found) != 1 else ''} of the {seen_cards} unseen cards "
+                     f"beat{'s' if len(found) == 1 else ''} {after.table} in the "
+                     f"{'reversed' if after.reversed else 'normal'} order")
+    if cards == "hands" and passed:
+        answer.reason += f" ({', '.join(passed)} passed already and cannot play in this trick)"
+    answer.text = [head, "no: it can be beaten", f"reason: {answer.reason}"]
+    answer.text += [f"  {w}" for w in answer.witness[:20]]
+    if len(answer.witness) > 20:
+        answer.text.append(f"  ... ({len(answer.witness) - 20} more; --json lists them all)")
 
 
 def _beaters_checked(after: df.State, others: list[int], cards: str, answer: Answer, deadline: Deadline,
