@@ -29,7 +29,7 @@ def writable() -> dict[str, tuple[Game, Foreign]]:
 @click.option("--to", metavar="FORMAT",
               help="What to write: for a contest log its game's notation (the default); for records another "
                    "format they can be written in ("
-                   + ", ".join(f"{name}: {g.notation} records" for name, (g, _) in writable().items()) + ").")
+                   + ", ".join(f"{name}: {g.notation.name} records" for name, (g, _) in writable().items()) + ").")
 @click.option("--game", "-g", type=integer(min=1),
               help="Which record of the file, where the target holds one (default: the only one).")
 @click.option("--output", "-o", type=click.Path(path_type=Path), metavar="PATH",
@@ -49,7 +49,8 @@ def command(file: str, to: str | None, game: int | None, output: Path | None) ->
 
       pitboss convert match.dfn --to uecda-log -o match.log
 
-    Exit status: 0 converted, 1 converted with games left out, 2 could not run.
+    Exit status: 0 converted, 1 converted with something left out (each said: games of
+    a log, a log's RANDOM_SEED line), 2 could not run (nothing is written).
     """
     from referee.jobs.validate import sniff
 
@@ -66,8 +67,8 @@ def command(file: str, to: str | None, game: int | None, output: Path | None) ->
         owner = next(g for g in registry.games() if foreign in g.foreign)
         if foreign.convert is None:
             fail(f"{name} is {foreign.title}, which Pitboss cannot write in another notation")
-        if to is not None and to.strip().lower() != owner.notation.lower():
-            fail(f"{name} is {foreign.title}: it can be written in {owner.notation}, not {to}")
+        if to is not None and to.strip().lower() != owner.notation.name.lower():
+            fail(f"{name} is {foreign.title}: it can be written in {owner.notation.name}, not {to}")
         left_out = 0
         with writing(output) as out:
             for piece in foreign.converted(stream, name):
@@ -77,7 +78,8 @@ def command(file: str, to: str | None, game: int | None, output: Path | None) ->
         if file != "-":
             handle.close()
     if output is not None:
-        click.echo(f"{output}: {name} as {owner.notation}" + (f", {left_out} game(s) left out" if left_out else ""))
+        click.echo(f"{output}: {name} as {owner.notation.name}"
+                   + (f", {left_out} game(s) left out" if left_out else ""))
     elif left_out:
         click.echo(f"pitboss: {left_out} game(s) of {name} left out (see the ; comments)", err=True)
     done(1 if left_out else 0)
@@ -87,7 +89,7 @@ def convert_records(stream: Iterable[str], name: str, to: str | None, record: in
                     output: Path | None) -> NoReturn:
     """Records in a game's own notation, written in the format ``to`` names; ends the command."""
     targets = writable()
-    said = ", ".join(f"{t} ({g.notation} records)" for t, (g, _) in targets.items()) or "none"
+    said = ", ".join(f"{t} ({g.notation.name} records)" for t, (g, _) in targets.items()) or "none"
     if to is None:
         fail(f"{name} holds records in a game's own notation; say what to write with --to: {said}")
     target = targets.get(to.strip().lower())
@@ -102,4 +104,7 @@ def convert_records(stream: Iterable[str], name: str, to: str | None, record: in
     else:
         write_file(output, text)
         click.echo(f"{output}: {name} as {target[1].title}")
-    done(0)
+    left_out = getattr(text, "notes", ())  # what the writer could not put in, each in a sentence
+    for note in left_out:
+        click.echo(f"pitboss: {note}", err=True)
+    done(1 if left_out else 0)

@@ -13,15 +13,17 @@ in the parent, as with ``--jobs 1``.
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 from referee.jobs.report import GameReport
 from referee.jobs.validate import (
+    Choices,
     judge_chunk,
     sniff,
     split,
@@ -30,7 +32,7 @@ from referee.jobs.validate import (
 )
 from referee.notation.records import Chunk, RecordFile, open_text
 
-if TYPE_CHECKING:  # the pool's modules cost 40 ms to import: only when a pool starts
+if TYPE_CHECKING:  # the pool's modules are slow to import: only when a pool starts
     from concurrent.futures import Future, ProcessPoolExecutor
 
 #: A batch is cut when it holds this many records or this many characters of text.
@@ -70,11 +72,17 @@ def _quiet_worker() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
-def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: dict[str, Any] | None = None) -> list[GameReport]:
+def call_packed(data: bytes) -> Any:
+    """Run a call :func:`submit_packed` packed (in a worker)."""
+    fn, args = pickle.loads(data)
+    return fn(*args)
+
+
+def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: Choices | None = None) -> list[GameReport]:
     return [judge_chunk(chunk, file, index, settings) for chunk, index in items]
 
 
-def validate_whole(path: str, settings: dict[str, Any] | None = None) -> tuple[list[GameReport], OSError | None]:
+def validate_whole(path: str, settings: Choices | None = None) -> tuple[list[GameReport], OSError | None]:
     """Every report of one file (a contest log), and the read error that stopped it."""
     reports: list[GameReport] = []
     try:
@@ -100,7 +108,7 @@ class _Unit:
     error: OSError | None = None
     future: Future | None = None
 
-    def run_here(self, settings: dict[str, Any] | None) -> Any:
+    def run_here(self, settings: Choices | None) -> Any:
         if self.kind == "batch":
             return judge_batch(self.file, self.items, settings)
         if self.kind == "whole":
@@ -109,7 +117,7 @@ class _Unit:
 
 
 def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int,
-           settings: dict[str, Any] | None) -> Generator[_Unit, None, None]:
+           settings: Choices | None) -> Generator[_Unit, None, None]:
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
@@ -161,10 +169,10 @@ def _fraction(handle: RecordFile | TextIO, size: int | None) -> float | None:
         return None
 
 
-def _warm(units: Iterable[_Unit], settings: dict[str, Any] | None) -> None:
+def _warm(units: Iterable[_Unit], settings: Choices | None) -> None:
     """Judge, once and to nowhere, the first record of each game among ``units`` before the
     workers are forked: they then start with that game's modules imported and its parsers
-    built (40-50 ms of CPU each, paid once instead of once per worker)."""
+    built (paid once instead of once per worker)."""
     seen: set[str | None] = set()
     for unit in units:
         for chunk, index in unit.items[:1]:
@@ -195,8 +203,25 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_quiet_worker)
 
 
+def submit_packed(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> Future:
+    """``pool.submit(fn, *args)``, the call pickled here first: what cannot be sent to a
+    worker (a setting that does not pickle) is a :class:`RunError` of this call, never an
+    error in the pool's feeder thread, which leaves a pool that waits for ever."""
+    try:
+        data = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as err:  # noqa: BLE001 - PicklingError, TypeError, AttributeError, ...
+        raise RunError(f"the work cannot be sent to a worker process ({type(err).__name__}: {err}); "
+                       "run with --jobs 1") from err
+    return pool.submit(call_packed, data)
+
+
+def worker_failed(err: BaseException, what: str) -> RunError:
+    """The one-line error for a call that raised in a worker process."""
+    return RunError(f"{what} failed in a worker process ({type(err).__name__}: {err}); run again with --jobs 1")
+
+
 def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO | None = None,
-                   batch_records: int = BATCH_RECORDS, settings: dict[str, Any] | None = None,
+                   batch_records: int = BATCH_RECORDS, settings: Choices | None = None,
                    ) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """Each record's report of each file, in input order, with how far through its file
     the reader is (None for standard input), validated on ``jobs`` processes (default:
@@ -226,10 +251,10 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
     def _submit(unit: _Unit) -> None:
         assert pool is not None
         if unit.kind == "batch":
-            unit.future = pool.submit(judge_batch, unit.file, unit.items, settings)
+            unit.future = submit_packed(pool, judge_batch, unit.file, unit.items, settings)
             unit.items = []  # the worker has its copy; keep memory to what is in flight
         elif unit.kind == "whole":
-            unit.future = pool.submit(validate_whole, unit.path, settings)
+            unit.future = submit_packed(pool, validate_whole, unit.path, settings)
 
     try:
         while True:
@@ -255,29 +280,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             if not pending:
                 done = True
                 return
-            unit = pending.popleft()
-            if unit.kind == "error":
-                assert unit.error is not None
-                yield Unread(unit.path, unit.error), None
-                continue
-            if unit.kind == "here":
-                assert unit.stream is not None
-                for report in unit.stream:
-                    yield report, None
-                continue
-            try:
-                result = unit.future.result() if unit.future is not None else unit.run_here(settings)
-            except broken as err:
-                raise RunError(f"a worker process died while validating {unit.path} ({err}); "
-                               "run again, or with --jobs 1") from err
-            if unit.kind == "batch":
-                yield from zip(result, unit.fractions)
-            else:
-                reports, error = result
-                for report in reports:
-                    yield report, 1.0
-                if error is not None:
-                    yield Unread(unit.path, error), None
+            yield from _delivered(pending.popleft(), settings, broken)
     finally:
         units.close()
         if pool is not None:
@@ -287,8 +290,38 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             pool.shutdown(wait=done, cancel_futures=not done)
 
 
+def _delivered(unit: _Unit, settings: Choices | None,
+               broken: tuple[type[BaseException], ...]) -> Iterator[tuple[GameReport | Unread, float | None]]:
+    """A unit's reports, in order, once its turn has come: an unreadable file's
+    :class:`Unread`, standard input's as it is read, a worker's as it sent them."""
+    if unit.kind == "error":
+        assert unit.error is not None
+        yield Unread(unit.path, unit.error), None
+        return
+    if unit.kind == "here":
+        assert unit.stream is not None
+        for report in unit.stream:
+            yield report, None
+        return
+    try:
+        result = unit.future.result() if unit.future is not None else unit.run_here(settings)
+    except broken as err:
+        raise RunError(f"a worker process died while validating {unit.path} ({err}); "
+                       "run again, or with --jobs 1") from err
+    except Exception as err:  # noqa: BLE001 - whatever the worker raised, said in one line
+        raise worker_failed(err, f"validating {unit.path}") from err
+    if unit.kind == "batch":
+        yield from zip(result, unit.fractions)
+        return
+    reports, error = result
+    for report in reports:
+        yield report, 1.0
+    if error is not None:
+        yield Unread(unit.path, error), None
+
+
 def _serial(paths: Iterable[str], stdin: TextIO | None,
-            settings: dict[str, Any] | None) -> Iterator[tuple[GameReport | Unread, float | None]]:
+            settings: Choices | None) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """One process, streamed, record by record (``--jobs 1``)."""
     for path in paths:
         name = "<stdin>" if path == "-" else path

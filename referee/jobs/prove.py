@@ -1,6 +1,7 @@
 """``pitboss prove``: certificates that a game's rules, under one setting, have a property.
 
-A game with a ``prove`` part (``Game.part("prove")``) lists its settings (``settings()``:
+A game with a prover (``Game.prover``, a :class:`~referee.jobs.game.Prover`) lists its
+settings (``settings()``:
 each rule set, and for games with options each single option toggled), its properties
 (``PROPERTIES``: name -> what it means) and checks one (``check(setting, name, budget)``),
 returning a :class:`Certificate`: *proved* (the method, the bound, the rules it rests on,
@@ -13,10 +14,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from referee.jobs import registry
+from referee.jobs.certificate import Budget, Certificate
+from referee.jobs.game import Prover
+from referee.jobs.registry import SomeGame
 from referee.jobs.solve import Deadline, Timeout
 from referee.jobs.solve.smt import Disagreement
 
@@ -25,36 +29,6 @@ VERDICTS = ("proved", "refuted", "unknown")
 
 class ProveError(ValueError):
     """The command cannot run as asked (an unknown game, setting or property)."""
-
-
-@dataclass
-class Certificate:
-    """One property's verdict under one setting (what ``--json`` prints per property)."""
-
-    name: str
-    verdict: str
-    #: The bound proved (plies, a value), or None.
-    bound: int | str | None = None
-    method: str = ""
-    #: What the certificate depends on (deck sizes, player counts), in words.
-    assumptions: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    #: A refutation's witness: a whole record, valid under the setting.
-    witness: str | None = None
-    #: Why, in a sentence.
-    reason: str = ""
-    #: The rule ids the proof rests on (the unsat cores of its checks).
-    rests_on: list[str] = field(default_factory=list)
-    #: The solvers that agreed on every unsat check ("z3", and "cvc5" with --certify).
-    solvers: list[str] = field(default_factory=list)
-    #: A record illustrating a proof's edge (a rule that is needed), or None.
-    example: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "verdict": self.verdict, "bound": self.bound, "method": self.method,
-                "assumptions": self.assumptions, "seconds": round(self.seconds, 3), "witness": self.witness,
-                "reason": self.reason, "rests_on": self.rests_on, "solvers": self.solvers,
-                "example": self.example}
 
 
 @dataclass
@@ -67,28 +41,12 @@ class Report:
         return {"game": self.game, "setting": self.setting, "properties": [c.to_json() for c in self.properties]}
 
 
-@dataclass
-class Budget:
-    """What one property check may spend: its deadline, and whether cvc5 re-proves each
-    unsat answer (``certify``)."""
-
-    deadline: Deadline
-    certify: bool = False
-    #: cvc5's re-proofs made (for the report).
-    certified: int = 0
-    #: Skip the searches that only make a refutation's witness the shortest (a rulebook's
-    #: summary wants the verdict, not the minimality).
-    quick: bool = False
-
-    def left(self) -> float | None:
-        remaining = self.deadline.remaining()
-        if remaining is not None and remaining <= 0:
-            raise Timeout()
-        return remaining
+__all__ = ["Budget", "Certificate", "ProveError", "Report", "exit_status", "games_with_proofs", "guarantees",
+           "prove", "text"]
 
 
-def games_with_proofs() -> list[Any]:
-    return [g for g in registry.games() if g.has("prove")]
+def games_with_proofs() -> list[SomeGame]:
+    return [g for g in registry.games() if g.prover is not None]
 
 
 def prove(game: str | None = None, setting: str | None = None, properties: Sequence[str] = (),
@@ -96,15 +54,15 @@ def prove(game: str | None = None, setting: str | None = None, properties: Seque
     """The certificates of ``properties`` (all, by default) under ``setting`` (every
     setting of the game, by default) for ``game`` (every game with proofs, by default).
     ``timeout`` is per property check (seconds; None: no limit)."""
-    chosen = games_with_proofs()
+    chosen = [(g, g.prover) for g in registry.games() if g.prover is not None]
     if game is not None:
-        chosen = [g for g in chosen if g.name == game.lower()]
+        chosen = [(g, p) for g, p in chosen if g.name == game.lower()]
         if not chosen:
             raise ProveError(f"no game {game!r} with properties to prove: use one of "
                              f"{', '.join(g.name for g in games_with_proofs())}")
     reports = []
-    for kind in chosen:
-        part = kind.part("prove")
+    for kind, prover in chosen:
+        part = prover.get()
         names = list(properties) or list(part.PROPERTIES)
         unknown = [p for p in names if p not in part.PROPERTIES]
         if unknown:
@@ -117,7 +75,8 @@ def prove(game: str | None = None, setting: str | None = None, properties: Seque
     return reports
 
 
-def _one(part: Any, setting: str, prop: str, timeout: float | None, certify: bool, quick: bool = False) -> Certificate:
+def _one(part: Prover, setting: str, prop: str, timeout: float | None, certify: bool,
+         quick: bool = False) -> Certificate:
     start = time.monotonic()
     budget = Budget(Deadline(timeout), certify, quick=quick)
     try:
@@ -135,7 +94,7 @@ def _one(part: Any, setting: str, prop: str, timeout: float | None, certify: boo
     return cert
 
 
-def _validated(part: Any, setting: str, record: str, prop: str) -> None:
+def _validated(part: Prover, setting: str, record: str, prop: str) -> None:
     """A witness must be a record ``validate`` accepts under the setting (an error if not:
     the certificate would show nothing)."""
     from referee.jobs.validate import parse_settings, validate_text

@@ -77,6 +77,7 @@ ROUTES = [
     _route("/", endpoints.index),
     _route("/favicon.ico", endpoints.favicon),
     _route("/tables/{id}", endpoints.table_page),
+    _route("/tables/{id}/replay", endpoints.replay_page),
     _route("/v1/tables", endpoints.create_table, methods=["POST"]),
     _route("/v1/tables", endpoints.list_tables, methods=["GET"]),
     _route("/v1/tables/{id}", endpoints.public_view),
@@ -189,7 +190,8 @@ def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 
     # uvicorn hands the signal it stopped on back to the handler it found once it is done;
     # that handler only notes it, so that a requested stop exits 0
     stopped_by: list[int] = []
-    previous = {sig: signal.signal(sig, lambda s, _frame: stopped_by.append(s)) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, lambda s, _frame: stopped_by.append(s))
+                for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             runner.run(main())

@@ -4,8 +4,9 @@ State is immutable (named tuples); ``check`` says why a move is illegal with a r
 from ``spec/caravan*.toml``; ``apply`` assumes the move passed ``check``; ``legal_moves``
 lists the moves a player with a known hand can make, ``random_move`` draws one lazily.
 Given a ``consulted`` list, ``check`` and ``apply`` also say which rules decided a legal
-move and its effects, from the very code that states each rule (there is no second,
-hand-written list of "allowed by" rules). ``check_result`` judges a declared result;
+move and its effects (``effects``), from the very code that states each rule (there is no
+second, hand-written list of "allowed by" rules); ``set_off`` names the rules that ended a
+game reached without a move. ``check_result`` judges a declared result;
 ``after_illegal`` is the illegal-move policy (the replay stops).
 
 Caravans are numbered 0-5 (A-F): 0-2 belong to player 0 (player "1" in records),
@@ -16,8 +17,8 @@ from 0 here (the notation counts from 1).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, fields
 from functools import cache, lru_cache
 from random import Random
 from typing import NamedTuple, Union
@@ -119,11 +120,14 @@ class Hand(NamedTuple):
 # when its class is made.
 @dataclass(frozen=True)
 class RuleSet:
-    """The points on which Caravan rule sets differ, as data and small functions."""
+    """The points on which Caravan rule sets differ, as plain data (no functions: a rule
+    set is sent to worker processes and cluster workers as it is)."""
 
     name: str
     description: str
-    direction: Callable[[Caravan], int]
+    #: Which number cards set the direction: "first-two" (the first two, reversed by each
+    #: Queen in the caravan) or "last-two" (the last two, reversed by each Queen on the last).
+    direction_from: str
     queen_last_only: bool
     max_faces_per_card: int | None
     max_numbers_per_caravan: int | None
@@ -132,13 +136,12 @@ class RuleSet:
     discard_with_empty_deck: bool
     #: May an empty caravan be disbanded (never when all three of the mover's are empty)?
     disband_empty: bool
-    #: Order in which players are checked for running out, given the mover.
-    out_check_order: Callable[[int], tuple[int, int]]
+    #: Who is checked first for running out: "mover" (the player who just moved) or
+    #: "first" (player 1 always).
+    out_checked_first: str
     #: The spec ids of this rule set's own rules for direction and running out together.
     direction_rule: str
     both_out_rule: str
-    #: The two number cards the direction is read from (for citing the equal-values ruling).
-    direction_pair: Callable[[Caravan], tuple[Slot, Slot]]
     #: The ruling that a Queen on a lone card reverses the coming direction, where it holds.
     single_card_queen_rule: str | None
     deck_min: int
@@ -146,6 +149,30 @@ class RuleSet:
 
     def __repr__(self) -> str:  # keeps State reprs short
         return f"RuleSet({self.name!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt through its constructor (compiled, a frozen class cannot have its fields
+        # set one by one), and as the named rule set itself where it is one.
+        return _restored, tuple(getattr(self, f.name) for f in fields(self))
+
+    def direction(self, caravan: Caravan) -> int:
+        """The caravan's direction under this rule set: 1 up, -1 down, 0 not set yet."""
+        return direction_fnv(caravan) if self.direction_from == "last-two" else direction_holotape(caravan)
+
+    def direction_pair(self, caravan: Caravan) -> tuple[Slot, Slot]:
+        """The two number cards the direction is read from (for citing the equal-values ruling)."""
+        return (caravan[-2], caravan[-1]) if self.direction_from == "last-two" else (caravan[0], caravan[1])
+
+    def out_check_order(self, mover: int) -> tuple[int, int]:
+        """The order in which players are checked for running out, given the mover."""
+        return (0, 1) if self.out_checked_first == "first" else (mover, 1 - mover)
+
+
+def _restored(*values: object) -> RuleSet:
+    """A pickled rule set again: the named one when it is equal to it."""
+    made = RuleSet(*values)  # type: ignore[arg-type]  # the fields, in order, as __reduce__ gave them
+    named = RULESETS.get(made.name)
+    return named if named == made else made
 
 
 class State(NamedTuple):
@@ -277,7 +304,8 @@ def lane_winner(a: int, b: int) -> int | None:
 
 def lane_winners(state: State) -> tuple[int | None, int | None, int | None]:
     values = state.values
-    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]  # LANES holds three lanes
+    # LANES holds three lanes: three winners
+    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------- rule sets
@@ -287,7 +315,7 @@ RULESETS: dict[str, RuleSet] = {
     "holotape": RuleSet(
         name="holotape",
         description=T("the rules as written in the game's instruction holotape"),
-        direction=direction_holotape,
+        direction_from="first-two",
         queen_last_only=False,
         max_faces_per_card=None,
         max_numbers_per_caravan=None,
@@ -296,10 +324,9 @@ RULESETS: dict[str, RuleSet] = {
         discard_with_empty_deck=True,
         disband_empty=False,
         # Cannot arise in play; for a start position, the mover's own emptiness counts first.
-        out_check_order=lambda mover: (mover, 1 - mover),
+        out_checked_first="mover",
         direction_rule="caravan.direction.first-two",
         both_out_rule="caravan.end.both-out-mover",
-        direction_pair=lambda caravan: (caravan[0], caravan[1]),
         single_card_queen_rule="caravan.queen.single-card",
         deck_min=30,
         deck_max=None,
@@ -307,7 +334,7 @@ RULESETS: dict[str, RuleSet] = {
     "fnv": RuleSet(
         name="fnv",
         description=T("what Fallout: New Vegas 1.4's own Caravan engine does"),
-        direction=direction_fnv,
+        direction_from="last-two",
         queen_last_only=True,
         max_faces_per_card=3,
         max_numbers_per_caravan=7,
@@ -315,10 +342,9 @@ RULESETS: dict[str, RuleSet] = {
         opening_discard=True,
         discard_with_empty_deck=False,
         disband_empty=True,
-        out_check_order=lambda mover: (0, 1),
+        out_checked_first="first",
         direction_rule="caravan.direction.last-two",
         both_out_rule="caravan.end.both-out-first",
-        direction_pair=lambda caravan: (caravan[-2], caravan[-1]),
         single_card_queen_rule=None,
         deck_min=30,
         deck_max=108,
@@ -426,7 +452,8 @@ def position(rules: RuleSet, caravans: tuple[Caravan, ...], hands: tuple[Hand, H
     else:
         placed = (OPENING_PLACEMENTS, OPENING_PLACEMENTS)
     values = tuple(caravan_value(c) for c in caravans)
-    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]  # placed: one count per player
+    # placed: one count per player
+    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]
     return _settle(state, 1 - to_move)  # the position is judged as after its last move
 
 
@@ -641,7 +668,8 @@ def _disband_not_own(c: int, p: int) -> Violation:
 
 @cache
 def _disband_empty(c: int) -> Violation:
-    return Violation("caravan.disband.empty", T("caravan {name} is empty; there is nothing to disband", name=LETTERS[c]))
+    return Violation("caravan.disband.empty", T("caravan {name} is empty; there is nothing to disband",
+                                                name=LETTERS[c]))
 
 
 @cache
@@ -922,9 +950,17 @@ _DISCARDS = {card: Discard(card) for card in ALL_CARDS}
 _DISBANDS = tuple(Disband(c) for c in range(6))
 
 
-def end_rules(state: State) -> list[str]:
-    """The ids of the rules that ended a game (none while it goes on): the end decided
-    again, as after the last move."""
+def effects(before: State, move: Move, after: State) -> list[str]:
+    """The ids of the rules a legal move set off (``apply``'s account: a jack's removal, a
+    lane decided, the game's end), in order."""
+    consulted: list[str] = []
+    apply(before, move, consulted)
+    return consulted
+
+
+def set_off(state: State) -> list[str]:
+    """The ids of the rules that ended a game (none while it goes on), for a position
+    reached without a move of its own: the end decided again, as after the last move."""
     if not state.over:
         return []
     ids: list[str] = []
@@ -1033,7 +1069,7 @@ def random_move(state: State, rng: Random, tries: int = 12) -> Move | None:
         slots = 0
         width = 4
     else:
-        c0, c1, c2, c3, c4, c5 = caravans  # (unpacked and measured one by one: twice as fast as map)
+        c0, c1, c2, c3, c4, c5 = caravans  # (unpacked one by one: faster than map)
         slots = len(c0) + len(c1) + len(c2) + len(c3) + len(c4) + len(c5)
         width = slots + 1 if slots > 3 else 4
     cells = len(hand) * width

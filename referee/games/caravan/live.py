@@ -13,8 +13,8 @@ from typing import Any
 from referee.games.caravan import engine as cv
 from referee.games.caravan import selfplay
 from referee.games.caravan.notation import cvn
+from referee.jobs.frame import Frame
 from referee.jobs.live import LiveError, Outcome
-from referee.jobs.render.frames import Frame
 from referee.notation.cards import CardError, parse_card
 
 #: The stored text of a forfeit on time (never a move a client sends as notation).
@@ -68,6 +68,12 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
         raise LiveError("move_limit is a number of plies, 1 or more", 422)
     return {"rules": rules_name, "options": "", "seats": list(seats), "decks": decks, "first": 0, "seed": seed,
             "move_limit": limit}
+
+
+def form() -> dict[str, Any]:
+    """What a form for a new table offers (see :mod:`referee.jobs.live`)."""
+    return {"seats": {name: [2] for name in cv.RULESETS}, "names": ["Ann", "Bob"], "options": [], "presets": {},
+            "rounds": False}
 
 
 def open(setup: dict[str, Any]) -> CaravanMatch:  # noqa: A001 - the protocol's name
@@ -256,10 +262,14 @@ class CaravanMatch:
 
     def frame(self, seat: int | None) -> Frame:
         state = self.state
+        decks: tuple[int, ...] = ()
         if not self.over:
             mine, theirs = state.hands
             hands = (mine if seat == 0 else cv.Hand((), mine.size), theirs if seat == 1 else cv.Hand((), theirs.size))
+            decks = tuple(len(d or ()) for d in state.decks)
             state = state._replace(hands=hands, decks=(None, None))
         last = self.public[-1] if self.public else None
         return Frame("caravan", state, self.rules.name, len(self.moves), None, last,
-                     self.seats[1 - self.state.to_move] if last else None)
+                     self.seats[1 - self.state.to_move] if last else None,
+                     action=self.moves[-1] if self.moves else None, names=tuple(self.seats), hidden_decks=decks,
+                     reader=seat)

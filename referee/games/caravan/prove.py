@@ -17,7 +17,7 @@ from typing import Any
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import write_caravan
 from referee.games.caravan.solve.model import value_bound
-from referee.jobs.prove import Budget, Certificate
+from referee.jobs.certificate import Budget, Certificate
 from referee.jobs.solve.smt import FALSE, TRUE, Numbers, Script, Verdict, and_, eq, exactly_one, implies, ite, not_, or_
 
 PROPERTIES = {
@@ -112,8 +112,7 @@ class CountModel:
     def step(self, a: dict[str, Any], b: dict[str, Any], tag: str) -> dict[str, str]:
         """The move from state ``a`` to ``b`` (a not over): one of the mover's moves, its
         draw, and the end of the game judged after it. Returns the move's selectors."""
-        s, n = self.script, self.n
-        rules = self.rules
+        s = self.script
         moves: dict[str, str] = {}
         for p in (0, 1):
             for kind, targets in (("place", cv.own_caravans(p)), ("number", range(6)),
@@ -198,7 +197,8 @@ class CountModel:
         changed[f"h{p}"] = n.add(n.sub(h, spent), got)
         changed[f"d{p}"] = n.sub(d, got)
         changed["g"] = n.add(a["g"], gone)
-        for key in [f"{k}{x}" for k in ("h", "d", "pl") for x in (0, 1)] + [f"{k}{x}" for k in "nf" for x in range(6)] + ["g"]:
+        counts = [f"{k}{x}" for k in ("h", "d", "pl") for x in (0, 1)] + [f"{k}{x}" for k in "nf" for x in range(6)]
+        for key in [*counts, "g"]:
             s.track("caravan.turn.structure", implies(sel, eq(b[key], changed.get(key, a[key]))))
         # Who moves next: the other player, but the same after an opening discard (fnv).
         again = and_(opening, TRUE) if (kind == "discard" and rules.opening_discard) else FALSE
@@ -345,7 +345,8 @@ def _loop_refutation(rules: cv.RuleSet, budget: Budget) -> Certificate:
     if repeated != (shortest - 2, shortest):
         raise AssertionError(f"the loop record repeats at plies {repeated}, the model's shortest lasso is {shortest}")
     return Certificate(
-        "termination", "refuted", method=f"shortest lasso in the count model (bounded model checking, {shortest} plies)",
+        "termination", "refuted",
+        method=f"shortest lasso in the count model (bounded model checking, {shortest} plies)",
         assumptions=["any legal decks; the shortest holds for every deck"],
         reason=(f"the position after ply {shortest} is the position after ply {shortest - 2}: a Joker empties a "
                 f"caravan on each side, then both players disband their empty caravan turn after turn, and the "

@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo import settings as daifugo_settings
-from referee.jobs.prove import Budget, Certificate
+from referee.jobs.certificate import Budget, Certificate
 from referee.jobs.solve import Timeout
 from referee.jobs.solve.smt import FALSE, TRUE, Numbers, Script, Verdict, and_, eq, exactly_one, implies, ite, not_, or_
 
@@ -348,7 +348,7 @@ def _trick_ends(rules: df.RuleSet, budget: Budget) -> Certificate:
     def build(model: RoundModel) -> None:
         a, b = model.state("a"), model.state("b")
         s, n = model.script, model.n
-        moves = model.step(a, b, "t")
+        model.step(a, b, "t")
         s.add(a["table"])
         # the trick goes on, yet neither the cards held nor the players waiting fell
         s.add(b["table"])

@@ -5,8 +5,8 @@ place, a hand, the table), so that tools and tests can read back what is shown. 
 that the frame's move just played or moved also has the class ``last``.
 
 This module holds the pieces every game draws with (cards, text, the document) and
-:func:`render`, which hands a frame to its game's ``render`` part (``Game.part("render")``,
-whose ``svg(frame)`` lays out the table).
+:func:`render`, which hands a frame to its game's renderer (``Game.render``, whose
+``svg(frame)`` lays out the table).
 """
 
 from __future__ import annotations
@@ -16,14 +16,17 @@ from xml.sax.saxutils import escape, quoteattr
 from referee.engines.base import Card
 from referee.engines.message import M
 from referee.i18n import Text
+from referee.jobs.frame import Frame
 from referee.jobs.render.cards import SUIT_GLYPHS, is_red, rank_text
-from referee.jobs.render.frames import Frame, render_part
+from referee.jobs.render.frames import render_part
 
 FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial, sans-serif"
 RED, BLACK, JOKER_COLOR = "#c0392b", "#1d1d1d", "#6c3483"
 FELT, INK, MUTED, GOOD, BAD = "#1f5f3f", "#f4f1e8", "#b9c9bd", "#8fe3a5", "#ff9b8f"
 #: The outline of a card the last move played.
 LAST = "#ffd23f"
+#: The band behind the player to move.
+TURN = "#2d7a52"
 
 #: What the pictures say (one place, for translation).
 TEXT = Text({
@@ -63,9 +66,20 @@ def card(x: float, y: float, c: Card | None, where: str, w: int = 56, h: int = 8
             f"<title>{title}</title>"
             f'<rect width="{w}" height="{h}" rx="6" fill="#fffdf7" {stroke}/>'
             f'<text x="4" y="{small + 2}" font-size="{small}" fill="{color}" font-weight="bold">{escape(corner)}</text>'
-            f'<text x="4" y="{2 * small + 3}" font-size="{small}" fill="{color}">{escape(pip if not c.is_joker else "")}</text>'
+            f'<text x="4" y="{2 * small + 3}" font-size="{small}" fill="{color}">'
+            f'{escape(pip if not c.is_joker else "")}</text>'
             f'<text x="{w / 2:g}" y="{h / 2 + w / 5:g}" font-size="{int(w / 2)}" fill="{color}" '
             f'text-anchor="middle">{escape(pip)}</text></g>')
+
+
+def count_badge(x: float, y: float, n: int, where: str) -> str:
+    """How many cards a row of card backs stands for (``×13``), beside it."""
+    label = f"\u00d7{n}"
+    w = 12 + 9 * len(label)
+    return (f'<g class="count" data-where={quoteattr(where)} data-count="{n}" transform="translate({x:g},{y:g})">'
+            f'<rect width="{w}" height="24" rx="12" fill="#0b2e1d" stroke="{INK}" stroke-width="1"/>'
+            f'<text x="{w / 2:g}" y="17" font-size="14" fill="{INK}" text-anchor="middle" '
+            f'font-weight="bold">{label}</text></g>')
 
 
 def document(width: float, height: float, body: list[str], title: str) -> str:
@@ -90,6 +104,15 @@ def shown_cards(svg_text: str) -> list[tuple[str, str]]:
         if "card" in (g.get("class") or "").split():
             out.append((g.get("data-card") or "", g.get("data-where") or ""))
     return out
+
+
+def counts(svg_text: str) -> list[tuple[str, int]]:
+    """(where, count) of every count of hidden cards an SVG made here writes."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg_text)
+    return [(g.get("data-where") or "", int(g.get("data-count") or 0))
+            for g in root.iter("{http://www.w3.org/2000/svg}g") if "count" in (g.get("class") or "").split()]
 
 
 def last_cards(svg_text: str) -> list[tuple[str, str]]:

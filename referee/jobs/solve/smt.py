@@ -314,7 +314,7 @@ class Script:
         return out
 
     def models(self, shown: Sequence[tuple[str, str]], timeout: Callable[[], float | None] = lambda: None,
-               limit: int = 100_000) -> Iterator[z3.ModelRef]:
+               limit: builtins.int = 100_000) -> Iterator[z3.ModelRef]:
         """Every solution of the script under every tracked name, once per value of the
         ``shown`` terms ((name, "Bool" | "Int") pairs: a solution differing only elsewhere is
         the same one). ``timeout()`` gives the seconds left before each check (None: no

@@ -29,8 +29,8 @@ from referee.games.daifugo.selfplay import NAMES, play_round
 from referee.games.daifugo.solve.forced import ModelForcedOut, model_successors
 from referee.games.daifugo.solve.round import DealModel, GiftModel, ResultModel, StartModel
 from referee.games.daifugo.solve.rules import OutModel, PlayModel
-from referee.games.daifugo.solve.step import StepModel
 from referee.games.daifugo.solve.search import forced_out, verify_out_strategy
+from referee.games.daifugo.solve.step import StepModel
 from referee.jobs.solve.smt import Disagreement
 from tests.games.daifugo.test_solve_daifugo import _plain_out, selfplay_states, snapshot_text
 

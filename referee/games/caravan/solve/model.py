@@ -480,7 +480,7 @@ class ReachModel:
         last_qp = FALSE
         last_qs = n.num(NO_QUEEN)
         parity = first_queen = FALSE
-        holotape = self.rules.direction is not cv.direction_fnv
+        holotape = self.rules.direction_from != "last-two"
         name = self._name
         for sl in self.slots[c]:
             a = sl.A[t]

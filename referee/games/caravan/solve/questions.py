@@ -23,7 +23,6 @@ from typing import Any
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import move_text, table_text, write_caravan
 from referee.games.caravan.solve.model import ModelResult, ReachModel
-from referee.games.caravan.solve.reasons import reason_words
 from referee.games.caravan.solve.puzzle import (
     Goal,
     Puzzle,
@@ -31,6 +30,7 @@ from referee.games.caravan.solve.puzzle import (
     prepare,
     replay,
 )
+from referee.games.caravan.solve.reasons import reason_words
 from referee.games.caravan.solve.search import (
     LineResult,
     shortest_line,

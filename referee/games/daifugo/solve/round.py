@@ -187,7 +187,7 @@ class StartModel:
         got = self.script.check((), timeout)
         if got.answer != "sat":
             raise ValueError(f"no start: {got.core}")
-        values = Reading(got.model)  # type: ignore[arg-type]  # a sat check has its model
+        values = Reading(got.model)
         seats = tuple(values.number(v) for v in self.seat)
         owed = {(g, r): values.number(v) for (g, r), v in self.owe.items() if values.number(v)}
         choose = ("strongest", "weakest", "choice")
@@ -216,7 +216,6 @@ class GiftModel:
             raise ValueError("the gift model takes a round in its exchange")
         self.state, self.rules = state, state.rules
         s = self.script = Script(Numbers(None))
-        n = s.numbers
         duties = state.pending
         self.which = [s.bool(f"duty_{i}") for i in range(len(duties))]
         s.track("daifugo.exchange.duty", exactly_one(self.which))
@@ -377,7 +376,7 @@ class ResultModel:
     def order(self, timeout: float | None = None) -> tuple[tuple[int, ...], tuple[str, ...]]:
         """A finishing order the rules give (the only one, but after a stall) and its titles."""
         got = self.judge(timeout=timeout)
-        values = Reading(got.model)  # type: ignore[arg-type]  # an ended round has a result
+        values = Reading(got.model)
         places = [values.number(v) for v in self.place]
         return (tuple(sorted(range(len(places)), key=places.__getitem__)),
                 tuple(TITLES[values.number(v)] for v in self.title))

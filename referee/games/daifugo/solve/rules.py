@@ -257,7 +257,7 @@ class Guarded:
         self.script.track(name, implies(self.active, term))
 
 
-def follow(s: Script, state: df.State, shape: Shape) -> None:
+def follow(s: Script | Guarded, state: df.State, shape: Shape) -> None:
     """The rules a play must keep on ``state``'s table: kind, size and strength under the
     order in force, the lone joker, the suit-lock, -sequences."""
     n = s.numbers

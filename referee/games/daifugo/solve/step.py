@@ -99,7 +99,8 @@ class StepModel:
         the round's end."""
         s, n, st, sh = self.script, self.n, self.state, self.shape
         self.empty = s.bool("empty")
-        s.track("daifugo.hand.possession", eq(self.empty, and_(self.playing, eq(sh.size, n.num(len(st.hands[self.p]))))))
+        held = len(st.hands[self.p])
+        s.track("daifugo.hand.possession", eq(self.empty, and_(self.playing, eq(sh.size, n.num(held)))))
         self.foul = s.bool("foul")
         if self.rules.forbidden_finish:
             s.track("daifugo.finish.forbidden-order",
@@ -144,7 +145,8 @@ class StepModel:
         rule = "daifugo.option.revolution" if self.rules.revolution else "daifugo.option.stairs-revolution"
         s.track(rule, eq(self.revolution, xor(const(st.revolution), and_(self.playing, sh.revolt))))
         self.forward = s.bool("forward_after")
-        s.track("daifugo.option.six-reverse", eq(self.forward, xor(const(st.direction > 0), and_(self.playing, sh.six))))
+        s.track("daifugo.option.six-reverse",
+                eq(self.forward, xor(const(st.direction > 0), and_(self.playing, sh.six))))
         self.cut = s.bool("cut")
         cuts = [and_(self.playing, sh.eight)]
         if st.table is not None and st.table.lone_joker:  # only the spade 3 follows it, and it cuts
@@ -173,7 +175,8 @@ class StepModel:
         self.locks = s.bool("locks")
         lone = and_(self.playing, sh.lone)
         s.track("daifugo.lock.lone-joker", implies(lone, not_(self.locks)))
-        s.track("daifugo.option.suit-lock", implies(not_(lone), eq(self.locks, or_(const(st.lock is not None), starts))))
+        s.track("daifugo.option.suit-lock",
+                implies(not_(lone), eq(self.locks, or_(const(st.lock is not None), starts))))
         self.lock_to = {x: ite(starts, used[x], const(st.lock is not None and x in st.lock)) for x in (*SUITS, ROW)}
 
     # ------------------------------------------------------------------ the turn
@@ -241,7 +244,8 @@ class StepModel:
             mark = self.passing if q == self.p else const(q in st.passed)
             s.track("daifugo.pass.sat-out", eq(v, and_(kept, mark)))
         self.back = s.bool("back_after")
-        s.track("daifugo.option.eleven-back", eq(self.back, and_(kept, xor(const(st.back), and_(self.playing, sh.jack)))))
+        s.track("daifugo.option.eleven-back",
+                eq(self.back, and_(kept, xor(const(st.back), and_(self.playing, sh.jack)))))
         self.revolted = s.bool("revolted_after")
         s.track("daifugo.option.consecutive-revolution",
                 eq(self.revolted, and_(kept, or_(const(st.trick_revolted), and_(self.playing, sh.revolt)))))
@@ -293,7 +297,7 @@ class Reading:
         return z3.is_true(self.model.eval(_bool(name), model_completion=True))
 
     def number(self, name: str) -> int:
-        return self.model.eval(_int(name), model_completion=True).as_long()  # type: ignore[attr-defined]  # an Int's value
+        return self.model.eval(_int(name), model_completion=True).as_long()
 
 
 @functools.lru_cache(maxsize=4096)
