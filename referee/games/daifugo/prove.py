@@ -165,8 +165,24 @@ class RoundModel:
         s.track("daifugo.exchange.duty", implies(give, eq(n.add(*gifts_in), n.add(*gifts_out))))
         s.add(eq(b["owed"], ite(give, n.sub(a["owed"], one), a["owed"])))
         s.track("daifugo.round.end", eq(b["pile"], n.add(a["pile"], ite(play, cards, zero))))
-        # Going out: normally, or on a forbidden finish; miyako-ochi may drop the daifugo.
-        for i in range(k):
+        self._going_out(a, b, play, mover)
+        cut, cleared = self._trick(a, b, tag, give, play, pas, mover)
+        # The stall rule (uecda): passes since the last play; at the limit the round ends.
+        s.add(eq(b["stall"], ite(play, zero, ite(pas, n.add(a["stall"], one), a["stall"]))))
+        ins = n.count(self.is_in(b, i) for i in range(k))
+        ending = n.le(ins, one)
+        if rules.stall_limit is not None:
+            ending = or_(ending, n.ge(b["stall"], n.num(rules.stall_limit)))
+            s.track("daifugo.end.stall", implies(n.ge(b["stall"], n.num(rules.stall_limit)), b["over"]))
+        s.track("daifugo.round.end", eq(b["over"], ending))
+        return {"give": give, "play": play, "pass": pas, "cut": cut, "cleared": cleared}
+
+    def _going_out(self, a: dict, b: dict, play: str, mover: list[str]) -> None:
+        """Going out: normally, or on a forbidden finish; miyako-ochi may drop the daifugo."""
+        s, n = self.script, self.n
+        rules = self.rules
+        zero = n.num(0)
+        for i in range(self.players):
             out_now = and_(play, mover[i], eq(b["h"][i], zero))
             rule = "daifugo.option.forbidden-finish" if rules.forbidden_finish else "daifugo.round.end"
             finish = or_(b["fin"][i], b["foul"][i]) if rules.forbidden_finish else b["fin"][i]
@@ -180,8 +196,16 @@ class RoundModel:
                 s.add(implies(a["drop"][i], b["drop"][i]))
             else:
                 s.add(eq(b["drop"][i], a["drop"][i]))
-        # The trick: a play puts cards on the table (eight-cut and spade3 may clear it at
-        # once); a pass marks the passer; the trick ends by the setting's rule.
+
+    def _trick(self, a: dict, b: dict, tag: str, give: str, play: str, pas: str,
+               mover: list[str]) -> tuple[str, str]:
+        """The trick: a play puts cards on the table (eight-cut and spade3 may clear it at
+        once); a pass marks the passer; the trick ends by the setting's rule. Returns the
+        cut and the trick's end."""
+        s, n = self.script, self.n
+        rules = self.rules
+        k = self.players
+        one = n.num(1)
         cut = s.bool(f"cut_{tag}")
         if not (rules.eight_cut or rules.spade3):
             s.track("daifugo.option.eight-cut", not_(cut))
@@ -205,15 +229,7 @@ class RoundModel:
         for i in range(k):
             s.track("daifugo.pass.sat-out", eq(b["passed"][i], and_(not_(cleared), marked[i])))
         s.track("daifugo.trick.leader", eq(b["table"], and_(not_(cleared), or_(play, a["table"]))))
-        # The stall rule (uecda): passes since the last play; at the limit the round ends.
-        s.add(eq(b["stall"], ite(play, zero, ite(pas, n.add(a["stall"], one), a["stall"]))))
-        ins = n.count(self.is_in(b, i) for i in range(k))
-        ending = n.le(ins, one)
-        if rules.stall_limit is not None:
-            ending = or_(ending, n.ge(b["stall"], n.num(rules.stall_limit)))
-            s.track("daifugo.end.stall", implies(n.ge(b["stall"], n.num(rules.stall_limit)), b["over"]))
-        s.track("daifugo.round.end", eq(b["over"], ending))
-        return {"give": give, "play": play, "pass": pas, "cut": cut, "cleared": cleared}
+        return cut, cleared
 
     def start(self, st: dict) -> None:
         """A dealt round: every card of the deck in some hand, nobody out, nothing on the

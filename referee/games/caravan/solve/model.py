@@ -227,25 +227,9 @@ class ReachModel:
         s = self.script
         n = self.n
         rules = self.rules
-        own = set(cv.own_caravans(self.p))
-        sel: dict = {"t": t}
-        skip = s.bool(f"skip_{t}")
-        skips.append(skip)
-        has_numbers = any(cv.is_number(card) for card, _ in self.cards)
-        nums = {c: s.bool(f"num_{t}_{c}") for c in self.numcars} if has_numbers else {}
-        # A number card on a caravan that is not the mover's (caravan.number.own).
-        foreign = {c: s.bool(f"numx_{t}_{c}") for c in self.modelled if c not in own} if has_numbers else {}
-        faces = {}
-        if self.has_faces:
-            for c in self.modelled:
-                if self._face_kinds(c) != "none":
-                    for sl in self.slots[c]:
-                        faces[c, sl.j] = s.bool(f"face_{t}_{c}_{sl.j}")
-        disc = s.bool(f"disc_{t}") if self.cards else FALSE
-        disb = s.bool(f"disb_{t}")
-        picks = [s.bool(f"card_{t}_{i}") for i in range(len(self.cards))]
-        sel.update(skip=skip, nums=nums, foreign=foreign, faces=faces, disc=disc, disb=disb, picks=picks)
-        self.sel.append(sel)
+        sel = self._selectors(t, skips)
+        skip, nums, foreign, faces = sel["skip"], sel["nums"], sel["foreign"], sel["faces"]
+        disc, disb, picks = sel["disc"], sel["disb"], sel["picks"]
         opening = self._name(f"opening_{t}", n.lt(placed, n.num(cv.OPENING_PLACEMENTS)), "Bool")
         choices = [skip, disc, disb, *nums.values(), *foreign.values(), *faces.values()]
         # One action a turn (caravan.turn.structure), made of one card held.
@@ -254,19 +238,7 @@ class ReachModel:
         s.track("caravan.hand.possession", and_(at_most_one(picks), eq(or_(*picks), using)))
         if t:
             s.add(implies(skips[t - 1], skip))
-
-        def kind(pred) -> str:
-            return or_(*(picks[i] for i, (card, _) in enumerate(self.cards) if pred(card)))
-
-        number = self._name(f"isnum_{t}", kind(cv.is_number), "Bool")
-        king = self._name(f"isking_{t}", kind(lambda card: card.rank == cv.KING), "Bool")
-        queen = self._name(f"isqueen_{t}", kind(lambda card: card.rank == cv.QUEEN), "Bool")
-        jack = self._name(f"isjack_{t}", kind(lambda card: card.rank == cv.JACK), "Bool")
-        joker = self._name(f"isjoker_{t}", kind(lambda card: card.is_joker), "Bool")
-        rank = self._name(f"rank_{t}", n.add(*(ite(picks[i], n.num(card.rank), n.num(0))
-                                               for i, (card, _) in enumerate(self.cards) if cv.is_number(card))))
-        suit = self._name(f"suit_{t}", n.add(*(ite(picks[i], n.num(SUIT_CODE[card.suit]), n.num(0))
-                                               for i, (card, _) in enumerate(self.cards) if not card.is_joker)))
+        number, king, queen, jack, joker, rank, suit = self._picked(t, picks)
         for b in (*nums.values(), *foreign.values()):
             s.track("caravan.face.target", implies(b, number))  # a face card is attached, not placed
         for b in foreign.values():
@@ -282,8 +254,7 @@ class ReachModel:
         # The game must still be on.
         s.track("caravan.end.game-over", implies(not_(skip), not_(self._over(t, spent))))
         # The opening: number cards on empty own caravans, no face card, no disband.
-        face_any = or_(*faces.values())
-        s.track("caravan.opening.number-only", implies(opening, not_(face_any)))
+        s.track("caravan.opening.number-only", implies(opening, not_(or_(*faces.values()))))
         s.track("caravan.opening.disband", implies(opening, not_(disb)))
         if rules.opening_discard:
             s.track("caravan.opening.discard-redraw", implies(and_(opening, disc), n.lt(used, n.num(self.deck_len))
@@ -296,19 +267,68 @@ class ReachModel:
         self._number_rules(t, nums, opening, rank, suit)
         self._face_rules(t, faces, queen)
         self._transition(t, sel, opening, rank, suit, king, queen, jack, joker)
-        # A draw follows a play or discard, not an opening placement (caravan.draw.none),
-        # and none comes from an empty deck (caravan.draw.empty).
+        return self._draw(t, sel, opening, using, used, spent, placed)
+
+    def _selectors(self, t: int, skips: list[str]) -> dict:
+        """Step t's choice, one Boolean per kind of move and target: none (the line has
+        ended), a number card on a caravan (the mover's, or another's: caravan.number.own),
+        a face card on a slot, a discard, a disband; and which card is used."""
+        s = self.script
+        own = set(cv.own_caravans(self.p))
+        skip = s.bool(f"skip_{t}")
+        skips.append(skip)
+        has_numbers = any(cv.is_number(card) for card, _ in self.cards)
+        nums = {c: s.bool(f"num_{t}_{c}") for c in self.numcars} if has_numbers else {}
+        foreign = {c: s.bool(f"numx_{t}_{c}") for c in self.modelled if c not in own} if has_numbers else {}
+        faces = {}
+        if self.has_faces:
+            for c in self.modelled:
+                if self._face_kinds(c) != "none":
+                    for sl in self.slots[c]:
+                        faces[c, sl.j] = s.bool(f"face_{t}_{c}_{sl.j}")
+        disc = s.bool(f"disc_{t}") if self.cards else FALSE
+        disb = s.bool(f"disb_{t}")
+        picks = [s.bool(f"card_{t}_{i}") for i in range(len(self.cards))]
+        sel: dict = {"t": t, "skip": skip, "nums": nums, "foreign": foreign, "faces": faces, "disc": disc,
+                     "disb": disb, "picks": picks}
+        self.sel.append(sel)
+        return sel
+
+    def _picked(self, t: int, picks: list[str]) -> tuple[str, str, str, str, str, str, str]:
+        """What the card used at step t is: a number card, a King, Queen, Jack or Joker; its
+        rank and suit (0 when none)."""
+        n = self.n
+
+        def kind(pred) -> str:
+            return or_(*(picks[i] for i, (card, _) in enumerate(self.cards) if pred(card)))
+
+        number = self._name(f"isnum_{t}", kind(cv.is_number), "Bool")
+        king = self._name(f"isking_{t}", kind(lambda card: card.rank == cv.KING), "Bool")
+        queen = self._name(f"isqueen_{t}", kind(lambda card: card.rank == cv.QUEEN), "Bool")
+        jack = self._name(f"isjack_{t}", kind(lambda card: card.rank == cv.JACK), "Bool")
+        joker = self._name(f"isjoker_{t}", kind(lambda card: card.is_joker), "Bool")
+        rank = self._name(f"rank_{t}", n.add(*(ite(picks[i], n.num(card.rank), n.num(0))
+                                               for i, (card, _) in enumerate(self.cards) if cv.is_number(card))))
+        suit = self._name(f"suit_{t}", n.add(*(ite(picks[i], n.num(SUIT_CODE[card.suit]), n.num(0))
+                                               for i, (card, _) in enumerate(self.cards) if not card.is_joker)))
+        return number, king, queen, jack, joker, rank, suit
+
+    def _draw(self, t: int, sel: dict, opening: str, using: str, used: str, spent: str,
+              placed: str) -> tuple[str, str, str]:
+        """The draw after step t and the counts after it (cards drawn, cards used, opening
+        placements). A draw follows a play or discard, not an opening placement
+        (caravan.draw.none), and none comes from an empty deck (caravan.draw.empty)."""
+        s, n = self.script, self.n
         draws = s.bool(f"draws_{t}")
-        placing = and_(opening, or_(*nums.values()))
-        s.track("caravan.draw.none", implies(or_(disb, placing), not_(draws)))
+        placing = and_(opening, or_(*sel["nums"].values()))
+        s.track("caravan.draw.none", implies(or_(sel["disb"], placing), not_(draws)))
         room = n.lt(used, n.num(self.deck_len)) if self.deck_len is not None else TRUE
         s.track("caravan.draw.empty", implies(not_(room), not_(draws)))
         s.add(eq(draws, and_(using, not_(placing), room)))
         sel["used"] = used
         used = self._name(f"used_{t + 1}", n.add(used, ite(draws, n.num(1), n.num(0))))
         spent = self._name(f"spent_{t + 1}", n.add(spent, ite(using, n.num(1), n.num(0))))
-        placed = self._name(f"placed_{t + 1}", n.add(placed, ite(and_(opening, or_(*nums.values())),
-                                                                 n.num(1), n.num(0))))
+        placed = self._name(f"placed_{t + 1}", n.add(placed, ite(placing, n.num(1), n.num(0))))
         return used, spent, placed
 
     def _disband_rules(self, t: int, disb: str) -> None:

@@ -211,7 +211,16 @@ def combination(script: Script, rules: df.RuleSet, hand: Sequence[Card], tag: st
                                              eq(n.count(suits.values()), size)))
     if rules.max_group >= 5:
         s.add(implies(and_(group, eq(size, n.num(5))), and_(*suits.values())))
-    # What it sets off (on any play but a lone joker).
+    _sets_off(s, script, rules, shape, active, tag)
+    return shape
+
+
+def _sets_off(s: Guarded, script: Script, rules: df.RuleSet, shape: Shape, active: str, tag: str) -> None:
+    """What a play sets off (on any play but a lone joker): a revolution (four of a kind;
+    a long enough sequence under stairs-revolution), and whether it holds an 8, a 6 or a
+    Jack where eight-cut, six-reverse and eleven-back are in force."""
+    n = script.numbers
+    group, sequence, size, low, high = shape.group, shape.sequence, shape.size, shape.low, shape.high
     revolt_group = and_(group, n.ge(size, n.num(4))) if rules.revolution else FALSE
     stairs = rules.stairs_revolution if rules.revolution else None
     revolt_seq = and_(sequence, n.ge(size, n.num(stairs))) if stairs is not None else FALSE
@@ -220,16 +229,18 @@ def combination(script: Script, rules: df.RuleSet, hand: Sequence[Card], tag: st
     if stairs is not None:
         s.track("daifugo.option.stairs-revolution", implies(revolt_seq, shape.revolt))
     script.add(implies(shape.revolt, and_(active, or_(revolt_group, revolt_seq))))
-    for name, strength_of, attr in (("eight-cut", EIGHT, "eight"), ("six-reverse", SIX, "six"),
-                                    ("eleven-back", JACK, "jack")):
+    holds = {}
+    for name, strength_of, attr, in_force in (("eight-cut", EIGHT, "eight", rules.eight_cut),
+                                              ("six-reverse", SIX, "six", rules.six_reverse),
+                                              ("eleven-back", JACK, "jack", rules.eleven_back)):
         var = s.bool(f"{attr}_{tag}")
-        includes = and_(not_(lone), n.le(low, n.num(strength_of)), n.ge(high, n.num(strength_of)))
-        if getattr(rules, name.replace("-", "_")):
+        includes = and_(not_(shape.lone), n.le(low, n.num(strength_of)), n.ge(high, n.num(strength_of)))
+        if in_force:
             s.track(f"daifugo.option.{name}", eq(var, includes))
         else:
             s.add(not_(var))
-        setattr(shape, attr, var)
-    return shape
+        holds[attr] = var
+    shape.eight, shape.six, shape.jack = holds["eight"], holds["six"], holds["jack"]
 
 
 class Guarded:
