@@ -225,6 +225,25 @@ def test_move_limit_stops_a_game_as_a_valid_record() -> None:
     assert report.valid and report.plies == 20 and report.details["stopped"] == "move limit"
 
 
+def test_selfplay_and_validate_say_a_game_stopped_at_the_move_limit(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from cli import app
+
+    runner = CliRunner()
+    made = runner.invoke(app, ["selfplay", "caravan", "--rules", "fnv", "--games", "2", "--seed", "4",
+                               "--move-limit", "12"])
+    assert made.exit_code == 0, made.output
+    assert made.output.count('[Termination "move limit"]') == 2
+    path = tmp_path / "limited.cvn"
+    path.write_text(made.output)
+    checked = runner.invoke(app, ["validate", "-v", str(path)])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.count("12 moves, stopped at the move limit): valid") == 2
+    as_json = json.loads(runner.invoke(app, ["validate", "--json", str(path)]).output)
+    assert [g["stopped"] for g in as_json["games"]] == ["move limit", "move limit"]
+
+
 def test_cli_prove_json_text_and_exit_codes() -> None:
     from click.testing import CliRunner
 

@@ -280,7 +280,7 @@ class Live(Protocol):
 
     def create(self, body: dict[str, object], /) -> dict[str, object]:
         """A table's set-up from a creation request's fields (``rules``, ``options``,
-        ``seats``, ``decks``, ``rounds``, ``seed``), checked, with every random choice
+        ``seats``, ``decks``, ``rounds``, ``seed``, ``move_limit``), checked, with every random choice
         already made. It is JSON, stored as is, and holds secrets (decks, the seed): the
         service never shows it. Raises :class:`~referee.jobs.live.LiveError`."""
         ...
