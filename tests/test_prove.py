@@ -162,7 +162,7 @@ def test_conservation_caravan() -> None:
 
 
 def test_daifugo_presets_prove_every_property() -> None:
-    for setting in ("uecda", "seed +eight-cut"):
+    for setting in ("uecda", "classic +eight-cut"):
         report, = prove.prove("daifugo", setting, timeout=600)
         verdicts = {c.name: c.verdict for c in report.properties}
         assert set(verdicts.values()) == {"proved"}, (setting, verdicts)
@@ -173,8 +173,8 @@ def test_daifugo_presets_prove_every_property() -> None:
 
 def test_daifugo_settings_are_each_preset_and_each_single_option() -> None:
     names = daifugo_prove.settings()
-    assert names[0] == "seed" and "uecda" in names
-    assert "seed -revolution" in names and "uecda -suit-lock" in names
+    assert names[0] == "classic" and "uecda" in names
+    assert "classic -revolution" in names and "uecda -suit-lock" in names
     assert len(names) == len(set(names)) > 20
 
 
@@ -261,7 +261,7 @@ def test_cli_prove_json_text_and_exit_codes() -> None:
     assert "[Game \"Caravan\"]" in refuted.output
     assert runner.invoke(app, ["prove", "caravan", "trick-ends"]).exit_code == 2
     assert runner.invoke(app, ["prove", "--rules", "fnv"]).exit_code == 2
-    assert runner.invoke(app, ["prove", "daifugo", "--rules", "seed +nonsense"]).exit_code == 2
+    assert runner.invoke(app, ["prove", "daifugo", "--rules", "classic +nonsense"]).exit_code == 2
 
 
 def test_the_rulebook_says_what_each_rule_set_guarantees() -> None:

@@ -1,11 +1,11 @@
 """A small SMT-LIB writer for the z3 models: terms as text, folded where constant, and the
 one place a model is handed to a solver (z3; cvc5 as the second opinion of ``--certify``).
 
-Building a model as SMT-LIB text and handing it to z3 in one parse keeps the build to a few
-milliseconds, which matters for questions answered in tens of milliseconds; and the same
-text can be given to another solver. Terms are strings; ``TRUE``/``FALSE`` and numerals
-fold through ``and_``, ``or_``, ``not_``, ``ite``, ``eq`` and a :class:`Numbers`' ``add``
-and comparisons, so that the static parts of a position cost nothing.
+Building a model as SMT-LIB text and handing it to z3 in one parse keeps the build small
+beside the solving, which matters for questions answered in tens of milliseconds; and the
+same text can be given to another solver. Terms are strings; ``TRUE``/``FALSE`` and
+numerals fold through ``and_``, ``or_``, ``not_``, ``ite``, ``eq`` and a :class:`Numbers`'
+``add`` and comparisons, so that the static parts of a position cost nothing.
 
 Numbers are either unbounded integers (``Numbers(None)``) or bit-vectors of a width that a
 *proved bound* fits (``Numbers.fitting(bound)``): a model never computes in a width that

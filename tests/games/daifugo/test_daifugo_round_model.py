@@ -36,7 +36,7 @@ from tests.games.daifugo.test_solve_daifugo import _plain_out, selfplay_states, 
 
 #: A few settings beyond the presets for the default suite: the options that change what
 #: a move sets off or who moves next.
-SAMPLE = ["seed", "uecda", "seed +six-reverse +eleven-back +eight-cut", "seed +miyako-ochi +suit-lock",
+SAMPLE = ["classic", "uecda", "classic +six-reverse +eleven-back +eight-cut", "classic +miyako-ochi +suit-lock",
           "uecda trick-end=all-but-one"]
 
 
@@ -143,13 +143,13 @@ def test_the_round_model_agrees_with_the_engine_on_every_position_of_every_setti
 
 
 def test_records_that_break_the_set_up_rules_are_refused_with_their_rules() -> None:
-    r = next(rounds("seed", 2))
+    r = next(rounds("classic", 2))
     hands = [list(h) for h in r.hands]
     hands[1].append(hands[0][0])  # a card dealt twice
     verdict = DealModel(r.rules, len(hands)).judge(hands)
     assert verdict.answer == "unsat" and "daifugo.deal.duplicate" in verdict.core
     assert "daifugo.deal.players" in DealModel(r.rules, 2).judge(r.hands[:2]).core
-    later = list(rounds("seed", 2))[1]
+    later = list(rounds("classic", 2))[1]
     seats = StartModel(later.rules, later.hands, later.previous).judge_seats(tuple(range(len(later.hands))))
     assert seats.answer == "unsat" and "daifugo.lead.later-rounds" in seats.core
     assert later.final is not None
@@ -203,7 +203,7 @@ def daifugo_model_ids() -> set[str]:
     def add(script: object) -> None:
         names.update(k for k, v in script.tracked.items() if v)  # type: ignore[attr-defined]
 
-    for setting in SAMPLE + ["seed +diamond3-start -forbidden-finish +consecutive-revolution exchange=choice",
+    for setting in SAMPLE + ["classic +diamond3-start -forbidden-finish +consecutive-revolution exchange=choice",
                              "uecda -sequences"]:
         for r in rounds(setting, 2):
             add(DealModel(r.rules, len(r.hands), r.deal_order).script)
@@ -224,7 +224,7 @@ def daifugo_model_ids() -> set[str]:
         count.start(a)
         count.step(a, b, "t")
         add(count.script)
-    rules = df.ruleset("seed")
+    rules = df.ruleset("classic")
     jokers = df.snapshot(rules, [(JOKER, JOKER, decode_cards("5S")[0][0])] + [decode_cards(c)[0] for c in
                                                                                  ("6S", "7S", "8S", "9S")], range(5), 0)
     add(PlayModel(jokers, jokers.hands[0]).script)
