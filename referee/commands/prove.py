@@ -22,8 +22,8 @@ from .options import lang_option, speak
                      "value-bound, no-stuck, trick-ends, one-result, conservation).")
 @click.option("--rules", "-r", "setting", metavar="SETTING",
               help="Only this setting (needs GAME): a rule set, or a preset with options as validate --rules "
-                   "takes them. Default: every rule set, and for games with options each preset with each single option "
-                   "toggled.")
+                   "takes them. Default: every rule set, and for games with options each preset with each "
+                   "single option toggled.")
 @click.option("--timeout", "-t", type=real(min=0.001), default=300.0, metavar="SECONDS", show_default=True,
               help="Give up on a property after this many seconds: its verdict is then unknown.")
 @click.option("--certify", is_flag=True,
