@@ -228,10 +228,10 @@ def daifugo_model_ids() -> set[str]:
     jokers = df.snapshot(rules, [(JOKER, JOKER, decode_cards("5S")[0][0])] + [decode_cards(c)[0] for c in
                                                                                  ("6S", "7S", "8S", "9S")], range(5), 0)
     add(PlayModel(jokers, jokers.hands[0]).script)
-    uecda = df.ruleset("uecda")
-    run = df.snapshot(uecda, [decode_cards(h)[0] for h in ("7H 8H 9H", "3C", "4C", "5C", "6C")], range(5), 0,
-                      table=df.Play(1, tuple(decode_cards("4H 5H 6H")[0])))
-    add(StepModel(run).script)
+    for preset in ("uecda", "classic"):  # a sequence on the table: each preset's way of beating it
+        run = df.snapshot(df.ruleset(preset), [decode_cards(h)[0] for h in ("7H 8H 9H", "3C", "4C", "5C", "6C")],
+                          range(5), 0, table=df.Play(1, tuple(decode_cards("4H 5H 6H")[0])))
+        add(StepModel(run).script)
     return names
 
 
