@@ -23,8 +23,11 @@ from .output import write_file
 @click.option("--rules", "-r", "rule_set", metavar="R", help="Only this rule set's rules (needs GAME).")
 @click.option("--html", type=click.Path(path_type=Path), metavar="PATH",
               help="Write the rulebook as one self-contained HTML page (each rule at #its-id).")
+@click.option("--proofs", is_flag=True,
+              help="Add what each rule set shown guarantees (pitboss prove's verdicts: termination, bounds, "
+                   "conservation, ...); takes some seconds.")
 @lang_option()
-def command(game: str | None, rule_set: str | None, html: Path | None, lang: str | None) -> None:
+def command(game: str | None, rule_set: str | None, html: Path | None, proofs: bool, lang: str | None) -> None:
     """The rulebook: every rule and ruling Pitboss applies, with its id (as validate,
     annotate and explain cite it), text, the rule sets and options it belongs to and its
     source; and where the rule sets differ, side by side.
@@ -58,5 +61,11 @@ def command(game: str | None, rule_set: str | None, html: Path | None, lang: str
         write_file(html, rulebook_html(books))
         click.echo(tr(N("{file}: {n} rule", "{file}: {n} rules", sum(len(b.rules) for b in books), file=html)))
     else:
-        sys.stdout.write(rulebook_text(books, columns()))
+        guarantees = None
+        if proofs:
+            from referee.jobs.prove import games_with_proofs
+            from referee.jobs.prove import guarantees as proved
 
+            names = {g.name for g in games_with_proofs()}
+            guarantees = {b.game.name: proved(b.game.name, b.rule_sets) for b in books if b.game.name in names}
+        sys.stdout.write(rulebook_text(books, columns(), guarantees=guarantees))

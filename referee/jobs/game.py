@@ -10,9 +10,10 @@ writing its records), its :class:`Settings` (rule sets and options as data) and 
 referee's plan (what one replay of a record plays). Optional parts are attributes that
 are None when a game has none: a :class:`Renderer` (``show``, the replay page), a live
 table (:class:`Live`, ``pitboss serve``), an :class:`Analyser` (``annotate --analyse``),
-a :class:`Solver` (``pitboss solve``), a :class:`Rulebook` part (``pitboss rules``),
-self-play (:class:`SelfPlay`), built-in players for ``pitboss arena``
-(:class:`Players`) and protocol listeners (:class:`~referee.jobs.listener.Listener`,
+a :class:`Solver` (``pitboss solve``), a :class:`Prover` (``pitboss prove``), a
+:class:`Rulebook` part (``pitboss rules``), self-play (:class:`SelfPlay`), built-in
+players for ``pitboss arena`` (:class:`Players`) and protocol listeners
+(:class:`~referee.jobs.listener.Listener`,
 ``pitboss serve --NAME PORT``).
 
 What is heavy to import (a grammar, the solver and z3, the renderers, the live referee)
@@ -37,6 +38,7 @@ from typing import Generic, ParamSpec, Protocol, TypeVar, runtime_checkable
 from referee.engines.base import Violation
 from referee.i18n import LANGUAGES
 from referee.jobs.analysis import Limits, MoveAnalysis
+from referee.jobs.certificate import Budget, Certificate
 from referee.jobs.frame import Frame, TablePlay
 from referee.jobs.listener import Listener
 from referee.jobs.live import Match
@@ -279,7 +281,7 @@ class Live(Protocol):
 
     def create(self, body: dict[str, object], /) -> dict[str, object]:
         """A table's set-up from a creation request's fields (``rules``, ``options``,
-        ``seats``, ``decks``, ``rounds``, ``seed``), checked, with every random choice
+        ``seats``, ``decks``, ``rounds``, ``seed``, ``move_limit``), checked, with every random choice
         already made. It is JSON, stored as is, and holds secrets (decks, the seed): the
         service never shows it. Raises :class:`~referee.jobs.live.LiveError`."""
         ...
@@ -351,6 +353,34 @@ class Solver(Generic[StateT, RecordT]):
     #: The options those questions take.
     options: tuple[QuestionOption, ...]
     answers: Lazy[Answering[StateT, RecordT]]
+
+
+class Prover(Protocol):
+    """What ``pitboss prove`` can prove of a game's rules: its ``prove`` module (the rules'
+    z3 models of whole games). A setting is named as the game's settings label it."""
+
+    @property
+    def PROPERTIES(self) -> Mapping[str, str]:  # noqa: N802  # a module's constant
+        """Each property's name -> what it means, in a sentence."""
+        ...
+
+    def settings(self) -> list[str]:
+        """The settings proved by default: each rule set (and, for a game with options,
+        each preset with each single option toggled)."""
+        ...
+
+    def setting_name(self, text: str, /) -> str:
+        """A setting as a user wrote it -> its name; ValueError saying what is wrong."""
+        ...
+
+    def setting_text(self, setting: str, /) -> str:
+        """The setting as ``--rules`` gives it (validate judges a witness record under it)."""
+        ...
+
+    def check(self, setting: str, prop: str, budget: Budget, /) -> Certificate:
+        """One property's certificate under the setting: proved, refuted (with a witness
+        record) or unknown; raises :class:`~referee.jobs.solve.Timeout` past the budget."""
+        ...
 
 
 class Rulebook(Protocol):
@@ -499,6 +529,7 @@ class Game(Generic[StateT, MoveT, RecordT, SettingT]):
     live: Lazy[Live] | None = None
     analyser: Analyser[StateT, MoveT] | None = None
     solver: Solver[StateT, RecordT] | None = None
+    prover: Lazy[Prover] | None = None
     rulebook: Lazy[Rulebook] | None = None
     selfplay: SelfPlay | None = None
     #: Built-in players and tournament seating (``pitboss arena``; needs ``live``).

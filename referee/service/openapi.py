@@ -56,6 +56,10 @@ def _components(rules: str) -> dict[str, Any]:
                 "decks": {"type": "object", "additionalProperties": {"type": "string"}},
                 "rounds": {"type": "integer", "minimum": 1},
                 "seed": {"type": "integer", "minimum": 0},
+                "move_limit": {"type": "integer", "minimum": 1,
+                               "description": "plies after which a game the rules have not ended stops, as a "
+                                              "valid record with [Termination \"move limit\"] and the result * "
+                                              "(games that need one; default 1000)"},
                 "clock": {"type": "object", "properties": {"move_seconds": {"type": "number"}}}}},
             "Move": {"type": "object", "required": ["move"], "properties": {
                 "move": {"type": "string", "description": "the move in notation, as the seat's legal list writes it"},

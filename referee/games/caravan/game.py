@@ -24,6 +24,7 @@ from referee.jobs.game import (
     Notation,
     Option,
     Players,
+    Prover,
     Renderer,
     Rulebook,
     SelfPlay,
@@ -95,6 +96,12 @@ def _answers() -> Answering[engine.State, CaravanRecord]:
     return questions
 
 
+def _prover() -> Prover:
+    from referee.games.caravan import prove
+
+    return prove
+
+
 def _rulebook() -> Rulebook:
     from referee.games.caravan import rulebook
 
@@ -127,6 +134,7 @@ GAME: Game[engine.State, engine.Move, CaravanRecord, engine.RuleSet] = Game(
                       "the mover's caravans' fewest moves into 21-26 within --within; ? marks a sale made "
                       "impossible.", lazy(_analyse)),
     solver=Solver(QUESTIONS, OPTIONS, Lazy(_answers)),
+    prover=Lazy(_prover),
     rulebook=Lazy(_rulebook),
     players=Lazy(_players),
     selfplay=SelfPlay(
@@ -134,6 +142,8 @@ GAME: Game[engine.State, engine.Move, CaravanRecord, engine.RuleSet] = Game(
         lazy(_maker),
         (Option("player", "random", "random: uniform legal moves; greedy: prefers moves that win lanes; "
                 "mixed: either, per side.", choices=PLAYERS),
-         Option("draws", False, "Write each drawn card (+9D) after its move.", negatable=True)),
+         Option("draws", False, "Write each drawn card (+9D) after its move.", negatable=True),
+         Option("move-limit", 1000, "Stop a game after this many plies, as a record with [Termination \"move limit\"] "
+                "and the result * (under fnv a game need not end).", min=1)),
     ),
 )

@@ -26,6 +26,7 @@ from referee.jobs.game import (
     Notation,
     Option,
     Players,
+    Prover,
     Renderer,
     Rulebook,
     SelfPlay,
@@ -117,6 +118,12 @@ def _answers() -> Answering[engine.State, DaifugoRecord]:
     return questions
 
 
+def _prover() -> Prover:
+    from referee.games.daifugo import prove
+
+    return prove
+
+
 def _rulebook() -> Rulebook:
     from referee.games.daifugo import rulebook
 
@@ -149,6 +156,7 @@ GAME: Game[engine.State, engine.Move, DaifugoRecord, engine.RuleSet] = Game(
     analyser=Analyser("the fewest plays out for the mover; ? marks a play that brings the mover no nearer going "
                       "out.", lazy(_analyse)),
     solver=Solver(QUESTIONS, OPTIONS, Lazy(_answers)),
+    prover=Lazy(_prover),
     rulebook=Lazy(_rulebook),
     players=Lazy(_players),
     selfplay=SelfPlay(

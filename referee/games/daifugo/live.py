@@ -47,6 +47,9 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
                             "[ ] { } ; \" ( ) $ ! ? > : *)", 422)
     if body.get("decks"):
         raise LiveError("decks are Caravan's; Daifugo deals from the seed", 422)
+    if body.get("move_limit") is not None:
+        raise LiveError("move_limit is Caravan's: every Daifugo round ends by its rules within a bound "
+                        "(pitboss prove daifugo termination)", 422)
     rounds = body.get("rounds", 1)
     if rounds is None:
         rounds = 1
