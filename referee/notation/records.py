@@ -143,15 +143,23 @@ def source_lines(text: str) -> list[str]:
     return [line.rstrip("\n") for line in text_lines(text)]
 
 
+#: How much of a line over the limit is kept to tell where it belongs (a tag line, the
+#: movetext of the record before it, text after a record's result).
+OVERLONG_HEAD = 1_000
+
+
 class Overlong(str):
-    """A line longer than :data:`MAX_LINE`: the string is its first ``MAX_LINE``
-    characters (and a line end); ``length`` is how long the line really was (at least)."""
+    """A line longer than :data:`MAX_LINE`: the string is a bare line end (the line is not
+    read); ``head`` is its first :data:`OVERLONG_HEAD` characters, which say where it
+    belongs, and ``length`` how long the line really was (at least)."""
 
     length: int
+    head: str
 
-    def __new__(cls, head: str, length: int) -> Overlong:
-        obj = super().__new__(cls, head)
+    def __new__(cls, length: int, head: str = "") -> Overlong:
+        obj = super().__new__(cls, "\n")
         obj.length = length
+        obj.head = head[:OVERLONG_HEAD]
         return obj
 
 
@@ -168,6 +176,7 @@ def bounded_lines(handle: TextIO, max_line: int | None = None) -> Iterator[str]:
             yield line
             continue
         length = len(line)
+        head = line[:OVERLONG_HEAD]
         while not line.endswith("\n"):
             line = readline(1 << 16)
             if not line:
@@ -175,7 +184,7 @@ def bounded_lines(handle: TextIO, max_line: int | None = None) -> Iterator[str]:
             length += len(line)
         if line.endswith("\n"):
             length -= 1
-        yield Overlong("\n", length)
+        yield Overlong(length, head)
 
 
 # ---------------------------------------------------------------- splitting a file
@@ -206,6 +215,9 @@ def split_records(lines: Iterable[str], first_line: int = 1,
 
     A line over ``max_line`` characters (:data:`MAX_LINE`) or a record over ``max_record``
     (:data:`MAX_RECORD`) is not kept: the record comes with a ``notation.limit`` finding.
+    A line over the limit goes to the piece it would go to were it shorter (its head
+    decides: a tag line starts a record, text after a result is a piece of its own): that
+    piece is the one not read, and the records before and after it are read as usual.
     """
     sections = section_tags or {}
     line_limit = MAX_LINE if max_line is None else max_line
@@ -225,18 +237,24 @@ def split_records(lines: Iterable[str], first_line: int = 1,
     def chunk() -> Chunk:
         return Chunk("".join(buf), start, game, findings)
 
+    def worth() -> bool:  # a piece is reported if it holds text, or a line too long to hold
+        return bool(findings) or any(b.strip(_BLANK) for b in buf)
+
     for raw in lines:
         lineno += 1
         line = raw
-        if line.startswith("\ufeff"):
-            line = line.lstrip("\ufeff")
+        too_long: Finding | None = None
         if isinstance(raw, Overlong) or len(line.rstrip("\r\n")) > line_limit:
             length = raw.length if isinstance(raw, Overlong) else len(line.rstrip("\r\n"))
-            if not findings:
-                findings.append(Finding("notation.limit", T("line {lineno} is {length:,} characters long; a record line may hold at most "
-                                                            "{line_limit:,}: the record is not read", lineno=lineno, length=length, line_limit=line_limit),
-                                        lineno, 1))
-            line = "\n"
+            too_long = Finding("notation.limit", T("line {lineno} is {length:,} characters long; a record line may hold at most "
+                                                   "{line_limit:,}: the record is not read", lineno=lineno, length=length, line_limit=line_limit),
+                               lineno, 1)
+            # the line goes where it would go if it were shorter: its head says where (the
+            # next record's tags, the movetext of the record before it, text after a result)
+            if isinstance(raw, Overlong):
+                line = raw.head + "\n"
+        if line.startswith("\ufeff"):
+            line = line.lstrip("\ufeff")
         m = _TAG_LINE.match(line)
         new_game = _GAME_TAG.match(line) if m else None
         if depth and new_game is None:
@@ -246,7 +264,7 @@ def split_records(lines: Iterable[str], first_line: int = 1,
             continues = in_movetext and name.lower() in sections.get(game or "", ())
             stray = has_tags and game is None and not after_tag
             if (in_movetext and not continues) or (new_game and (game is not None or stray)):
-                if any(b.strip(_BLANK) for b in buf):
+                if worth():
                     yield chunk()
                 buf, size, findings, start, game, in_movetext, has_tags = [], 0, [], lineno, None, False, False
                 depth = 0
@@ -258,7 +276,7 @@ def split_records(lines: Iterable[str], first_line: int = 1,
             ended = False
         else:
             after_tag = False
-            if not buf and not line.strip(_BLANK):
+            if not buf and not line.strip(_BLANK) and too_long is None:
                 start = lineno + 1
                 continue
             was_open = depth
@@ -271,7 +289,7 @@ def split_records(lines: Iterable[str], first_line: int = 1,
             if ended and not was_open and (depth or bare):
                 # text after the record's result token: not the record's (it may be junk
                 # between records); it is a piece of its own, reported as such
-                if any(b.strip(_BLANK) for b in buf):
+                if worth():
                     yield chunk()
                 buf, size, findings, start, game, has_tags = [], 0, [], lineno, None, False
             if depth:
@@ -280,6 +298,12 @@ def split_records(lines: Iterable[str], first_line: int = 1,
                 if bare:
                     in_movetext = True
                 ended = bare.endswith(_RESULT_TOKENS) and bool(_RESULT_END.search(bare)) or (ended and not bare)
+        if too_long is not None:
+            # the piece it went to is not read (the first such line says why); the line
+            # itself is never kept
+            if not findings:
+                findings.append(too_long)
+            line = "\n"
         size += len(line)
         if size > record_limit:
             if not any(f.rule == "notation.limit" for f in findings):
@@ -288,7 +312,7 @@ def split_records(lines: Iterable[str], first_line: int = 1,
                                         lineno, 1))
             continue  # not kept: the record is reported by its findings, not read
         buf.append(line)
-    if any(b.strip(_BLANK) for b in buf):
+    if worth():
         yield chunk()
 
 
