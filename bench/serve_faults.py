@@ -76,12 +76,15 @@ class Server:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
 
         t0 = time.monotonic()
-        self.proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(self.port), "--db", self.db,
-                                      *self.extra], cwd=self.repo, env=env, preexec_fn=limits,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # what the server says goes to a file (a pipe nobody reads would stall it)
+        self.log = self.db + ".log"
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", str(self.port), "--db",
+                                          self.db, *self.extra], cwd=self.repo, env=env, preexec_fn=limits,
+                                         stdout=subprocess.DEVNULL, stderr=log)
         while time.monotonic() - t0 < timeout:
             if self.proc.poll() is not None:
-                raise RuntimeError(self.proc.stderr.read().decode()[-3000:])  # type: ignore[union-attr]
+                raise RuntimeError(Path(self.log).read_text()[-3000:])
             if self.healthy(1):
                 self.started_in = time.monotonic() - t0
                 return self
@@ -123,12 +126,18 @@ class Peak:
     def __init__(self, server: Server):
         self.server = server
         self.peak = 0.0
+        #: Seconds into the block when the peak was seen.
+        self.at = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
 
     def _sample(self) -> None:
+        start = time.monotonic()
         while not self._stop.is_set():
-            self.peak = max(self.peak, self.server.rss())
+            rss = self.server.rss()
+            if rss > self.peak:
+                self.peak = rss
+                self.at = time.monotonic() - start
             self._stop.wait(0.05)
 
     def __enter__(self) -> Peak:
@@ -241,11 +250,13 @@ def readers(repo: Path, count: int, seconds: float, folder: str, extra: list[str
             asyncio.run(watch())
             status, raw = request(server.url + f"/v1/tables/{table}")
             ply_at[0] = json.loads(raw)["ply"]
+            time.sleep(6)  # a reader dropped last has 5 s to take its close before it is cut
+            health = json.loads(request(server.url + "/healthz")[1])
         still_open = sum(1 for s in idle if _open(s))
         for s in idle:
             s.close()
-        out = {"readers": count, "moves": ply_at[0], "rss_start": rss0, "rss_peak": peak.peak,
-               "idle_still_open": still_open}
+        out = {"readers": count, "moves": ply_at[0], "rss_start": rss0, "rss_peak": peak.peak, "peak_at_s": peak.at,
+               "idle_still_open": still_open, "healthz_readers": health.get("readers")}
         for p, seen in good.items():
             plies = seen.get("plies", [])
             kind = "seat" if "token=" in p else "spectator"

@@ -40,6 +40,12 @@ def params() -> list[click.Parameter]:
                      help="Database: a SQLite file path, or postgresql://... (created or migrated on start)."),
         click.Option(["--rate"], type=real(min=0.1), default=200.0,
                      help="Requests per second allowed per seat token (bursts up to twice that)."),
+        click.Option(["--reader-backlog"], type=integer(16, 1 << 20), default=1024, metavar="KIB", show_default=True,
+                     help="Events an event stream's reader may fall behind by, in KiB of JSON; a reader "
+                          "further behind is closed (4408) and reconnects for a fresh view."),
+        click.Option(["--reader-timeout"], type=real(min=0.1), default=30.0, metavar="SECONDS", show_default=True,
+                     help="Seconds an event stream's connection may take nothing while a message waits for "
+                          "it before it is closed (4408)."),
     ]
     for listener in _listeners():
         own.append(click.Option([f"--{listener.name}", listener.key], type=integer(1, 65535), metavar="PORT",
@@ -77,12 +83,15 @@ def _starter(listener: Listener, address: str, port: int,
     return start
 
 
-def serve(host: str, port: int, db: str, rate: float, **given: Any) -> None:
+def serve(host: str, port: int, db: str, rate: float, reader_backlog: int, reader_timeout: float,
+          **given: Any) -> None:
     from referee.service.app import serve as run
+    from referee.service.views import Readers
 
     i18n.use("en")  # the service answers every client alike: its API speaks English
+    readers = Readers(backlog=reader_backlog * 1024, timeout=reader_timeout)
     try:
-        code = run(host, port, db, rate=rate, burst=2 * rate, announce=click.echo,
+        code = run(host, port, db, rate=rate, burst=2 * rate, readers=readers, announce=click.echo,
                    extra_servers=listeners(host, given))
     except (OSError, RuntimeError) as err:
         fail(f"cannot serve: {err}")

@@ -243,16 +243,11 @@ def split_records(lines: Iterable[str], first_line: int = 1,
     for raw in lines:
         lineno += 1
         line = raw
-        too_long: Finding | None = None
-        if isinstance(raw, Overlong) or len(line.rstrip("\r\n")) > line_limit:
-            length = raw.length if isinstance(raw, Overlong) else len(line.rstrip("\r\n"))
-            too_long = Finding("notation.limit", T("line {lineno} is {length:,} characters long; a record line may hold at most "
-                                                   "{line_limit:,}: the record is not read", lineno=lineno, length=length, line_limit=line_limit),
-                               lineno, 1)
+        too_long = _too_long(raw, lineno, line_limit)
+        if isinstance(raw, Overlong):
             # the line goes where it would go if it were shorter: its head says where (the
             # next record's tags, the movetext of the record before it, text after a result)
-            if isinstance(raw, Overlong):
-                line = raw.head + "\n"
+            line = raw.head + "\n"
         if line.startswith("\ufeff"):
             line = line.lstrip("\ufeff")
         m = _TAG_LINE.match(line)
@@ -307,13 +302,27 @@ def split_records(lines: Iterable[str], first_line: int = 1,
         size += len(line)
         if size > record_limit:
             if not any(f.rule == "notation.limit" for f in findings):
-                findings.append(Finding("notation.limit", T("the record is over {record_limit:,} characters long (from line {start}); a record "
-                                                            "may hold at most that: it is not read", record_limit=record_limit, start=start),
-                                        lineno, 1))
+                findings.append(_too_big(record_limit, start, lineno))
             continue  # not kept: the record is reported by its findings, not read
         buf.append(line)
     if worth():
         yield chunk()
+
+
+def _too_long(raw: str, lineno: int, limit: int) -> Finding | None:
+    """The finding of a line over ``limit`` characters (None for a line within it)."""
+    length = raw.length if isinstance(raw, Overlong) else len(raw.lstrip("\ufeff").rstrip("\r\n"))
+    if length <= limit:
+        return None
+    return Finding("notation.limit", T("line {lineno} is {length:,} characters long; a record line may hold at most "
+                                       "{line_limit:,}: the record is not read", lineno=lineno, length=length, line_limit=limit),
+                   lineno, 1)
+
+
+def _too_big(limit: int, start: int, lineno: int) -> Finding:
+    return Finding("notation.limit", T("the record is over {record_limit:,} characters long (from line {start}); a record "
+                                       "may hold at most that: it is not read", record_limit=limit, start=start),
+                   lineno, 1)
 
 
 def _scan_movetext(line: str, depth: int) -> int:

@@ -21,10 +21,11 @@ from referee.service import endpoints, replies
 from referee.service.context import Limits, Service
 from referee.service.endpoints import Endpoint
 from referee.service.errors import HubError
-from referee.service.events import WS_MESSAGE, events
+from referee.service.events import TRANSPORT, WS_MESSAGE, events, transport_of
 from referee.service.incoming import Incoming
 from referee.service.store import open_store
 from referee.service.tables import TableHub
+from referee.service.views import Readers
 
 #: Another protocol's listener, run beside the HTTP service: given the hub once it is up.
 Listener = Callable[[TableHub], Coroutine[Any, Any, None]]
@@ -42,7 +43,9 @@ class _FastApp(Starlette):
     service: Service | None = None
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith(_TABLES):
+        if scope["type"] == "websocket":
+            scope[TRANSPORT] = transport_of(send)  # to cut off a reader that reads nothing
+        elif scope["type"] == "http" and scope["path"].startswith(_TABLES):
             table_id, slash, tail = scope["path"][len(_TABLES):].partition("/")
             endpoint = endpoints.FAST.get((scope["method"], slash + tail)) if table_id else None
             if endpoint is not None:
@@ -108,14 +111,15 @@ async def _crashed(request: Request, exc: Exception) -> replies.Reply:  # a bug:
 
 
 def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 400.0,
-               resume: bool = True) -> Starlette:
-    """The service on database ``db`` (a SQLite path or ``postgresql://...``)."""
+               resume: bool = True, readers: Readers | None = None) -> Starlette:
+    """The service on database ``db`` (a SQLite path or ``postgresql://...``);
+    ``readers``: the event readers' limits (:class:`~referee.service.views.Readers`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         store = await asyncio.to_thread(open_store, db)
         hub = TableHub(store)
-        app.service = app.state.service = Service(hub, store, Limits(rate, burst))
+        app.service = app.state.service = Service(hub, store, Limits(rate, burst), readers or Readers())
         app.state.hub = hub
         if resume:
             await hub.resume()
@@ -154,7 +158,7 @@ def _announce(server: Any, db: str, announce: Callable[[str], Any]) -> None:
 
 
 def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 400.0,
-          announce=print, extra_servers=()) -> int:
+          readers: Readers | None = None, announce=print, extra_servers=()) -> int:
     """Run the service until SIGINT/SIGTERM, then finish the requests in flight; 0 when
     it stopped cleanly. ``extra_servers``: coroutines (other protocols) run beside it,
     each given the hub once it is up."""
@@ -163,7 +167,7 @@ def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 
 
     import uvicorn
 
-    app = create_app(db, rate=rate, burst=burst)
+    app = create_app(db, rate=rate, burst=burst, readers=readers)
     # no proxy headers (nothing here reads the client's address), no access log, no Server
     # header: per-request work that answers nobody
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MESSAGE * 16,

@@ -74,7 +74,8 @@ async def healthz(req: Incoming) -> Reply:
     store, hub = svc.store, svc.hub
     return replies.json_reply({"ok": True, "storage": store.kind, "commits": store.commits, "writes": store.batched,
                                "memory": {"python_blocks": sys.getallocatedblocks(), "tables": len(hub.tables),
-                                          "finished_cached": len(hub.finished)}})
+                                          "finished_cached": len(hub.finished)},
+                               "readers": views.readers_now(hub.tables.values(), svc.readers)})
 
 
 async def openapi(req: Incoming) -> Reply:

@@ -130,7 +130,11 @@ function connect() {
     const m = JSON.parse(e.data);
     retry = 500;
     if (m.type === "view") { view = m; }
-    else if (m.type === "move") { view = m.view; }
+    else if (m.type === "move") {  // its view leaves the history out: m.move is its new entry
+      const moves = view ? view.moves : [];
+      if (m.move !== null) moves.push(m.move);
+      view = m.view; view.moves = moves;
+    }
     else if (m.type === "end") { view.result = m.result; }
     else if (m.view) { view = m.view; }
     render(); schedulePicture();
