@@ -260,7 +260,7 @@ def test_the_page_rebuilds_the_history_from_the_events(db_url, server_factory):
         with Browser(executable) as browser:
             page = browser.page()
             page.goto(f"{server.url}/tables/{doc['id']}")
-            _until(page, "document.getElementById('status').textContent.includes('Aki to move')")
+            _until(page, "document.body.dataset.status === 'waiting'")  # Aki has not come yet
             token = doc["seats"][0]["token"]
             while (view := c.get(f"/v1/tables/{doc['id']}/view", headers={"Authorization": f"Bearer {token}"}).json()
                    )["status"] != "finished":
@@ -269,7 +269,8 @@ def test_the_page_rebuilds_the_history_from_the_events(db_url, server_factory):
                            json={"move": view["legal"][-1], "ply": view["ply"]})
                 else:
                     time.sleep(0.01)
-            _until(page, "document.getElementById('result').textContent")
+            _until(page, "document.body.dataset.status === 'finished'")
             shown = page.eval("document.getElementById('moves').textContent").split("\n")
             assert page.errors == [], page.errors
-        assert shown == c.get(f"/v1/tables/{doc['id']}").json()["moves"] and len(shown) > 100
+        moves = c.get(f"/v1/tables/{doc['id']}").json()["moves"]
+        assert shown == [f"{i}. {m}" for i, m in enumerate(moves, 1)] and len(shown) > 100
