@@ -7,7 +7,6 @@ lines, before any grammar, so one broken record cannot swallow the next).
 
 from __future__ import annotations
 
-from referee.engines.message import T
 import io
 import os
 import re
@@ -17,7 +16,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Generic, TextIO, TypeVar
+
+from referee.engines.message import T
+
+MoveT = TypeVar("MoveT")
 
 
 @dataclass
@@ -59,7 +62,7 @@ class Tag:
     name_column: int = 0
 
 
-class MoveEntry:
+class MoveEntry(Generic[MoveT]):
     """A move as read: the engine's move, where it stands, its annotation glyphs.
 
     Each game's reader makes its own subclass, whose ``text`` is the move in canonical
@@ -68,7 +71,7 @@ class MoveEntry:
 
     __slots__ = ("move", "line", "column", "glyphs")
 
-    def __init__(self, move: Any, line: int, column: int, glyphs: tuple[str, ...] = ()) -> None:
+    def __init__(self, move: MoveT, line: int, column: int, glyphs: tuple[str, ...] = ()) -> None:
         self.move = move
         self.line = line
         self.column = column
