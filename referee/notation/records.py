@@ -51,7 +51,7 @@ class Finding:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Tag:
     name: str
     value: str
@@ -138,6 +138,16 @@ def text_lines(text: str) -> list[str]:
     if lines[-1]:
         out.append(lines[-1])
     return out
+
+
+_LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n)|([^\r\n]+)\Z")
+
+
+def iter_lines(text: str) -> Iterator[str]:
+    """:func:`text_lines` one line at a time: a big text is not held a second time, as a
+    list of its lines (nor four times, as ``io.StringIO`` holds it)."""
+    for m in _LINE.finditer(text):
+        yield m.group(2) if m.group(2) is not None else m.group(1) + "\n"
 
 
 def source_lines(text: str) -> list[str]:
