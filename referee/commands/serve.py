@@ -13,6 +13,7 @@ import click
 from referee import i18n
 from referee.jobs import registry
 from referee.jobs.listener import Listener, OptionValue
+from referee.service.deadlines import BODY_TIMEOUT, HEADER_TIMEOUT
 
 from .base import Command, default_shown, done, fail, integer, kind, real
 
@@ -50,6 +51,12 @@ def params() -> list[click.Parameter]:
         click.Option(["--reader-timeout"], type=real(min=0.1), default=30.0, metavar="SECONDS", show_default=True,
                      help="Seconds an event stream's connection may take nothing while a message waits for "
                           "it before it is closed (4408)."),
+        click.Option(["--header-timeout"], type=real(min=0.1), default=HEADER_TIMEOUT, metavar="SECONDS",
+                     show_default=True, help="Seconds a client has to send a request's headers (from its "
+                                             "connection, or its request's first byte); then 408 and closed."),
+        click.Option(["--body-timeout"], type=real(min=0.1), default=BODY_TIMEOUT, metavar="SECONDS",
+                     show_default=True, help="Seconds a request's body may stop arriving before the "
+                                             "request is answered 408 and its connection closed."),
     ]
     for listener in _listeners():
         own.append(click.Option([f"--{listener.name}", listener.key], type=integer(1, 65535), metavar="PORT",
@@ -88,7 +95,7 @@ def _starter(listener: Listener, address: str, port: int,
 
 
 def serve(host: str, port: int, db: str, rate: float, reader_backlog: int, reader_timeout: float,
-          **given: Any) -> None:
+          header_timeout: float, body_timeout: float, **given: Any) -> None:
     from referee.service.app import serve as run
     from referee.service.views import Readers
 
@@ -100,7 +107,7 @@ def serve(host: str, port: int, db: str, rate: float, reader_backlog: int, reade
     check_database(db)
     try:
         code = run(host, port, db, rate=rate, burst=2 * rate, readers=readers, announce=click.echo,
-                   extra_servers=listeners(host, given))
+                   extra_servers=listeners(host, given), deadlines=(header_timeout, body_timeout))
     except (OSError, RuntimeError) as err:
         fail(f"cannot serve: {err}")
     done(code)

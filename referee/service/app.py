@@ -21,6 +21,7 @@ from referee.service import endpoints, replies
 from referee.service.context import Limits, Service
 from referee.service.endpoints import Endpoint
 from referee.service.errors import HubError
+from referee.service.deadlines import BODY_TIMEOUT, HEADER_TIMEOUT, deadline_protocol
 from referee.service.events import TRANSPORT, WS_MESSAGE, events, transport_of
 from referee.service.incoming import Incoming
 from referee.service.store import open_store
@@ -159,10 +160,12 @@ def _announce(server: Any, db: str, announce: Callable[[str], Any]) -> None:
 
 
 def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 400.0,
-          readers: Readers | None = None, announce=print, extra_servers=()) -> int:
+          readers: Readers | None = None, announce=print, extra_servers=(),
+          deadlines: tuple[float, float] = (HEADER_TIMEOUT, BODY_TIMEOUT)) -> int:
     """Run the service until SIGINT/SIGTERM, then finish the requests in flight; 0 when
     it stopped cleanly. ``extra_servers``: coroutines (other protocols) run beside it,
-    each given the hub once it is up."""
+    each given the hub once it is up; ``deadlines``: the seconds a request's headers and
+    a silence in its body may take (:mod:`referee.service.deadlines`)."""
     import gc
     import signal
 
@@ -173,7 +176,7 @@ def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 
     # header: per-request work that answers nobody
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MESSAGE * 16,
                             timeout_graceful_shutdown=10, lifespan="on", proxy_headers=False,
-                            access_log=False, server_header=False)
+                            access_log=False, server_header=False, http=deadline_protocol(*deadlines))
     server = uvicorn.Server(config)
 
     async def main() -> None:
