@@ -13,6 +13,7 @@ import click
 from referee import i18n
 from referee.jobs import registry
 from referee.jobs.listener import Listener, OptionValue
+from referee.service.caps import MAX_TABLES, MAX_TABLES_PER_CLIENT, TableCaps
 from referee.service.deadlines import BODY_TIMEOUT, HEADER_TIMEOUT
 
 from .base import Command, default_shown, done, fail, integer, kind, real
@@ -57,6 +58,11 @@ def params() -> list[click.Parameter]:
         click.Option(["--body-timeout"], type=real(min=0.1), default=BODY_TIMEOUT, metavar="SECONDS",
                      show_default=True, help="Seconds a request's body may stop arriving before the "
                                              "request is answered 408 and its connection closed."),
+        click.Option(["--max-tables"], type=integer(1, 10_000_000), default=MAX_TABLES, show_default=True,
+                     help="Unfinished tables the service holds; creating one more answers 503 (Retry-After)."),
+        click.Option(["--max-tables-per-client"], type=integer(1, 10_000_000), default=MAX_TABLES_PER_CLIENT,
+                     show_default=True, help="Unfinished tables one client address may have created; one "
+                                             "more answers 429 (Retry-After)."),
     ]
     for listener in _listeners():
         own.append(click.Option([f"--{listener.name}", listener.key], type=integer(1, 65535), metavar="PORT",
@@ -95,7 +101,8 @@ def _starter(listener: Listener, address: str, port: int,
 
 
 def serve(host: str, port: int, db: str, rate: float, reader_backlog: int, reader_timeout: float,
-          header_timeout: float, body_timeout: float, **given: Any) -> None:
+          header_timeout: float, body_timeout: float, max_tables: int, max_tables_per_client: int,
+          **given: Any) -> None:
     from referee.service.app import serve as run
     from referee.service.views import Readers
 
@@ -107,7 +114,8 @@ def serve(host: str, port: int, db: str, rate: float, reader_backlog: int, reade
     check_database(db)
     try:
         code = run(host, port, db, rate=rate, burst=2 * rate, readers=readers, announce=click.echo,
-                   extra_servers=listeners(host, given), deadlines=(header_timeout, body_timeout))
+                   extra_servers=listeners(host, given), deadlines=(header_timeout, body_timeout),
+                   caps=TableCaps(max_tables, max_tables_per_client))
     except (OSError, RuntimeError) as err:
         fail(f"cannot serve: {err}")
     done(code)

@@ -21,6 +21,7 @@ from referee.service import endpoints, replies
 from referee.service.context import Limits, Service
 from referee.service.endpoints import Endpoint
 from referee.service.errors import HubError
+from referee.service.caps import TableCaps
 from referee.service.deadlines import BODY_TIMEOUT, HEADER_TIMEOUT, deadline_protocol
 from referee.service.events import TRANSPORT, WS_MESSAGE, events, transport_of
 from referee.service.incoming import Incoming
@@ -113,14 +114,15 @@ async def _crashed(request: Request, exc: Exception) -> replies.Reply:  # a bug:
 
 
 def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 400.0,
-               resume: bool = True, readers: Readers | None = None) -> Starlette:
+               resume: bool = True, readers: Readers | None = None, caps: TableCaps | None = None) -> Starlette:
     """The service on database ``db`` (a SQLite path or ``postgresql://...``);
-    ``readers``: the event readers' limits (:class:`~referee.service.views.Readers`)."""
+    ``readers``: the event readers' limits (:class:`~referee.service.views.Readers`);
+    ``caps``: how many unfinished tables it holds (:class:`~referee.service.caps.TableCaps`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         store = await asyncio.to_thread(open_store, db)
-        hub = TableHub(store)
+        hub = TableHub(store, caps)
         app.service = app.state.service = Service(hub, store, Limits(rate, burst), readers or Readers())
         app.state.hub = hub
         if resume:
@@ -161,17 +163,18 @@ def _announce(server: Any, db: str, announce: Callable[[str], Any]) -> None:
 
 def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 400.0,
           readers: Readers | None = None, announce=print, extra_servers=(),
-          deadlines: tuple[float, float] = (HEADER_TIMEOUT, BODY_TIMEOUT)) -> int:
+          deadlines: tuple[float, float] = (HEADER_TIMEOUT, BODY_TIMEOUT), caps: TableCaps | None = None) -> int:
     """Run the service until SIGINT/SIGTERM, then finish the requests in flight; 0 when
     it stopped cleanly. ``extra_servers``: coroutines (other protocols) run beside it,
     each given the hub once it is up; ``deadlines``: the seconds a request's headers and
-    a silence in its body may take (:mod:`referee.service.deadlines`)."""
+    a silence in its body may take (:mod:`referee.service.deadlines`); ``caps``: see
+    :func:`create_app`."""
     import gc
     import signal
 
     import uvicorn
 
-    app = create_app(db, rate=rate, burst=burst, readers=readers)
+    app = create_app(db, rate=rate, burst=burst, readers=readers, caps=caps)
     # no proxy headers (nothing here reads the client's address), no access log, no Server
     # header: per-request work that answers nobody
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MESSAGE * 16,
