@@ -13,7 +13,7 @@ import click
 from referee import i18n
 from referee.jobs import registry
 from referee.jobs.listener import Listener, OptionValue
-from referee.service.caps import MAX_TABLES, MAX_TABLES_PER_CLIENT, TableCaps
+from referee.service.caps import MAX_TABLES, MAX_TABLES_PER_CLIENT, TABLE_IDLE, TableCaps
 from referee.service.deadlines import BODY_TIMEOUT, HEADER_TIMEOUT
 
 from .base import Command, default_shown, done, fail, integer, kind, real
@@ -63,6 +63,9 @@ def params() -> list[click.Parameter]:
         click.Option(["--max-tables-per-client"], type=integer(1, 10_000_000), default=MAX_TABLES_PER_CLIENT,
                      show_default=True, help="Unfinished tables one client address may have created; one "
                                              "more answers 429 (Retry-After)."),
+        click.Option(["--table-idle"], type=real(min=1.0), default=TABLE_IDLE, metavar="SECONDS", show_default=True,
+                     help="Seconds after its last move that an unfinished table nobody watches, waiting for "
+                          "a human seat, leaves memory and the counts above (it is read back when used)."),
     ]
     for listener in _listeners():
         own.append(click.Option([f"--{listener.name}", listener.key], type=integer(1, 65535), metavar="PORT",
@@ -102,7 +105,7 @@ def _starter(listener: Listener, address: str, port: int,
 
 def serve(host: str, port: int, db: str, rate: float, reader_backlog: int, reader_timeout: float,
           header_timeout: float, body_timeout: float, max_tables: int, max_tables_per_client: int,
-          **given: Any) -> None:
+          table_idle: float, **given: Any) -> None:
     from referee.service.app import serve as run
     from referee.service.views import Readers
 
@@ -115,7 +118,7 @@ def serve(host: str, port: int, db: str, rate: float, reader_backlog: int, reade
     try:
         code = run(host, port, db, rate=rate, burst=2 * rate, readers=readers, announce=click.echo,
                    extra_servers=listeners(host, given), deadlines=(header_timeout, body_timeout),
-                   caps=TableCaps(max_tables, max_tables_per_client))
+                   caps=TableCaps(max_tables, max_tables_per_client, table_idle))
     except (OSError, RuntimeError) as err:
         fail(f"cannot serve: {err}")
     done(code)

@@ -57,6 +57,7 @@ class TableHub:
         #: address), and how many each address has: the per-client cap's count.
         self.creators: dict[str, str] = {}
         self.created_by: Counter[str] = Counter()
+        self._swept = now()
         self.finished: OrderedDict[str, Table] = OrderedDict()
         self._loading: dict[str, asyncio.Lock] = {}
         self.driver = Driver(self._commit, self._keep)
@@ -73,6 +74,7 @@ class TableHub:
                     table.row.status = table.status
                     await self.store.write(self.store.update_table(table_id, status=table.row.status))
                 self.driver.after(table)
+        self.sweep()
         return len(ids)
 
     def close(self) -> None:
@@ -111,6 +113,8 @@ class TableHub:
         return table, tokens
 
     def _check_caps(self, client: str | None) -> None:
+        if now() - self._swept > self.caps.idle / 4 or len(self.tables) >= self.caps.total:
+            self.sweep()
         wait = {"Retry-After": str(TABLES_RETRY_AFTER)}
         if len(self.tables) >= self.caps.total:
             raise HubError(503, {"error": f"the service holds its limit of {self.caps.total:,} unfinished "
@@ -118,6 +122,35 @@ class TableHub:
         if client is not None and self.created_by[client] >= self.caps.per_client:
             raise HubError(429, {"error": f"this address has {self.caps.per_client:,} unfinished tables, its "
                                           "limit; finish one or try again later"}, wait)
+
+    def sweep(self) -> int:
+        """Let the unfinished tables idle past ``caps.idle`` leave memory; how many left.
+
+        Only a table nothing is under way at is idle: no reader watching it, no clock
+        armed, no bot or server move due, no move being made, and seat tokens (a table of
+        another protocol stays with its connections). It is read back from the database
+        when next used, exactly as it was."""
+        t = self._swept = now()
+        idle = [table for table in self.tables.values()
+                if t - table.last_at > self.caps.idle and self._at_rest(table)]
+        for table in idle:
+            del self.tables[table.id]
+            self._release(table.id)
+        return len(idle)
+
+    @staticmethod
+    def _at_rest(table: Table) -> bool:
+        match = table.match
+        return (bool(table.row.tokens) and not table.observers and table.clock_task is None
+                and not table.lock.locked() and not table.finished and match.server_move() is None
+                and not any(table.bot(s) for s in match.movers()))
+
+    def _release(self, table_id: str) -> None:
+        client = self.creators.pop(table_id, None)
+        if client is not None:
+            self.created_by[client] -= 1
+            if not self.created_by[client]:
+                del self.created_by[client]
 
     async def get(self, table_id: str) -> Table | None:
         table = self.tables.get(table_id) or self.finished.get(table_id)
@@ -152,11 +185,7 @@ class TableHub:
     def _keep(self, table: Table) -> None:
         if table.finished:
             self.tables.pop(table.id, None)
-            client = self.creators.pop(table.id, None)
-            if client is not None:
-                self.created_by[client] -= 1
-                if not self.created_by[client]:
-                    del self.created_by[client]
+            self._release(table.id)
             self.finished[table.id] = table
             self.finished.move_to_end(table.id)
             while len(self.finished) > FINISHED_CACHE:
