@@ -232,31 +232,46 @@ def split_records(lines: Iterable[str], first_line: int = 1,
     decides: a tag line starts a record, text after a result is a piece of its own): that
     piece is the one not read, and the records before and after it are read as usual.
     """
-    sections = section_tags or {}
-    line_limit = MAX_LINE if max_line is None else max_line
-    record_limit = MAX_RECORD if max_record is None else max_record
-    buf: list[str] = []
-    size = 0
-    findings: list[Finding] = []
-    start = first_line
-    game: str | None = None
-    in_movetext = False
-    has_tags = False
-    after_tag = False
-    ended = False  # the record's movetext has ended with a result token
-    depth = 0
-    lineno = first_line - 1
-
-    def chunk() -> Chunk:
-        return Chunk("".join(buf), start, game, findings)
-
-    def worth() -> bool:  # a piece is reported if it holds text, or a line too long to hold
-        return bool(findings) or any(b.strip(_BLANK) for b in buf)
-
+    splitter = _Splitter(section_tags or {}, first_line, MAX_LINE if max_line is None else max_line,
+                         MAX_RECORD if max_record is None else max_record)
     for raw in lines:
-        lineno += 1
+        yield from splitter.feed(raw)
+    if splitter.worth():
+        yield splitter.chunk()
+
+
+class _Splitter:
+    """:func:`split_records`' place in a stream: the piece being cut and what its lines
+    have shown so far."""
+
+    def __init__(self, sections: Mapping[str, frozenset[str]], first_line: int, line_limit: int,
+                 record_limit: int) -> None:
+        self.sections, self.line_limit, self.record_limit = sections, line_limit, record_limit
+        self.lineno = first_line - 1
+        self.start = first_line
+        self.buf: list[str] = []
+        self.size = 0
+        self.findings: list[Finding] = []
+        self.game: str | None = None
+        self.in_movetext = self.has_tags = self.after_tag = False
+        self.ended = False  # the record's movetext has ended with a result token
+        self.depth = 0  # brace comments open
+
+    def chunk(self) -> Chunk:
+        return Chunk("".join(self.buf), self.start, self.game, self.findings)
+
+    def worth(self) -> bool:  # a piece is reported if it holds text, or a line too long to hold
+        return bool(self.findings) or any(b.strip(_BLANK) for b in self.buf)
+
+    def _restart(self) -> None:
+        """A new piece starts at this line."""
+        self.buf, self.size, self.findings, self.start, self.game, self.has_tags = [], 0, [], self.lineno, None, False
+
+    def feed(self, raw: str) -> Iterator[Chunk]:
+        """Take the next line; yield the piece it ends, if it ends one."""
+        self.lineno += 1
         line = raw
-        too_long = _too_long(raw, lineno, line_limit)
+        too_long = _too_long(raw, self.lineno, self.line_limit)
         if isinstance(raw, Overlong):
             # the line goes where it would go if it were shorter: its head says where (the
             # next record's tags, the movetext of the record before it, text after a result)
@@ -265,61 +280,63 @@ def split_records(lines: Iterable[str], first_line: int = 1,
             line = line.lstrip("\ufeff")
         m = _TAG_LINE.match(line)
         new_game = _GAME_TAG.match(line) if m else None
-        if depth and new_game is None:
-            m = None
-        if m:
-            name = m.group(1)
-            continues = in_movetext and name.lower() in sections.get(game or "", ())
-            stray = has_tags and game is None and not after_tag
-            if (in_movetext and not continues) or (new_game and (game is not None or stray)):
-                if worth():
-                    yield chunk()
-                buf, size, findings, start, game, in_movetext, has_tags = [], 0, [], lineno, None, False, False
-                depth = 0
-            if new_game:
-                game = _game_name(new_game.group(1))
-            if continues:
-                in_movetext = False
-            has_tags = after_tag = True
-            ended = False
+        if m and (new_game is not None or not self.depth):
+            yield from self._tag_line(m.group(1), new_game)
         else:
-            after_tag = False
-            if not buf and not line.strip(_BLANK) and too_long is None:
-                start = lineno + 1
-                continue
-            was_open = depth
-            # Most lines are plain movetext: no brace or semicolon, nothing to scan for.
-            if "{" in line or ";" in line or (depth and "}" in line):
-                depth = _scan_movetext(line, depth)
-                bare = _movetext_only(line)
-            else:
-                bare = line.strip(_BLANK)
-            if ended and not was_open and (depth or bare):
-                # text after the record's result token: not the record's (it may be junk
-                # between records); it is a piece of its own, reported as such
-                if worth():
-                    yield chunk()
-                buf, size, findings, start, game, has_tags = [], 0, [], lineno, None, False
-            if depth:
-                in_movetext = True
-            else:
-                if bare:
-                    in_movetext = True
-                ended = bare.endswith(_RESULT_TOKENS) and bool(_RESULT_END.search(bare)) or (ended and not bare)
+            self.after_tag = False
+            if not self.buf and not line.strip(_BLANK) and too_long is None:
+                self.start = self.lineno + 1
+                return
+            yield from self._movetext_line(line)
         if too_long is not None:
             # the piece it went to is not read (the first such line says why); the line
             # itself is never kept
-            if not findings:
-                findings.append(too_long)
+            if not self.findings:
+                self.findings.append(too_long)
             line = "\n"
-        size += len(line)
-        if size > record_limit:
-            if not any(f.rule == "notation.limit" for f in findings):
-                findings.append(_too_big(record_limit, start, lineno))
-            continue  # not kept: the record is reported by its findings, not read
-        buf.append(line)
-    if worth():
-        yield chunk()
+        self.size += len(line)
+        if self.size > self.record_limit:
+            if not any(f.rule == "notation.limit" for f in self.findings):
+                self.findings.append(_too_big(self.record_limit, self.start, self.lineno))
+            return  # not kept: the record is reported by its findings, not read
+        self.buf.append(line)
+
+    def _tag_line(self, name: str, new_game: re.Match[str] | None) -> Iterator[Chunk]:
+        continues = self.in_movetext and name.lower() in self.sections.get(self.game or "", ())
+        stray = self.has_tags and self.game is None and not self.after_tag
+        if (self.in_movetext and not continues) or (new_game and (self.game is not None or stray)):
+            if self.worth():
+                yield self.chunk()
+            self._restart()
+            self.in_movetext = False
+            self.depth = 0
+        if new_game:
+            self.game = _game_name(new_game.group(1))
+        if continues:
+            self.in_movetext = False
+        self.has_tags = self.after_tag = True
+        self.ended = False
+
+    def _movetext_line(self, line: str) -> Iterator[Chunk]:
+        was_open = self.depth
+        # Most lines are plain movetext: no brace or semicolon, nothing to scan for.
+        if "{" in line or ";" in line or (self.depth and "}" in line):
+            self.depth = _scan_movetext(line, self.depth)
+            bare = _movetext_only(line)
+        else:
+            bare = line.strip(_BLANK)
+        if self.ended and not was_open and (self.depth or bare):
+            # text after the record's result token: not the record's (it may be junk
+            # between records); it is a piece of its own, reported as such
+            if self.worth():
+                yield self.chunk()
+            self._restart()
+        if self.depth:
+            self.in_movetext = True
+        else:
+            if bare:
+                self.in_movetext = True
+            self.ended = bare.endswith(_RESULT_TOKENS) and bool(_RESULT_END.search(bare)) or (self.ended and not bare)
 
 
 def _too_long(raw: str, lineno: int, limit: int) -> Finding | None:
