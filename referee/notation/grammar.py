@@ -13,8 +13,8 @@ from typing import Any
 
 # The parser of Python's own regular expressions (re._parser; sre_parse is its deprecated
 # alias): how a terminal's pattern ends is read from its parse, not guessed from its text.
-from re import _constants as sre_constants  # type: ignore[attr-defined]
-from re import _parser as sre_parse  # type: ignore[attr-defined]
+from re import _constants as sre_constants
+from re import _parser as sre_parse
 
 import lark
 from lark import Lark, Transformer
