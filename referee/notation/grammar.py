@@ -9,12 +9,12 @@ from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
 from pathlib import Path
-from typing import Any
 
-# The parser of Python's own regular expressions (re._parser; sre_parse is its deprecated
-# alias): how a terminal's pattern ends is read from its parse, not guessed from its text.
+# Python's own parser of regular expressions: how a terminal's pattern ends is read from
+# its parse, not guessed from its text.
 from re import _constants as sre_constants
 from re import _parser as sre_parse
+from typing import Any
 
 import lark
 from lark import Lark, Transformer

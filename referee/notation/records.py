@@ -344,15 +344,15 @@ def _too_long(raw: str, lineno: int, limit: int) -> Finding | None:
     length = raw.length if isinstance(raw, Overlong) else len(raw.lstrip("\ufeff").rstrip("\r\n"))
     if length <= limit:
         return None
-    return Finding("notation.limit", T("line {lineno} is {length:,} characters long; a record line may hold at most "
-                                       "{line_limit:,}: the record is not read", lineno=lineno, length=length, line_limit=limit),
-                   lineno, 1)
+    message = T("line {lineno} is {length:,} characters long; a record line may hold at most "
+                "{line_limit:,}: the record is not read", lineno=lineno, length=length, line_limit=limit)
+    return Finding("notation.limit", message, lineno, 1)
 
 
 def _too_big(limit: int, start: int, lineno: int) -> Finding:
-    return Finding("notation.limit", T("the record is over {record_limit:,} characters long (from line {start}); a record "
-                                       "may hold at most that: it is not read", record_limit=limit, start=start),
-                   lineno, 1)
+    message = T("the record is over {record_limit:,} characters long (from line {start}); a record "
+                "may hold at most that: it is not read", record_limit=limit, start=start)
+    return Finding("notation.limit", message, lineno, 1)
 
 
 def _scan_movetext(line: str, depth: int) -> int:

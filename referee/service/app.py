@@ -18,11 +18,11 @@ from starlette.requests import Request
 from starlette.routing import Route, WebSocketRoute
 
 from referee.service import endpoints, replies
+from referee.service.caps import TableCaps
 from referee.service.context import Limits, Service
+from referee.service.deadlines import BODY_TIMEOUT, HEADER_TIMEOUT, deadline_protocol
 from referee.service.endpoints import Endpoint
 from referee.service.errors import HubError
-from referee.service.caps import TableCaps
-from referee.service.deadlines import BODY_TIMEOUT, HEADER_TIMEOUT, deadline_protocol
 from referee.service.events import TRANSPORT, WS_MESSAGE, events, transport_of
 from referee.service.incoming import Incoming
 from referee.service.store import open_store

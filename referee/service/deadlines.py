@@ -34,8 +34,6 @@ _TIMEOUT_RESPONSE = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application
 def deadline_protocol(header_timeout: float, body_timeout: float) -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol with these deadlines (uvicorn makes one per connection;
     uvicorn is imported here, when a server starts, not when the CLI does)."""
-    import asyncio
-
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     class DeadlineProtocol(HttpToolsProtocol):

@@ -20,8 +20,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from referee.service.context import Service
 from referee.service import views
+from referee.service.context import Service
 from referee.service.views import Event, Observer, Readers
 
 #: The largest message a client may send (it only sends pings); more closes with 1009.

@@ -128,7 +128,8 @@ class Reader:
                     break
                 if opcode == 9:
                     mask = os.urandom(4)
-                    writer.write(bytes([0x8A, 0x80 | length]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+                    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+                    writer.write(bytes([0x8A, 0x80 | length]) + mask + masked)
                 elif opcode == 1:
                     self.raw.append(payload)
         except (asyncio.IncompleteReadError, ConnectionError):
