@@ -55,6 +55,7 @@ GAME = Game(
     parts={
         "analyse": "referee.games.caravan.analyse",
         "annotate": "referee.games.caravan.annotate",
+        "disputes": "referee.games.caravan.disputes",
         "render": "referee.games.caravan.render",
         "rulebook": "referee.games.caravan.rulebook",
         "selfplay": "referee.games.caravan.selfplay",

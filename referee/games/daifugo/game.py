@@ -58,6 +58,7 @@ GAME = Game(
     parts={
         "analyse": "referee.games.daifugo.analyse",
         "annotate": "referee.games.daifugo.annotate",
+        "disputes": "referee.games.daifugo.disputes",
         "render": "referee.games.daifugo.render",
         "rulebook": "referee.games.daifugo.rulebook",
         "selfplay": "referee.games.daifugo.selfplay",

@@ -1,0 +1,251 @@
+"""``pitboss disputes``: the classes of disagreement between settings, each with where it
+shows first and its shortest witness, every witness replayed by ``validate``.
+
+A *comparison* is two settings of a game (``holotape`` against ``fnv``), or a pair of
+options on a preset (the preset, each option alone and both: see :mod:`.classes`). Its
+game's ``disputes`` part gives the scope; :mod:`.search` searches it; here each class is
+written out (the position and move where it shows, in the game's notation; the witness
+record; the rule ids) and each witness is validated under every setting compared, with
+the verdicts the search predicted or the class says it is unverified.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.engines.message import T
+from referee.jobs.disputes.classes import ILLEGAL, LEGAL, REJECTED, Outcome, Verdict, kind_of
+from referee.jobs.disputes.search import PAIR, TWO, Found, Result, Rule, Witness, outcome, search, start_classes
+from referee.jobs.game import Game
+from referee.jobs.validate import validate_text
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Settings compared: two (``pair`` False), or a preset, each of two options on it,
+    and both (``pair`` True), with their labels as ``--rules`` writes them."""
+
+    game: Game
+    settings: tuple[Any, ...]
+    pair: bool = False
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(self.game.settings.label(s) for s in self.settings)
+
+    @property
+    def rule(self) -> Rule:
+        return PAIR if self.pair else TWO
+
+    @property
+    def title(self) -> str:
+        labels = self.labels
+        if self.pair:
+            return T("{both} against {one} and {other} alone", both=labels[3], one=labels[1], other=labels[2])
+        return T("{a} against {b}", a=labels[0], b=labels[1])
+
+
+def two(game: Game, a: str, b: str) -> Comparison:
+    """Two settings as ``--rules`` takes them. Raises ValueError (a bad setting, or one
+    setting twice)."""
+    settings = (game.settings.parse(a), game.settings.parse(b))
+    if settings[0] == settings[1]:
+        raise ValueError(T("{a} and {b} are the same setting", a=a, b=b))
+    return Comparison(game, settings)
+
+
+def pair(game: Game, preset: Any, one: Any, other: Any, both: Any) -> Comparison:
+    return Comparison(game, (preset, one, other, both), pair=True)
+
+
+@dataclass
+class Class:
+    """One class of a comparison, written out."""
+
+    key: str
+    kind: str
+    #: Each setting's verdict where the class shows (its rule id, or None: legal).
+    rules: dict[str, str | None]
+    #: The position where it shows first (the game's notation), and the move (None: the start).
+    position: str
+    move: str | None
+    #: The witness record's text and length in moves (None: no witness within the scope).
+    witness: str | None = None
+    length: int | None = None
+    #: How the witness's last move (or its ending claim) is judged: label -> {valid, rule, ply}.
+    verdicts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Did validate give the witness exactly the verdicts the search predicted?
+    verified: bool | None = None
+    #: The points of difference (the settings' fields, by the game's names) that make it.
+    points: list[str] = field(default_factory=list)
+    #: The part of the scope it was found in.
+    scope: str = ""
+
+    @property
+    def component(self) -> str | None:
+        return self.key.split(":", 1)[1] if self.kind == "effect" else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.key, "kind": self.kind, "rules": self.rules, "position": self.position,
+                "move": self.move, "witness": self.witness, "length": self.length, "verdicts": self.verdicts,
+                "verified": self.verified, "points": self.points, "scope": self.scope}
+
+
+@dataclass
+class Disputes:
+    comparison: Comparison
+    scope: dict[str, Any]
+    classes: list[Class]
+    complete: bool
+    searched: list[list[int]]
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        c = self.comparison
+        return {"game": c.game.name, "settings": list(c.labels), "pair": c.pair, "scope": self.scope,
+                "complete": self.complete, "searched": self.searched, "seconds": round(self.seconds, 2),
+                "classes": [k.to_json() for k in self.classes]}
+
+
+# ------------------------------------------------------------------ verdicts of a record
+
+
+def record_verdict(game: Game, text: str, setting: Any, ply: int | None) -> dict[str, Any]:
+    """How ``validate --rules`` judges a record: valid or not, and the rule of its first
+    error (or, at move ``ply``, of the warning that counted it as a pass) and its ply."""
+    reports = validate_text(text, "<witness>", {game.name: setting})
+    report = reports[0]
+    if report.errors:
+        f = report.errors[0]
+        return {"valid": False, "rule": f.rule, "ply": f.ply}
+    for f in report.warnings:
+        if ply is not None and f.ply == ply:
+            return {"valid": True, "rule": f.rule, "ply": f.ply}
+    return {"valid": True, "rule": None, "ply": None}
+
+
+def _expected(verdict: Verdict, ply: int | None) -> dict[str, Any]:
+    if verdict.kind == LEGAL:
+        return {"valid": True, "rule": None, "ply": None}
+    return {"valid": verdict.kind == REJECTED, "rule": verdict.rule, "ply": ply}
+
+
+# ------------------------------------------------------------------ writing classes out
+
+
+def _class(c: Comparison, scope: Any, found: Found) -> Class:
+    labels = c.labels
+    shown = found.shown
+    kind = kind_of(found.key)
+    rules = {label: v.rule for label, v in zip(labels, shown.verdicts)} if kind == "legality" else {
+        label: None for label in labels}
+    state = shown.states[0]
+    out = Class(found.key, kind, rules, scope.position(state, shown.moves),
+                None if shown.move is None else scope.describe_move(state, shown.move))
+    witness = found.witness
+    if witness is not None:
+        _witness(c, scope, witness, out)
+    return out
+
+
+def _witness(c: Comparison, scope: Any, witness: Witness, out: Class) -> None:
+    text = scope.record(witness.start, witness.moves, witness.ending)
+    ply = None if witness.ending is not None or not witness.moves else witness.length
+    out.witness, out.length = text, witness.length
+    verified = True
+    for label, setting, verdict in zip(c.labels, c.settings, witness.verdicts):
+        got = record_verdict(c.game, text, setting, ply)
+        out.verdicts[label] = got
+        want = _expected(verdict, ply)
+        if got["valid"] != want["valid"] or got["rule"] != want["rule"] or (
+                want["ply"] is not None and got["ply"] != want["ply"]):
+            verified = False
+    out.verified = verified
+
+
+def attribute(c: Comparison, scope_of: Callable[[Sequence[Any]], Any], points: dict[str, tuple[str, ...]],
+              found: Found) -> list[str]:
+    """The points whose fields, copied from the second setting into the first, make the two
+    rule alike where the class shows (two settings only): the record that leads there is
+    played again under the changed setting, from the same start."""
+    if c.pair:
+        return []
+    a, b = c.settings
+    out = []
+    for name, names in points.items():
+        changes = {f.name: getattr(b, f.name) for f in dataclasses.fields(a)
+                   if f.name in names and getattr(a, f.name) != getattr(b, f.name)}
+        if changes and not _still_shows(c, scope_of((dataclasses.replace(a, **changes), b)), found):
+            out.append(name)
+    return out
+
+
+def _still_shows(c: Comparison, scope: Any, found: Found) -> bool:
+    shown = found.shown
+    start = next((s for s in scope.starts() if s.info == shown.start.info), None)
+    if start is None:
+        return False
+    if shown.move is None:
+        return found.key in start_classes(c.rule, scope, start)
+    if start.rejected:
+        return False
+    states, extra = tuple(start.states), start.extra
+    engine = c.game.engine
+    for move in shown.moves:
+        outcomes = [outcome(engine, scope, s, move) for s in states]
+        if not all(o.verdict.goes_on for o in outcomes):
+            return False
+        states, extra = scope.advance(states, [o.after for o in outcomes], move, extra)
+    outcomes = [outcome(engine, scope, s, shown.move) for s in states]
+    return _shows(c.rule, scope, states, outcomes, found.key)
+
+
+def _shows(rule: Rule, scope: Any, states: Sequence[Any], outcomes: Sequence[Outcome], key: str) -> bool:
+    verdicts = [o.verdict for o in outcomes]
+    if rule.differ(verdicts):
+        return key in rule.classify([None] * len(verdicts), [Outcome(v) for v in verdicts])
+    if not all(v.goes_on for v in verdicts):
+        return False
+    before = [scope.reading(s) for s in states]
+    after = [Outcome(o.verdict, o.after, scope.reading(o.after)) for o in outcomes]
+    return key in rule.classify(before, after)
+
+
+# ------------------------------------------------------------------ running one
+
+
+def disputes(c: Comparison, depth: int | None = None, seconds: float | None = None) -> Disputes:
+    """The classes of ``c`` within its game's scope: each part of the scope searched in
+    full (its records of at most its length, or ``depth`` moves when given), a class
+    written out from the first part that shows it."""
+    part = c.game.part("disputes")
+    points = part.points(c.settings) if hasattr(part, "points") else {}
+    classes: dict[str, Class] = {}
+    described, searched, seconds_taken, complete = [], [], 0.0, True
+    for name, scope, length in part.scopes(c.settings):
+        length = depth if depth is not None else length
+        result: Result = search(c.game.engine, scope, c.rule, length, seconds=seconds)
+        complete = complete and not result.cut_short
+        described.append({"name": name, **scope.describe(), "depth": length})
+        searched.append(result.searched)
+        seconds_taken += result.seconds
+        for key, found in result.classes.items():
+            if key in classes and (classes[key].witness is not None or found.witness is None):
+                continue
+            out = _class(c, scope, found)
+            out.scope = name
+            out.points = attribute(c, lambda s: _scope_like(scope, s), points, found) if points else []
+            classes[key] = out
+    ordered = [classes[k] for k in sorted(classes, key=lambda k: (kind_of(k) != "legality", k))]
+    return Disputes(c, {"parts": described}, ordered, complete, searched, seconds_taken)
+
+
+def _scope_like(scope: Any, settings: Sequence[Any]) -> Any:
+    """A scope of the same kind as ``scope`` for other settings."""
+    return type(scope)(settings)
+
+
+__all__ = ["Class", "Comparison", "Disputes", "ILLEGAL", "disputes", "pair", "record_verdict", "two"]
