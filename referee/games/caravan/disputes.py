@@ -293,13 +293,24 @@ DEPTH = 10
 LONG_DEPTH = 51
 
 
+#: The parts of the scope, by name.
+PARTS = ("lane A/D", "long lines")
+
+
 def scopes(settings: Sequence[cv.RuleSet]) -> list[tuple[str, CaravanScope, int]]:
     """The parts of the scope, each searched in full: its name, itself, its length."""
-    return [("lane A/D", CaravanScope(settings), DEPTH), ("long lines", LongLines(settings), LONG_DEPTH)]
+    return list(zip(PARTS, (CaravanScope(settings), LongLines(settings)), (DEPTH, LONG_DEPTH)))
 
 
 def scope(settings: Sequence[cv.RuleSet]) -> CaravanScope:
     return CaravanScope(settings)
+
+
+def atlas() -> list[tuple[str, tuple[cv.RuleSet, ...], bool]]:
+    """The comparisons the shipped atlas holds: each two rule sets, the default first."""
+    names = [cv.DEFAULT_RULES] + [n for n in cv.RULESETS if n != cv.DEFAULT_RULES]
+    return [("rule sets", (cv.RULESETS[a], cv.RULESETS[b]), False)
+            for i, a in enumerate(names) for b in names[i + 1:]]
 
 
 def points(settings: Sequence[cv.RuleSet]) -> dict[str, tuple[str, ...]]:

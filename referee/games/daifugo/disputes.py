@@ -5,7 +5,10 @@ freely: a record deals each player the scope's cards they play, the cards of the
 move uses as they fall, the diamond 3 to the first player (or, where a setting reads who
 holds it, to the second), every hand as large as the deal makes it (18, 18 and 17 cards).
 No hand runs out within the scope's length, so a player holds whatever scope card they
-play (each card once: a card one player played no other holds).
+play (each card once: a card one player played no other holds). Settings whose decks
+differ (the preset's two jokers for five players, the contest's one) share no deal: the
+deal is then also searched as a start position (the same hands, the first player to
+move), and its records start there.
 
 **Cards.** 5S 5H 5C, 6S 6H 6C 6D, 7S, 8S, JS, the spade 3 and the joker: two groups of
 four (the joker completing the fives), a same-suit run of four (5S to 8S), a card of each
@@ -16,12 +19,20 @@ suit-lock.
 of the scope's cards: ``engine.legal_moves`` under each setting, a joker read every way
 that matters), each judged under every setting.
 
-**Length.** Records of at most ``depth`` moves (default 4); a record whose positions parted
-is followed two moves further, to the move that shows it.
+**Length.** Records of at most five moves (four for a pair of options, judged under four
+settings at once); a record whose positions parted is followed two moves further, to the
+move that shows it.
 
-**Endings.** Rounds as they end: positions of a first round where each player holds at
-most two cards (of 3S 8S JS 2S 2H JK), every table, order and suit-lock those cards make,
-and every player to move; records of two moves from them, their finishing order claimed.
+**Endings.** Rounds as they end, from start positions (DFN snapshot rounds, not deals):
+the player to move holds one or two of 3S 6S 8S JS 2S JK, each other player one card; a
+single 4D on the table (played by the last seat) or none; the order normal, or reversed
+by a revolution or by eleven-back where every setting compared can make one; a first
+round, or a second after a round the second player won (its daifugo) and the first lost.
+Records of up to three moves, their finishing order claimed where the round ends.
+
+**Next round.** A second round dealt (the deck in order, one card at a time from the
+daifugo down the titles) after such a first round: its exchange and first moves, up to
+three.
 """
 
 from __future__ import annotations
@@ -31,7 +42,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any
 
-from referee.engines.base import ALL_CARDS, JOKER, Card
+from referee.engines.base import Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import HAND_PREFIX, cards_text, hand_text, move_text, options_text, write_daifugo
 from referee.jobs.disputes.classes import ILLEGAL, LEGAL, Verdict
@@ -57,10 +68,13 @@ def players(settings: Sequence[df.RuleSet]) -> int:
 
 @dataclass(frozen=True)
 class DealInfo:
-    """A deal of the scope: the player count and who holds the diamond 3."""
+    """A deal of the scope: the player count and who holds the diamond 3. ``position``:
+    the deal written as a start position (a snapshot round, the first player to move),
+    for settings that share no deal (their decks differ)."""
 
     n: int
     diamond3: int
+    position: bool = False
 
 
 class DealScope:
@@ -83,18 +97,26 @@ class DealScope:
         return any(s.diamond3_start or s.first_leader == "diamond3" for s in self.settings)
 
     def starts(self) -> Iterator[Start]:
+        """Each deal (the first setting's deck: the record's), judged under every setting;
+        where some setting rejects it, the same deal again as a start position."""
         holders = (0, 1) if self._reads_diamond3() else (0,)
+        dealt = _deal(self.settings[0], DealInfo(self.n, 0), ())
         for holder in holders:
             info = DealInfo(self.n, holder)
             hands = [self._superhand(p, holder, ()) for p in range(self.n)]
             states, rejected = [], {}
             for i, rules in enumerate(self.settings):
-                found = df.check_deal(rules, _deal(rules, info, ()), None if rules.deal_start == "first" else
-                                      tuple(range(self.n)))
+                found = df.check_deal(rules, dealt, None if rules.deal_start == "first" else tuple(range(self.n)))
                 if found:
                     rejected[i] = Verdict(ILLEGAL, found[0].rule)
                 states.append(df.new_round(rules, hands, names=self.names))
             yield Start(tuple(states), info, rejected=rejected, extra=frozenset())
+            if rejected:
+                seats = tuple(range(self.n))
+                single = [(_RESERVE[p],) for p in range(self.n)]
+                states = [df.snapshot(rules, single, seats, 0, names=self.names)._replace(hands=tuple(hands))
+                          for rules in self.settings]
+                yield Start(tuple(states), DealInfo(self.n, holder, True), legal=False, extra=frozenset())
 
     def _superhand(self, p: int, holder: int, played: Iterable[Card]) -> tuple[Card, ...]:
         """What player ``p`` may play: every scope card not played yet, and their own card
@@ -148,13 +170,17 @@ class DealScope:
     def record(self, start: Start, moves: Sequence[df.Move], ending: str | None = None) -> str:
         info: DealInfo = start.info
         rules = self.settings[0]
+        if info.position:  # the deck every setting holds: the fewest jokers
+            rules = min(self.settings, key=lambda r: r.jokers(info.n))
         played: dict[int, list[Card]] = {p: [] for p in range(info.n)}
         for m in moves:
             if isinstance(m, df.Play):
                 played[m.player] += m.cards
         hands = _deal(rules, info, [c for p in range(info.n) for c in played[p]], played)
-        tags = _game_tags(rules, self.names)
+        tags = _game_tags(self.settings[0], self.names)
         round_tags = {"Round": "1", **{HAND_PREFIX + self.names[p]: hand_text(hands[p]) for p in range(info.n)}}
+        if info.position:
+            round_tags["ToMove"] = self.names[0]
         if ending:
             round_tags["Finish"] = ending
         return write_daifugo(tags, [(round_tags, list(moves))])
@@ -320,9 +346,9 @@ class EndingScope(DealScope):
 
     def describe(self) -> dict[str, Any]:
         return {"starts": f"positions of {self.n} players: the first to move holds one or two of the cards, each "
-                          "other player one card; a single on the table or none; the order normal, reversed by a "
-                          "revolution or by eleven-back; a first round, or a second after a round the second "
-                          "player won",
+                          "other player one card; a single on the table or none; the order normal, or reversed by a "
+                          "revolution or by eleven-back where every setting compared makes one; a first round, or a "
+                          "second after a round the second player won",
                 "cards": [str(c) for c in ENDING_CARDS],
                 "moves": "every move some setting allows"}
 
@@ -330,8 +356,11 @@ class EndingScope(DealScope):
         n = self.n
         others = [(OTHERS[i],) for i in range(n - 1)]
         mine = [h for k in (1, 2) for h in combinations(ENDING_CARDS, k)]
-        for hand, with_table, revolution, back, later in product(mine, (False, True), (False, True), (False, True),
-                                                                 (False, True)):
+        # A position every setting compared can reach: a reversed order only where each makes one.
+        revolts = all(s.revolution or s.stairs_revolution for s in self.settings)
+        backs = all(s.eleven_back for s in self.settings)
+        for hand, with_table, revolution, back, later in product(mine, (False, True), (False, revolts),
+                                                                 (False, backs), (False, True)):
             if back and not with_table:
                 continue  # eleven-back lasts while its trick does
             table = df.Play(n - 1, (TABLE,)) if with_table else None
@@ -449,14 +478,38 @@ class NextRound(DealScope):
 
 #: Records of at most this many moves (see the module's docstring), in each part.
 DEPTH = 5
+PAIR_DEPTH = 4
 ENDING_DEPTH = 3
 NEXT_DEPTH = 3
 
 
+#: The parts of the scope, by name.
+PARTS = ("deals", "endings", "next round")
+
+
 def scopes(settings: Sequence[df.RuleSet]) -> list[tuple[str, Any, int]]:
-    """The parts of the scope, each searched in full: its name, itself, its length."""
-    return [("deals", DealScope(settings), DEPTH), ("endings", EndingScope(settings), ENDING_DEPTH),
-            ("next round", NextRound(settings), NEXT_DEPTH)]
+    """The parts of the scope, each searched in full: its name, itself, its length (deals
+    of a pair of options, judged under four settings at once, one move shorter)."""
+    deals = DEPTH if len(settings) <= 2 else PAIR_DEPTH
+    return list(zip(PARTS, (DealScope(settings), EndingScope(settings), NextRound(settings)),
+                    (deals, ENDING_DEPTH, NEXT_DEPTH)))
+
+
+def atlas() -> list[tuple[str, tuple[df.RuleSet, ...], bool]]:
+    """The comparisons the shipped atlas holds: the default preset against each option
+    toggled (as ``annotate`` toggles one), each pair of options toggled (the preset, each
+    alone, both), and each other preset."""
+    from referee.games.daifugo.settings import flipped
+
+    base = df.PRESETS[df.DEFAULT_PRESET]
+    toggles = [(name, flipped(base, name)) for name in df.OPTIONS]
+    out: list[tuple[str, tuple[df.RuleSet, ...], bool]] = [
+        ("options", (base, df.ruleset(base.name, {name: value})), False) for name, value in toggles]
+    for (a, va), (b, vb) in combinations(toggles, 2):
+        out.append(("pairs of options", (base, df.ruleset(base.name, {a: va}), df.ruleset(base.name, {b: vb}),
+                                         df.ruleset(base.name, {a: va, b: vb})), True))
+    out += [("presets", (base, rules), False) for name, rules in df.PRESETS.items() if name != base.name]
+    return out
 
 
 def points(settings: Sequence[df.RuleSet]) -> dict[str, tuple[str, ...]]:
@@ -471,4 +524,3 @@ def points(settings: Sequence[df.RuleSet]) -> dict[str, tuple[str, ...]]:
     return out
 
 
-__all__ = ["ALL_CARDS", "JOKER", "CARDS", "DealScope", "combinations", "product", "scopes"]

@@ -83,6 +83,8 @@ class Class:
     points: list[str] = field(default_factory=list)
     #: The part of the scope it was found in.
     scope: str = ""
+    #: For an effect: the rules each setting's account of the move names and the other's does not.
+    cited: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def component(self) -> str | None:
@@ -91,7 +93,7 @@ class Class:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.key, "kind": self.kind, "rules": self.rules, "position": self.position,
                 "move": self.move, "witness": self.witness, "length": self.length, "verdicts": self.verdicts,
-                "verified": self.verified, "points": self.points, "scope": self.scope}
+                "verified": self.verified, "points": self.points, "scope": self.scope, "cited": self.cited}
 
 
 @dataclass
@@ -145,10 +147,29 @@ def _class(c: Comparison, scope: Any, found: Found) -> Class:
     state = shown.states[0]
     out = Class(found.key, kind, rules, scope.position(state, shown.moves),
                 None if shown.move is None else scope.describe_move(state, shown.move))
+    if kind == "effect":
+        out.cited = _cited(c, scope, shown)
+        out.rules = {label: (ids[0] if ids else None) for label, ids in out.cited.items()}
     witness = found.witness
     if witness is not None:
         _witness(c, scope, witness, out)
     return out
+
+
+def _cited(c: Comparison, scope: Any, shown: Any) -> dict[str, list[str]]:
+    """For an effect: the rules each setting's own account of the move (or of the start)
+    names and no other setting's does (what set the effect off there)."""
+    game = c.game
+    if shown.move is None:
+        accounts = [list(game.set_off(s)) for s in shown.states]
+    else:
+        accounts = []
+        for state in shown.states:
+            got = outcome(game.engine, scope, state, shown.move)
+            accounts.append(list(game.allowed(state, shown.move, got.after)) if got.verdict.kind == "legal" else
+                            [got.verdict.rule] if got.verdict.rule else [])
+    return {label: list(dict.fromkeys(r for r in ids if all(r not in other for other in accounts if other is not ids)))
+            for label, ids in zip(c.labels, accounts)}
 
 
 def _witness(c: Comparison, scope: Any, witness: Witness, out: Class) -> None:
@@ -187,9 +208,10 @@ def _still_shows(c: Comparison, scope: Any, found: Found) -> bool:
     shown = found.shown
     start = next((s for s in scope.starts() if s.info == shown.start.info), None)
     if start is None:
-        return False
+        return True  # the changed setting has no such start: it cannot say
     if shown.move is None:
-        return found.key in start_classes(c.rule, scope, start)
+        got = start_classes(c.rule, scope, start)
+        return found.key in got if kind_of(found.key) == "effect" else any(kind_of(k) == "legality" for k in got)
     if start.rejected:
         return False
     states, extra = tuple(start.states), start.extra
@@ -204,9 +226,11 @@ def _still_shows(c: Comparison, scope: Any, found: Found) -> bool:
 
 
 def _shows(rule: Rule, scope: Any, states: Sequence[Any], outcomes: Sequence[Outcome], key: str) -> bool:
+    """Do the settings still disagree there as the class says: a legality class while the
+    verdicts differ at all, an effect while that component parts?"""
     verdicts = [o.verdict for o in outcomes]
     if rule.differ(verdicts):
-        return key in rule.classify([None] * len(verdicts), [Outcome(v) for v in verdicts])
+        return kind_of(key) == "legality"
     if not all(v.goes_on for v in verdicts):
         return False
     before = [scope.reading(s) for s in states]
@@ -217,17 +241,31 @@ def _shows(rule: Rule, scope: Any, states: Sequence[Any], outcomes: Sequence[Out
 # ------------------------------------------------------------------ running one
 
 
-def disputes(c: Comparison, depth: int | None = None, seconds: float | None = None) -> Disputes:
-    """The classes of ``c`` within its game's scope: each part of the scope searched in
-    full (its records of at most its length, or ``depth`` moves when given), a class
-    written out from the first part that shows it."""
+def parts(game: Game) -> list[str]:
+    """The names of the parts of a game's dispute scope."""
+    return list(game.part("disputes").PARTS)
+
+
+def disputes(c: Comparison, depth: int | None = None, seconds: float | None = None,
+             only: Sequence[str] | None = None, progress: Callable[[str, int, int], None] | None = None) -> Disputes:
+    """The classes of ``c`` within its game's scope: each part of the scope (``only`` those
+    named) searched in full (its records of at most its length, or ``depth`` moves when
+    given; all parts within ``seconds`` together), a class written out from the first part
+    that shows it. ``progress`` is told each part's name, each length and the positions."""
+    from time import monotonic
+
     part = c.game.part("disputes")
     points = part.points(c.settings) if hasattr(part, "points") else {}
     classes: dict[str, Class] = {}
     described, searched, seconds_taken, complete = [], [], 0.0, True
+    deadline = None if seconds is None else monotonic() + seconds
     for name, scope, length in part.scopes(c.settings):
+        if only and name not in only:
+            continue
         length = depth if depth is not None else length
-        result: Result = search(c.game.engine, scope, c.rule, length, seconds=seconds)
+        left = None if deadline is None else max(0.0, deadline - monotonic())
+        told = None if progress is None else (lambda d, n, name=name: progress(name, d, n))
+        result: Result = search(c.game.engine, scope, c.rule, length, seconds=left, progress=told)
         complete = complete and not result.cut_short
         described.append({"name": name, **scope.describe(), "depth": length})
         searched.append(result.searched)
@@ -235,6 +273,8 @@ def disputes(c: Comparison, depth: int | None = None, seconds: float | None = No
         for key, found in result.classes.items():
             if key in classes and (classes[key].witness is not None or found.witness is None):
                 continue
+            if c.pair and found.witness is None:
+                continue  # options that together rule otherwise: on some verdict, or not at all
             out = _class(c, scope, found)
             out.scope = name
             out.points = attribute(c, lambda s: _scope_like(scope, s), points, found) if points else []

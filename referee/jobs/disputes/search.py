@@ -142,8 +142,9 @@ def outcome(engine: Any, scope: Scope, state: Any, move: Any) -> Outcome:
 
 class _Search:
     def __init__(self, engine: Any, scope: Scope, rule: Rule, depth: int, follow: int, dedup: bool,
-                 seconds: float | None) -> None:
+                 seconds: float | None, progress: Callable[[int, int], None] | None = None) -> None:
         self.engine, self.scope, self.rule = engine, scope, rule
+        self.progress = progress
         self.depth, self.follow, self.dedup = depth, follow, dedup
         self.deadline = None if seconds is None else monotonic() + seconds
         self.result = Result(depth=depth)
@@ -181,8 +182,6 @@ class _Search:
                 got = self.rule.classify(olds, [Outcome(o.verdict, s, r)
                                                 for o, s, r in zip(outcomes, states, readings)])
             parted = frozenset(k for k in got if kind_of(k) == "effect")
-            if not parted and not same:
-                parted = frozenset({"effect:position"})  # (a game's readings should name what differs)
             verdicts = tuple(o.verdict for o in outcomes) if outcomes else tuple(Verdict(LEGAL) for _ in states)
             for key in parted:
                 self._show(key, Shown(tuple(before) if before is not None else states, move, verdicts, start,
@@ -223,6 +222,8 @@ class _Search:
                 self._expand(node, depth, nxt, seen)
             layer = nxt
             self.result.searched.append(len(layer))
+            if self.progress is not None:
+                self.progress(depth, len(layer))
         self._settle()
         self.result.seconds = monotonic() - began
         return self.result
@@ -264,7 +265,9 @@ class _Search:
             states, extra = scope.advance(node.states, [o.after for o in outcomes], move, node.extra)
             child = self._node(states, extra, node.start, moves, node.parted, node.states, move,
                                outcomes) if in_scope or node.parted else None
-            if child is None:
+            if child is None or (not child.same and not child.parted):
+                # (settings apart, as predicted, show nothing more: a pair of options whose
+                # one option alone took another course, as it would alone)
                 continue
             if child.parted:
                 for ending, said in scope.endings(states):
@@ -291,8 +294,9 @@ class _Search:
 
 
 def search(engine: Any, scope: Scope, rule: Rule, depth: int, follow: int = 2, dedup: bool = True,
-           seconds: float | None = None) -> Result:
+           seconds: float | None = None, progress: Callable[[int, int], None] | None = None) -> Result:
     """Every class the scope's records of at most ``depth`` moves show, with its first
     position and its shortest witness (an effect's witness may run ``follow`` moves
-    longer)."""
-    return _Search(engine, scope, rule, depth, follow, dedup, seconds).run()
+    longer); ``seconds`` bounds the time taken (the result then says it was cut short);
+    ``progress`` is told each length searched and the positions (records) of that length."""
+    return _Search(engine, scope, rule, depth, follow, dedup, seconds, progress).run()
