@@ -32,8 +32,8 @@ from .options import lang_option, rule_sets_text, speak
               help="Also write the classes as one self-contained HTML page, with each witness's replay page beside "
                    "it (PATH's name with -replays/ after it).")
 @click.option("--scope", "parts", multiple=True, metavar="PART",
-              help="Search only this part of the game's scope (repeat). Caravan: 'lane A/D', 'long lines'; "
-                   "Daifugo: deals, endings, 'next round'. Default: every part.")
+              help="Search only this part of the game's scope (repeat; the output names each part, and a part "
+                   "that does not exist is said with the game's parts). Default: every part.")
 @click.option("--depth", type=integer(min=0), metavar="N",
               help="Records of at most N moves in every part searched (default: each part's own length).")
 @click.option("--timeout", type=real(min=0), metavar="SECONDS",

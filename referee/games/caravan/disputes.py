@@ -161,7 +161,7 @@ class CaravanScope:
         }
 
     def raw(self, state: cv.State) -> Hashable:
-        return state._replace(rules=None)
+        return tuple(state)[1:]  # all but the rule set
 
     def endings(self, states: Sequence[cv.State]) -> Iterable[tuple[str, tuple[Verdict, ...]]]:
         for declared in ("1-0", "0-1"):
@@ -195,9 +195,9 @@ class CaravanScope:
 
         tags = {"Game": "Caravan", "Rules": state.rules.name, "Table": table_text(state.caravans),
                 "Hand1": cards(state.hands[0]), "Hand2": cards(state.hands[1])}
-        for p in (0, 1):
-            if state.decks[p] is not None:
-                tags[f"Deck{p + 1}"] = " ".join(map(str, state.decks[p]))  # type: ignore[union-attr]  # checked above
+        for p, deck in enumerate(state.decks):
+            if deck is not None:
+                tags[f"Deck{p + 1}"] = " ".join(map(str, deck))
         tags["ToMove"] = cv.player_name(state.to_move)
         tags["Phase"] = "opening" if state.in_opening() else "main"
         return write_caravan(tags, [], "*").rstrip("\n").rpartition("\n")[0].rstrip("\n") + "\n"

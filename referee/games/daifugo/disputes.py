@@ -265,8 +265,8 @@ def raw(state: df.State) -> Hashable:
     """The position as its rules read it, their setting aside (an exchange duty's choice,
     weakest or any, is the setting's: the reading's ``exchange`` says it)."""
     revolted, stall = _read(state)
-    return state._replace(rules=None, events=(), trick_revolted=revolted, stall=stall,
-                          pending=tuple((d.giver, d.receiver, d.count) for d in state.pending))
+    plain = state._replace(events=(), trick_revolted=revolted, stall=stall, pending=())
+    return tuple(plain)[1:], tuple((d.giver, d.receiver, d.count) for d in state.pending)
 
 
 def endings(states: Sequence[df.State]) -> Iterator[tuple[str, tuple[Verdict, ...]]]:
@@ -517,7 +517,7 @@ def points(settings: Sequence[df.RuleSet]) -> dict[str, tuple[str, ...]]:
     import dataclasses
 
     first = settings[0]
-    out = {}
+    out: dict[str, tuple[str, ...]] = {}
     for f in dataclasses.fields(first):
         if f.name != "name" and any(getattr(s, f.name) != getattr(first, f.name) for s in settings[1:]):
             out[f.name.replace("_", "-")] = (f.name,)

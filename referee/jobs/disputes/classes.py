@@ -19,12 +19,14 @@ setting rejects is a legality class of the start (``start:legal/caravan.deck.max
 positions whose readings differ are effect classes of the start (``start:turn``).
 
 For a pair of options (``seed +a +b`` against the preset) a class is an *interaction*:
-the four settings (the preset, each option alone, both) are judged, and the outcome under
-both options is not what each option alone predicts: for the verdict, the one option's
-verdict where the other option changes nothing (and likewise each component of the
-reading); a component both options change is predicted only where they change it alike.
-Interaction classes are keyed as the others (``legality:<predicted>/<both>``,
-``effect:<component>``).
+the four settings (the preset, each option alone, both) judge a move in a position they
+share, and the outcome under both options is not what each option alone predicts: for
+the verdict, the one option's verdict where the other option changes nothing (either,
+where both change it); likewise each component of the reading after the move.
+Interactions are keyed as the others, by the predicted verdict and the one given
+(``legality:legal/daifugo.turn.order``) or by the component (``effect:turn``). Two options
+*rule* otherwise together only where some verdict shows it: an effect interaction
+counts only with a witness, a record whose verdicts then are not the predicted ones.
 
 Two verdicts that differ only in the rule an illegal move breaks (both stop the replay)
 are no disagreement here: the record is invalid under both, at the same move.
@@ -127,7 +129,7 @@ def verdicts_differ_two(verdicts: Sequence[Verdict]) -> bool:
 # ------------------------------------------------------------------ a pair of options
 
 
-def _predict(none: Any, one: Any, other: Any) -> tuple[Any, ...]:
+def predict(none: Any, one: Any, other: Any) -> tuple[Any, ...]:
     """What both options together are predicted to give, from the preset's value (``none``)
     and each option's alone: the value they leave unchanged is not their doing. Several
     values when both change it differently (either is then no interaction)."""
@@ -143,7 +145,7 @@ def classify_pair(before: Sequence[Mapping[str, Any] | None], outcomes: Sequence
     alone, the second alone, and both (in that order)."""
     none, one, other, both = outcomes
     verdicts = [o.verdict for o in outcomes]
-    predicted = _predict(*verdicts[:3])
+    predicted = predict(*verdicts[:3])
     if both.verdict not in predicted:
         if both.verdict.goes_on or any(v.goes_on for v in predicted):
             return {legality_key((predicted[0].side, both.verdict.side), start)}
@@ -156,11 +158,11 @@ def classify_pair(before: Sequence[Mapping[str, Any] | None], outcomes: Sequence
     out = set()
     for name in readings[3]:  # type: ignore[union-attr]  # checked above
         values = [r[name] for r in readings]  # type: ignore[index]  # checked above
-        if values[3] in _predict(*values[:3]):
+        if values[3] in predict(*values[:3]):
             continue
         if all(b is not None for b in before):
             olds = [b[name] for b in before]  # type: ignore[index]  # checked above
-            if olds[3] not in _predict(*olds[:3]):
+            if olds[3] not in predict(*olds[:3]):
                 continue  # the positions before already interacted here
         out.add(effect_key(name, start))
     return out
@@ -168,6 +170,6 @@ def classify_pair(before: Sequence[Mapping[str, Any] | None], outcomes: Sequence
 
 def verdicts_differ_pair(verdicts: Sequence[Verdict]) -> bool:
     """Is the verdict under both options not what each alone predicts?"""
-    predicted = _predict(*verdicts[:3])
+    predicted = predict(*verdicts[:3])
     both = verdicts[3]
     return both not in predicted and (both.goes_on or any(v.goes_on for v in predicted))

@@ -142,8 +142,8 @@ def _class(c: Comparison, scope: Any, found: Found) -> Class:
     labels = c.labels
     shown = found.shown
     kind = kind_of(found.key)
-    rules = {label: v.rule for label, v in zip(labels, shown.verdicts)} if kind == "legality" else {
-        label: None for label in labels}
+    rules: dict[str, str | None] = {label: (v.rule if kind == "legality" else None)
+                                    for label, v in zip(labels, shown.verdicts)}
     state = shown.states[0]
     out = Class(found.key, kind, rules, scope.position(state, shown.moves),
                 None if shown.move is None else scope.describe_move(state, shown.move))
@@ -174,13 +174,13 @@ def _cited(c: Comparison, scope: Any, shown: Any) -> dict[str, list[str]]:
 
 def _witness(c: Comparison, scope: Any, witness: Witness, out: Class) -> None:
     text = scope.record(witness.start, witness.moves, witness.ending)
-    ply = None if witness.ending is not None or not witness.moves else witness.length
+    last = None if witness.ending is not None or not witness.moves else witness.length
     out.witness, out.length = text, witness.length
     verified = True
     for label, setting, verdict in zip(c.labels, c.settings, witness.verdicts):
-        got = record_verdict(c.game, text, setting, ply)
+        got = record_verdict(c.game, text, setting, last)
         out.verdicts[label] = got
-        want = _expected(verdict, ply)
+        want = _expected(verdict, last)
         if got["valid"] != want["valid"] or got["rule"] != want["rule"] or (
                 want["ply"] is not None and got["ply"] != want["ply"]):
             verified = False
@@ -274,7 +274,8 @@ def disputes(c: Comparison, depth: int | None = None, seconds: float | None = No
             if key in classes and (classes[key].witness is not None or found.witness is None):
                 continue
             if c.pair and found.witness is None:
-                continue  # options that together rule otherwise: on some verdict, or not at all
+                continue  # two options rule otherwise together only where a verdict shows it
+
             out = _class(c, scope, found)
             out.scope = name
             out.points = attribute(c, lambda s: _scope_like(scope, s), points, found) if points else []

@@ -62,9 +62,10 @@ class Scope(Protocol):
         """The record of ``moves`` from ``start`` (``ending``: how it ends, see ``endings``)."""
         ...
 
-    def endings(self, states: Sequence[Any]) -> Iterable[str]:
+    def endings(self, states: Sequence[Any]) -> Iterable[tuple[str, tuple[Verdict, ...]]]:
         """Ways a record that stands in these positions can end with a claim the settings
-        judge (a declared result, a finishing order), each a word ``record`` takes."""
+        judge (a declared result, a finishing order): each as ``record`` takes it, with each
+        setting's verdict on it."""
         ...
 
     def describe_move(self, state: Any, move: Any) -> str:

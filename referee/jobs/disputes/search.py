@@ -274,11 +274,11 @@ class _Search:
                     if self.rule.differ(said):
                         self._candidate(child, Witness(node.start, moves, tuple(said), ending), None)
             if self.dedup:
-                key = (tuple(scope.raw(s) for s in states) if not child.same else scope.raw(states[0]),
+                met = (tuple(scope.raw(s) for s in states) if not child.same else scope.raw(states[0]),
                        extra, child.parted)
-                if key in seen:
+                if met in seen:
                     continue
-                seen.add(key)
+                seen.add(met)
             nxt.append(child)
 
     def _settle(self) -> None:
