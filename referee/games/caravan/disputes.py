@@ -197,7 +197,7 @@ class CaravanScope:
                 "Hand1": cards(state.hands[0]), "Hand2": cards(state.hands[1])}
         for p, deck in enumerate(state.decks):
             if deck is not None:
-                tags[f"Deck{p + 1}"] = " ".join(map(str, deck))
+                tags[f"Deck{p + 1}"] = _deck_text(deck)
         tags["ToMove"] = cv.player_name(state.to_move)
         tags["Phase"] = "opening" if state.in_opening() else "main"
         return write_caravan(tags, [], "*").rstrip("\n").rpartition("\n")[0].rstrip("\n") + "\n"

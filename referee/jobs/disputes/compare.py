@@ -20,7 +20,9 @@ from referee.engines.message import T
 from referee.jobs.disputes.classes import ILLEGAL, LEGAL, REJECTED, Outcome, Verdict, kind_of
 from referee.jobs.disputes.search import PAIR, TWO, Found, Result, Rule, Witness, outcome, search, start_classes
 from referee.jobs.game import Game
+from referee.jobs.timeline import timelines
 from referee.jobs.validate import validate_text
+from referee.notation.records import text_lines
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,7 @@ def _class(c: Comparison, scope: Any, found: Found) -> Class:
     rules: dict[str, str | None] = {label: (v.rule if kind == "legality" else None)
                                     for label, v in zip(labels, shown.verdicts)}
     state = shown.states[0]
-    out = Class(found.key, kind, rules, scope.position(state, shown.moves),
+    out = Class(found.key, kind, rules, _position(scope, shown),
                 None if shown.move is None else scope.describe_move(state, shown.move))
     if kind == "effect":
         out.cited = _cited(c, scope, shown)
@@ -154,6 +156,22 @@ def _class(c: Comparison, scope: Any, found: Found) -> Class:
     if witness is not None:
         _witness(c, scope, witness, out)
     return out
+
+
+def _position(scope: Any, shown: Any) -> str:
+    """Where a class shows first, as the record that leads there is in fact: its moves
+    written as a record of the scope (with its deal or decks), replayed under the first
+    setting, and the position before the move (or the start) written out."""
+    moves = shown.moves + ((shown.move,) if shown.move is not None else ())
+    timeline = next(timelines(text_lines(scope.record(shown.start, moves)), "position"), None)
+    state = None
+    if timeline is not None and timeline.segments:
+        steps = timeline.steps
+        if shown.move is None:
+            state = timeline.segments[0].start
+        elif len(steps) >= len(moves):
+            state = steps[len(moves) - 1].before
+    return scope.position(state if state is not None else shown.states[0], shown.moves)
 
 
 def _cited(c: Comparison, scope: Any, shown: Any) -> dict[str, list[str]]:

@@ -22,6 +22,11 @@ from referee.jobs.render.html import head
 
 TEXT = Text({
     "none": M("none within the scope"),
+    "valid": M("{label} valid"),
+    "counted": M("{label} valid, move {ply} counted as a pass [{rule}]"),
+    "invalid": M("{label} invalid [{rule}]"),
+    "invalid_at": M("{label} invalid at move {ply} [{rule}]"),
+    "set_off": M("set off by {rules}"),
     "complete": M("complete within the scope"),
     "incomplete": M("not complete: the search stopped at its time limit"),
     "legal": M("legal"),
@@ -39,30 +44,38 @@ TEXT = Text({
 })
 
 
-def _side(label: str, rule: str | None, verdict: dict[str, Any] | None) -> str:
-    if verdict is not None:
-        if verdict.get("rule") is None:
-            return f"{label} {TEXT['legal']}"
-        state = "valid" if verdict.get("valid") else "invalid"
-        return f"{label} {state} [{verdict['rule']}]"
-    return f"{label} [{rule}]" if rule else f"{label} {TEXT['legal']}"
+def _verdict(label: str, v: dict[str, Any]) -> str:
+    """How validate judged a witness under one setting."""
+    if v.get("rule") is None:
+        return TEXT["valid"].format(label=label)
+    if v.get("valid"):
+        return TEXT["counted"].format(label=label, ply=v["ply"], rule=v["rule"])
+    if v.get("ply") is None:
+        return TEXT["invalid"].format(label=label, rule=v["rule"])
+    return TEXT["invalid_at"].format(label=label, ply=v["ply"], rule=v["rule"])
 
 
 def class_lines(c: dict[str, Any], full: bool = False) -> list[str]:
     """One class in words (with ``full``: its witness record and the position it shows in)."""
     lines = [f"{c['id']}"]
-    verdicts = c.get("verdicts") or {}
-    sides = [_side(label, rule, verdicts.get(label)) for label, rule in c["rules"].items()]
-    points = TEXT["points"].format(points=", ".join(c["points"])) if c.get("points") else ""
-    lines.append("  " + "; ".join(sides) + (f" — {points}" if points else ""))
+    if c["kind"] == "legality":
+        lines.append("  " + "; ".join(f"{label}: " + (f"[{rule}]" if rule else TEXT["legal"])
+                                      for label, rule in c["rules"].items()))
+    else:
+        said = [f"{label} [{' '.join(ids)}]" for label, ids in (c.get("cited") or {}).items() if ids]
+        if said:
+            lines.append("  " + TEXT["set_off"].format(rules="; ".join(said)))
+    if c.get("points"):
+        lines.append("  " + TEXT["points"].format(points=", ".join(c["points"])))
     where = c["move"] if c["move"] is not None else TEXT["at_start"]
+    lines.append("  " + TEXT["shown"].format(move=where))
     length = c.get("length")
-    said = TEXT["shown"].format(move=where)
     if length is None:
-        lines.append(f"  {said}; {TEXT['no_witness']}")
+        lines.append(f"  {TEXT['no_witness']}")
     else:
         check = "" if c.get("verified") else f" ({TEXT['unverified']})"
-        lines.append(f"  {said}; {TEXT['witness']}: " + tr(N("{n} move", "{n} moves", length)) + check)
+        verdicts = "; ".join(_verdict(label, v) for label, v in (c.get("verdicts") or {}).items())
+        lines.append(f"  {TEXT['witness']}: " + tr(N("{n} move", "{n} moves", length)) + f" — {verdicts}{check}")
     if full and c.get("witness"):
         lines += ["    " + line for line in c["witness"].rstrip("\n").split("\n")]
     if full:
@@ -71,13 +84,19 @@ def class_lines(c: dict[str, Any], full: bool = False) -> list[str]:
     return lines
 
 
-def comparison_lines(doc: dict[str, Any], full: bool = False, title: str | None = None) -> list[str]:
-    """A comparison: its settings, its scope, then each class (or none within the scope)."""
-    heading = title or " / ".join(doc["settings"])
+def _scope_lines(doc: dict[str, Any]) -> list[str]:
+    return [f"{TEXT['scope']} {part['name']}: {part['starts']}; {part['moves']}; "
+            + tr(N("records of at most {n} move", "records of at most {n} moves", part["depth"]))
+            for part in doc["scope"]["parts"]]
+
+
+def comparison_lines(doc: dict[str, Any], full: bool = False, scope: bool = True) -> list[str]:
+    """A comparison: its settings, its scope (``scope``), then each class (or none within
+    the scope)."""
+    heading = " / ".join(doc["settings"])
     lines = [heading, "-" * len(heading)]
-    for part in doc["scope"]["parts"]:
-        lines.append(f"{TEXT['scope']} {part['name']}: {part['starts']}; {part['moves']}; "
-                     + tr(N("records of at most {n} move", "records of at most {n} moves", part["depth"])))
+    if scope:
+        lines += _scope_lines(doc)
     lines.append(TEXT["complete"] if doc["complete"] else TEXT["incomplete"])
     classes = doc["classes"]
     if not classes:
@@ -89,11 +108,14 @@ def comparison_lines(doc: dict[str, Any], full: bool = False, title: str | None 
 
 
 def text(docs: Sequence[dict[str, Any]], full: bool = False) -> str:
+    """Comparisons in words, each scope said where it differs from the one before."""
     out: list[str] = []
+    said = None
     for doc in docs:
         if out:
             out.append("")
-        out += comparison_lines(doc, full)
+        out += comparison_lines(doc, full, scope=doc["scope"] != said)
+        said = doc["scope"]
     return "\n".join(out) + "\n"
 
 
