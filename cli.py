@@ -2,7 +2,7 @@
 each command is a module of ``referee.commands``.
 
 Exit status (every command): 0 all good; 1 at least one record invalid; 2 the command
-itself could not run (bad option, missing file).
+itself could not run (bad option, missing file); validate's 3: nothing to validate.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from referee.i18n import tr
 from referee.jobs import registry
 
 from .base import Argument, Command, done, fail, integer
-from .options import lang_option, rule_sets_text, speak
+from .options import check_settings, lang_option, rule_sets_text, speak, unmet_settings, with_warnings
 from .output import need_file, writing
 
 
@@ -74,6 +74,7 @@ def command(files: tuple[str, ...], rules: tuple[str, ...], explain_all: bool, a
     speak(lang)
     for path in files:
         need_file(path)
+    texts = check_settings([w.strip() for item in rules for w in item.split(",") if w.strip()])
     try:
         wanted = parse_wanted(list(rules))
     except ValueError as err:
@@ -84,7 +85,7 @@ def command(files: tuple[str, ...], rules: tuple[str, ...], explain_all: bool, a
     counts = {"records": 0, "valid": 0, "invalid": 0, "disputed": 0, "illegal": 0, "ruling_dependent": 0}
     try:
         with writing(output) as out:
-            write_annotated(out, files, wanted, counts, explain_all=explain_all, as_json=as_json,
+            write_annotated(out, files, wanted, texts, counts, explain_all=explain_all, as_json=as_json,
                             analysis=(depth, within) if analyse else None)
     except NotAnnotatable as err:
         fail(said(err))
@@ -101,13 +102,15 @@ def command(files: tuple[str, ...], rules: tuple[str, ...], explain_all: bool, a
     done(1 if counts["invalid"] else 0)
 
 
-def write_annotated(out: IO[str], files: tuple[str, ...], wanted: Any, counts: dict[str, int], *, explain_all: bool,
-                    as_json: bool, analysis: tuple[int, int] | None) -> None:
+def write_annotated(out: IO[str], files: tuple[str, ...], wanted: Any, texts: dict[str, str], counts: dict[str, int],
+                    *, explain_all: bool, as_json: bool, analysis: tuple[int, int] | None) -> None:
     """Every record of ``files`` annotated (and analysed to ``analysis``'s depth and
-    within, when given) onto ``out``, as text or one JSON document; ``counts`` counted."""
+    within, when given) onto ``out``, as text or one JSON document; ``counts`` counted, a
+    setting of ``texts`` (game -> --rules text) that met no record of its game said."""
     from referee.jobs.annotate import annotate_file
 
     records_json = []
+    games = set()
     for path in files:
         records: Iterator[Any]
         if analysis is not None:
@@ -119,6 +122,7 @@ def write_annotated(out: IO[str], files: tuple[str, ...], wanted: Any, counts: d
         for item in records:
             a: Any = getattr(item, "annotated", item)  # an analysed record carries its annotation
             report = a.timeline.report
+            games.add(report.game)
             counts["valid" if report.valid else "invalid"] += 1
             counts["disputed"] += sum(1 for n in a.notes if n.disputed)
             counts["illegal"] += sum(1 for n in a.notes if not n.step.legal)
@@ -132,5 +136,6 @@ def write_annotated(out: IO[str], files: tuple[str, ...], wanted: Any, counts: d
             else:
                 out.write(("\n" if counts["records"] else "") + a.text.rstrip("\n") + "\n")
             counts["records"] += 1
+    unmet_settings(texts, games)
     if as_json:
-        out.write(json.dumps({"summary": counts, "records": records_json}, ensure_ascii=False) + "\n")
+        out.write(json.dumps(with_warnings({"summary": counts, "records": records_json}), ensure_ascii=False) + "\n")

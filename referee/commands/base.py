@@ -5,12 +5,14 @@ The help lists a command's arguments (with their help) above its options; a requ
 argument is written ``FILE``, an optional one ``[FILE]``, a repeated one ``FILE...``; an
 option's value by its kind (``INTEGER``, ``FLOAT``, ``TEXT``, ``PATH``, ``[a|b|c]``) or its
 own name (``--jobs N``), its default and bounds beside its help (``[default: 10;
-x>=1]``). A group lists its commands in the order they were added.
+x>=1]``), and a misspelled choice is answered with the closest. A group lists its
+commands in the order they were added.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from difflib import get_close_matches
 from typing import Any, NoReturn
 
 import click
@@ -53,6 +55,19 @@ class Group(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(self.commands)
+
+
+class Choice(click.Choice):
+    """A choice among names; a misspelled one is answered with the closest (difflib)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as err:
+            close = get_close_matches(str(value).lower(), [str(c).lower() for c in self.choices], n=3, cutoff=0.6)
+            if not close:
+                raise
+            self.fail(f"{err.message} Did you mean {' or '.join(repr(c) for c in close)}?", param, ctx)
 
 
 class Integer(click.IntRange):

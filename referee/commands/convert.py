@@ -49,7 +49,8 @@ def command(file: str, to: str | None, game: int | None, output: Path | None) ->
 
       pitboss convert match.dfn --to uecda-log -o match.log
 
-    Exit status: 0 converted, 1 converted with games left out, 2 could not run.
+    Exit status: 0 converted, 1 converted with something left out (each said: games of
+    a log, a log's RANDOM_SEED line), 2 could not run (nothing is written).
     """
     from referee.jobs.validate import sniff
 
@@ -102,4 +103,7 @@ def convert_records(stream: Iterable[str], name: str, to: str | None, record: in
     else:
         write_file(output, text)
         click.echo(f"{output}: {name} as {target[1].title}")
-    done(0)
+    left_out = getattr(text, "notes", ())  # what the writer could not put in, each in a sentence
+    for note in left_out:
+        click.echo(f"pitboss: {note}", err=True)
+    done(1 if left_out else 0)

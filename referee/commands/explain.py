@@ -12,7 +12,7 @@ from referee.engines.message import T, said
 from referee.notation.records import open_text
 
 from .base import Argument, Command, done, fail, integer
-from .options import color_option, lang_option, no_color_option, speak, use_color
+from .options import color_option, lang_option, no_color_option, speak, use_color, with_warnings
 from .output import need_file
 
 
@@ -58,7 +58,7 @@ def command(file: str, ply: int, game: int, round_no: int | None, as_json: bool,
     except OSError as err:
         fail(T("cannot read {name}: {why}", name=file, why=err.strerror or err))
     if as_json:
-        click.echo(json.dumps(i18n.localize(ex.to_json()), ensure_ascii=False))
+        click.echo(json.dumps(i18n.localize(with_warnings(ex.to_json())), ensure_ascii=False))
     else:
         sys.stdout.write(explanation_text(ex, use_color(no_color, color)))
     done(0 if ex.note.step.legal else 1)

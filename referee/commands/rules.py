@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from referee.engines.message import N, T, said
+from referee.engines.message import N, T, said, suggested
 from referee.i18n import tr
 from referee.jobs import registry
 
@@ -44,14 +44,15 @@ def command(game: str | None, rule_set: str | None, html: Path | None, lang: str
 
     speak(lang)
     if game is not None and registry.find(game) is None:
-        fail(T("no game {game}: the games are {games}", game=repr(game), games=", ".join(registry.names())))
+        fail(suggested(T("no game {game}: the games are {games}", game=repr(game), games=", ".join(registry.names())),
+                       game, registry.names()))
     if rule_set is not None and game is None:
         fail(T("--rules needs a GAME: rule sets belong to a game"))
     chosen = [registry.game(game)] if game is not None else list(registry.games())
     try:
         books = [book(g, rule_set.strip().lower() if rule_set else None) for g in chosen]
     except ValueError as err:
-        fail(said(err))
+        fail(suggested(said(err), rule_set or "", [r for g in chosen for r in g.rule_sets]))
     if html is not None:
         write_file(html, rulebook_html(books))
         click.echo(tr(N("{file}: {n} rule", "{file}: {n} rules", sum(len(b.rules) for b in books), file=html)))

@@ -13,7 +13,7 @@ from referee.jobs import registry
 from referee.jobs.game import Game
 from referee.jobs.selfplay import Made, Option, SelfPlay
 
-from .base import Command, Group, default_shown, fail, integer
+from .base import Choice, Command, Group, default_shown, fail, integer
 from .output import Progress, writing
 
 
@@ -23,7 +23,7 @@ def game_option(option: Option) -> click.Option:
         flag = f"--{option.name}/--no-{option.name}" if option.negatable else f"--{option.name}"
         return click.Option([flag, option.keyword], is_flag=True, default=option.default, help=option.help)
     if option.choices:
-        return click.Option([f"--{option.name}", option.keyword], type=click.Choice(option.choices),
+        return click.Option([f"--{option.name}", option.keyword], type=Choice(option.choices),
                             default=option.default, help=option.help)
     value = integer(option.min, option.max) if isinstance(option.default, int) else click.STRING
     return click.Option([f"--{option.name}", option.keyword], type=value, default=option.default,
@@ -36,7 +36,7 @@ def params(game: Game, spec: SelfPlay) -> list[click.Parameter]:
         click.Option(["--games", "-n"], type=integer(min=1), default=10, help=f"How many {spec.noun}."),
         click.Option(["--seed", "-s"], type=click.INT, default=1,
                      help=f"Random seed: the same seed gives the same {spec.noun} (whatever --jobs)."),
-        click.Option(["--rules", "-r"], type=click.Choice(game.rule_sets, case_sensitive=False),
+        click.Option(["--rules", "-r"], type=Choice(game.rule_sets, case_sensitive=False),
                      default=game.default_rules, help=f"Rule set: {', '.join(game.rule_sets)}."),
         *(game_option(option) for option in spec.options),
         click.Option(["--output", "-o"], type=click.Path(path_type=Path),

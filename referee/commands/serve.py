@@ -3,8 +3,10 @@ listener's options) per protocol listener a game offers (``Game.listeners``)."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit, urlunsplit
 
 import click
 
@@ -14,11 +16,16 @@ from referee.jobs.listener import Listener, OptionValue
 
 from .base import Command, default_shown, done, fail, integer, kind, real
 
+if TYPE_CHECKING:
+    from referee.service.tables import TableHub
+
 HELP = """Run the live referee: tables over HTTP and WebSocket, every move judged by the
     engines, committed to the database before it is answered.
 
     Serves until SIGINT or SIGTERM, then finishes the requests in flight and exits 0.
     The API is described at /openapi.json and /docs; / lists the tables in a browser.
+    A port already in use, or a database that cannot be opened or reached, is said in
+    one line, exit status 2.
 
     Examples:
 
@@ -52,10 +59,10 @@ def _listeners() -> list[Listener]:
     return [listener for game in registry.games() for listener in game.listeners]
 
 
-def listeners(host: str, given: dict[str, Any]) -> list[Callable[[Any], Any]]:
+def listeners(host: str, given: dict[str, Any]) -> list[Callable[[TableHub], Awaitable[None]]]:
     """The protocol servers asked for (``--NAME PORT``), each with its options, to be
     started with the hub once the service is up."""
-    extra: list[Callable[[Any], Any]] = []
+    extra: list[Callable[[TableHub], Awaitable[None]]] = []
     for listener in _listeners():
         if given.get(listener.key) is None:
             continue
@@ -64,13 +71,13 @@ def listeners(host: str, given: dict[str, Any]) -> list[Callable[[Any], Any]]:
 
 
 def _starter(listener: Listener, address: str, port: int,
-             options: dict[str, OptionValue]) -> Callable[[Any], Awaitable[None]]:
-    """``listener`` on ``address:port`` with its options, waiting for the service's hub."""
+             options: dict[str, OptionValue]) -> Callable[[TableHub], Awaitable[None]]:
+    """``listener`` on ``address:port`` with its options, waiting for the service's hub
+    (which mypy holds here to what a listener is lent, ``ListenerHost``)."""
     serve = listener.serve()
 
-    def start(hub: Any) -> Awaitable[None]:
-        # ``announce`` keeps its default: options are only the listener's own flags
-        return serve(hub, address, port, **options)  # type: ignore[arg-type]
+    def start(hub: TableHub) -> Awaitable[None]:
+        return serve(hub, address, port, announce=click.echo, **options)
     return start
 
 
@@ -78,12 +85,68 @@ def serve(host: str, port: int, db: str, rate: float, **given: Any) -> None:
     from referee.service.app import serve as run
 
     i18n.use("en")  # the service answers every client alike: its API speaks English
+    asked = [(listener.name, given[listener.key]) for listener in _listeners()
+             if given.get(listener.key) is not None]
+    check_ports(host, [("HTTP", port), *asked])
+    check_database(db)
     try:
         code = run(host, port, db, rate=rate, burst=2 * rate, announce=click.echo,
                    extra_servers=listeners(host, given))
     except (OSError, RuntimeError) as err:
         fail(f"cannot serve: {err}")
     done(code)
+
+
+def address(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def check_ports(host: str, ports: list[tuple[str, int]]) -> None:
+    """Each port the service is to listen on (what for, port) can be listened on: else
+    one line saying which and why, exit 2 (checked before the servers start, whose own
+    failure is a traceback and exit 3)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    asked: dict[int, str] = {}
+    for what, port in ports:
+        if port == 0:  # any free port: there is always one
+            continue
+        if port in asked:
+            fail(f"cannot listen on {address(host, port)} for both {asked[port]} and {what}")
+        asked[port] = what
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do
+                sock.bind((host, port))
+                sock.listen()
+        except OSError as err:
+            fail(f"cannot listen on {address(host, port)} ({what}): {err.strerror or err}")
+
+
+def check_database(db: str) -> None:
+    """The database opens (and is migrated, as the service would on start): else one line
+    saying which (its password left out) and why, exit 2."""
+    import sqlite3
+
+    from referee.service.store import open_store
+
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, RuntimeError, ValueError)
+    if db.startswith(("postgresql://", "postgres://")):
+        import psycopg
+
+        errors += (psycopg.Error,)
+    try:
+        store = open_store(db)
+    except errors as err:
+        fail(f"cannot open the database {without_password(db)}: {' '.join(str(err).split())}")
+    store.close()
+
+
+def without_password(db: str) -> str:
+    """A database URL as it can be shown (``postgresql://user:***@host/db``)."""
+    parts = urlsplit(db)
+    if "://" not in db or not parts.password:
+        return db
+    return urlunsplit(parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)))
 
 
 command = Command("serve", params=params(), callback=serve, help=HELP)

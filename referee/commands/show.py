@@ -16,7 +16,7 @@ from referee.i18n import tr
 from referee.notation.records import open_text
 
 from .base import Argument, Command, done, fail, integer
-from .options import color_option, lang_option, no_color_option, speak, use_color
+from .options import color_option, lang_option, no_color_option, speak, use_color, with_warnings
 from .output import need_file, write_file
 
 if TYPE_CHECKING:
@@ -70,7 +70,12 @@ def command(file: str, game: int, ply: int | None, round_no: int | None, svg: st
     name = "<stdin>" if file == "-" else file
     chosen = record(file, name, game)
     annotated = annotate_timeline(chosen)
-    frames = frames_of(annotated)
+    try:
+        frames = frames_of(annotated)
+    except LookupError as err:  # nothing to draw it with (a record of no game Pitboss knows)
+        errors = chosen.report.errors
+        fail(T("{file}, record {game}: {error}", file=name, game=game,
+               error=tr(errors[0].message) if errors else said(err)))
     try:
         frame = select(frames, ply, round_no)
     except LookupError as err:
@@ -88,7 +93,7 @@ def command(file: str, game: int, ply: int | None, round_no: int | None, svg: st
             fail(T("--json writes to standard output: give --svg and --html a file"))
         doc = {"record": chosen.report.to_json(), "positions": len(frames), "position": frame.to_json(),
                "text": render_text(frame, False)}
-        click.echo(json.dumps(i18n.localize(doc), ensure_ascii=False))
+        click.echo(json.dumps(i18n.localize(with_warnings(doc)), ensure_ascii=False))
     elif svg is None and html is None:
         sys.stdout.write(render_text(frame, use_color(no_color, color)))
     done(0 if chosen.report.valid else 1)

@@ -14,9 +14,9 @@ from referee.i18n import tr
 from referee.jobs import registry
 from referee.jobs.questions import QuestionOption, question_names, question_options
 
-from .base import Argument, Command, done, fail, integer, kind, real
+from .base import Argument, Choice, Command, done, fail, integer, kind, real
 from .findings import print_finding
-from .options import LANG_HELP, rule_sets_text, rules_setting, speak
+from .options import LANG_HELP, check_settings, rule_sets_text, rules_setting, speak, with_warnings
 from .output import need_file
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def params() -> list[click.Parameter]:
     common: list[click.Parameter] = [
         Argument(["file"], metavar="FILE",
                  help="A record file holding the position (a record, or a start position); - reads standard input."),
-        click.Option(["--question", "-Q"], type=click.Choice(question_names(), case_sensitive=False), required=True,
+        click.Option(["--question", "-Q"], type=Choice(question_names(), case_sensitive=False), required=True,
                      help="What to ask (see the list above)."),
         click.Option(["--game", "-g"], type=integer(min=1), default=1, help="Which record of the file (from 1)."),
         click.Option(["--ply", "-p"], type=integer(min=0),
@@ -64,7 +64,7 @@ def params() -> list[click.Parameter]:
     ]
     asked = [question_option(name, declared) for name, declared in question_options().items()]
     return common + asked + [
-        click.Option(["--method", "-m"], type=click.Choice(METHODS, case_sensitive=False), default="auto",
+        click.Option(["--method", "-m"], type=Choice(METHODS, case_sensitive=False), default="auto",
                      help="auto: the faster method finds the answer and z3 proves a no (see bench/solve.py); z3 or "
                           "search: that one alone."),
         click.Option(["--timeout", "-t"], type=real(min=0.001), default=10.0, metavar="SECONDS",
@@ -88,14 +88,16 @@ def solve(file: str, question: str, game: int, ply: int | None, round_no: int | 
 
     speak(lang)
     need_file(file)
+    settings = rules_setting(rules)
     try:
-        position = load_position(file, game, ply, round_no, rules_setting(rules))
+        position = load_position(file, game, ply, round_no, settings)
     except UsageError as err:
         fail(said(err))
     except OSError as err:
         fail(T("cannot read {name}: {why}", name=file, why=err.strerror or err))
     except PositionError as err:
         invalid(err, question, as_json)
+    wrong_game(check_settings(rules), position.game, file)
     options = Options(method=method, timeout=timeout, **given)
     try:
         answer = ask(position, question, options)
@@ -106,7 +108,7 @@ def solve(file: str, question: str, game: int, ply: int | None, round_no: int | 
         doc["position"] = {"file": position.timeline.report.file, "game": position.timeline.report.index,
                            "kind": position.game, "rules": position.rules, "round": position.round,
                            "ply": position.ply}
-        click.echo(json.dumps(i18n.localize(doc), ensure_ascii=False))
+        click.echo(json.dumps(i18n.localize(with_warnings(doc)), ensure_ascii=False))
     else:
         click.echo(tr(T("position: {position}", position=position.describe())))
         for line in answer.text:
@@ -117,13 +119,22 @@ def solve(file: str, question: str, game: int, ply: int | None, round_no: int | 
     done(0)
 
 
+def wrong_game(texts: dict[str, str], game: str, file: str) -> None:
+    """A --rules setting given for another game than the position's stops the command (the
+    position would be judged under its own, not the one asked for)."""
+    if texts and game not in texts:
+        name, text = next(iter(texts.items()))
+        fail(T("--rules {text} is a {game} setting, but {file} holds a {other} record", text=repr(text),
+               game=registry.game(name).title, file=file, other=registry.game(game).title))
+
+
 def invalid(err: PositionError, question: str, as_json: bool) -> NoReturn:
     """The position asked about is not valid: its findings (or a JSON answer saying so); exit 1."""
     report = err.report
     if as_json:
-        click.echo(json.dumps(i18n.localize({"question": question, "answer": None, "witness": None,
-                                             "reason": T("invalid position: {why}", why=said(err)), "stats": None,
-                                             "game": report.to_json()}), ensure_ascii=False))
+        doc = {"question": question, "answer": None, "witness": None,
+               "reason": T("invalid position: {why}", why=said(err)), "stats": None, "game": report.to_json()}
+        click.echo(json.dumps(i18n.localize(with_warnings(doc)), ensure_ascii=False))
     else:
         for finding in err.findings:
             print_finding(report, finding, "error")

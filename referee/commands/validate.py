@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
@@ -17,9 +19,10 @@ from referee.jobs.report import GameReport
 from referee.jobs.validate import Summary, expand_inputs
 from referee.notation.records import NotText, visible
 
-from .base import Argument, Command, done, fail, integer
+from .base import Argument, Choice, Command, done, fail, integer
 from .findings import github, paint, print_finding
-from .options import color_option, color_wanted, formats_text, lang_option, rule_sets_text, rules_setting, speak
+from .options import (check_settings, color_option, color_wanted, formats_text, lang_option, rule_sets_text,
+                      rules_setting, speak, unmet_settings, warn, with_warnings)
 from .output import Progress
 
 FORMATS = ("text", "json", "github")
@@ -31,10 +34,13 @@ FORMATS = ("text", "json", "github")
                      "recursively for them), FIFOs and process substitutions; - reads standard input.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON document: a summary and every game's errors and warnings (as --format json).")
-@click.option("--format", "-f", "output_format", type=click.Choice(FORMATS, case_sensitive=False), default="text",
+@click.option("--format", "-f", "output_format", type=Choice(FORMATS, case_sensitive=False), default="text",
               help="text (default), json (one document, as --json) or github (GitHub Actions annotations: "
                    "::error file=...,line=...,col=...).")
-@click.option("--quiet", "-q", is_flag=True, help="Print only invalid games and the summary.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Print only invalid games (with --strict, warned ones too) and the summary.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="List every record with its verdict, valid ones too (by default only records with findings).")
 @click.option("--statistics", is_flag=True, help="Also count the findings per rule id (in the summary).")
 @click.option("--strict", is_flag=True, help="Warnings fail too: exit 1 when any record has a warning.")
 @click.option("--rules", "-r", multiple=True, metavar="SETTING",
@@ -51,10 +57,15 @@ FORMATS = ("text", "json", "github")
               help="Validate on a Dask cluster (the scheduler's address, e.g. tcp://10.0.0.1:8786): each file is "
                    "one task; output as on one machine. Needs pip install 'pitboss[dask]'.")
 @lang_option()
-def command(files: tuple[str, ...], as_json: bool, output_format: str, quiet: bool, statistics: bool, strict: bool,
-            rules: tuple[str, ...], color: str, jobs: int | None, dask: str | None, lang: str | None) -> None:
+def command(files: tuple[str, ...], as_json: bool, output_format: str, quiet: bool, verbose: bool, statistics: bool,
+            strict: bool, rules: tuple[str, ...], color: str, jobs: int | None, dask: str | None,
+            lang: str | None) -> None:
     """Replay every record against its rule set and report each illegal move, bad tag,
     syntax error and wrong result, with file, line, column, ply, player and rule id.
+
+    Each finding is printed with its line and a caret under the column, then its record's
+    verdict; then a summary. When all is well that is all: -v lists every record, -q only
+    the invalid ones.
 
     The rule set comes from each record's [Rules] tag (and [Options], where its game has
     options), or from --rules; see `pitboss --help` for each game's. A record's first
@@ -72,14 +83,18 @@ def command(files: tuple[str, ...], as_json: bool, output_format: str, quiet: bo
       pitboss validate --rules SETTING --strict games.cvn.gz
 
     Exit status: 0 all valid, 1 some invalid (or, with --strict, some warned), 2 could
-    not run (a bad option, or some input could not be read).
+    not run (a bad option, or some input could not be read), 3 nothing to validate (an
+    input held no records: a warning says which).
     """
     speak(lang)
+    if quiet and verbose:
+        fail(T("--quiet and --verbose: choose one"))
     fmt = "json" if as_json else output_format
     settings = rules_setting(rules)
     from referee.jobs.parallel import validate_paths
 
-    inputs = expand_inputs(files)
+    origins = [(given, list(expand_inputs([given]))) for given in files]
+    inputs = [path for _, paths in origins for path in paths]
     if dask is not None:
         if jobs is not None:
             fail(T("--jobs and --dask: choose one (on a cluster the workers are the jobs)"))
@@ -89,59 +104,98 @@ def command(files: tuple[str, ...], as_json: bool, output_format: str, quiet: bo
             (item, None) for item in validate_on_dask(dask, inputs, settings=settings))
     else:
         stream = validate_paths(inputs, jobs, settings=settings)
-    summary = Summary()
-    games_json: list[Any] = []
-    report_all(stream, summary, games_json, fmt, quiet=quiet, strict=strict,
-               paint_verdicts=fmt == "text" and color_wanted(color))
+    run = Run(fmt, "quiet" if quiet else "verbose" if verbose else "findings", strict,
+              fmt == "text" and color_wanted(color))
+    run.report_all(stream)
+    unmet_settings(check_settings(rules), run.games_met)
+    empty = run.empty_inputs(origins)
+    summary = run.summary
     if fmt == "json":
-        click.echo(json.dumps(i18n.localize({"summary": summary.to_json(statistics), "games": games_json}),
-                              ensure_ascii=False))
+        click.echo(json.dumps(i18n.localize(with_warnings({"summary": summary.to_json(statistics),
+                                                           "games": run.games_json})), ensure_ascii=False))
     else:
         print_summary(summary, statistics, strict)
-    done(2 if summary.unread else 1 if summary.failed(strict) else 0)
+    done(2 if summary.unread else 1 if summary.failed(strict) else 3 if empty else 0)
 
 
-def report_all(stream: Iterator[tuple[Any, float | None]], summary: Summary, games_json: list[Any], fmt: str, *,
-               quiet: bool, strict: bool, paint_verdicts: bool) -> None:
-    """Each report of ``stream`` counted in ``summary`` and printed as ``fmt`` says (JSON
-    ones kept in ``games_json`` for the one document), inputs that could not be read
-    said on standard error."""
-    from referee.jobs.parallel import RunError, Unread
+@dataclass
+class Run:
+    """A validate run: how it prints (``fmt``; ``level``: quiet, findings or verbose) and
+    what it has seen."""
 
-    progress = Progress(enabled=fmt != "github")
-    try:
-        for report, fraction in stream:
-            if isinstance(report, Unread):
-                progress.done()
-                unread(report, summary)
-                continue
-            summary.add(report)
-            progress.update(visible(report.file), fraction, summary.games, summary.plies)
-            if fmt == "json":
-                games_json.append(i18n.localize(report.to_json()))
-                continue
-            if fmt == "github":
-                for kind, findings in (("error", report.errors), ("warning", report.warnings)):
-                    for finding in findings:
-                        click.echo(github(kind, report, finding))
-                continue
-            if quiet and report.valid and not (strict and report.warnings):
-                continue
+    fmt: str
+    level: str
+    strict: bool
+    painted: bool
+    summary: Summary = field(default_factory=Summary)
+    games_json: list[Any] = field(default_factory=list)
+    #: Records read per file (as the reports name it).
+    records_in: Counter[str] = field(default_factory=Counter)
+    #: The games of the records read.
+    games_met: set[str | None] = field(default_factory=set)
+
+    def shown(self, report: GameReport) -> bool:
+        """Is this record printed (text output)?"""
+        if self.level == "verbose":
+            return True
+        if self.level == "quiet":
+            return not report.valid or (self.strict and bool(report.warnings))
+        return bool(report.errors or report.warnings)
+
+    def report_all(self, stream: Iterator[tuple[Any, float | None]]) -> None:
+        """Each report of ``stream`` counted and printed as the run prints, inputs that
+        could not be read said on standard error."""
+        from referee.jobs.parallel import RunError, Unread
+
+        summary = self.summary
+        progress = Progress(enabled=self.fmt != "github")
+        try:
+            for report, fraction in stream:
+                if isinstance(report, Unread):
+                    progress.done()
+                    unread(report, summary)
+                    continue
+                summary.add(report)
+                self.records_in[report.file] += 1
+                self.games_met.add(report.game)
+                progress.update(visible(report.file), fraction, summary.games, summary.plies)
+                if self.fmt == "json":
+                    self.games_json.append(i18n.localize(report.to_json()))
+                elif self.fmt == "github":
+                    for kind, findings in (("error", report.errors), ("warning", report.warnings)):
+                        for finding in findings:
+                            click.echo(github(kind, report, finding))
+                elif self.shown(report):
+                    progress.done()
+                    self.print_report(report)
+        except BrokenPipeError:
+            # whoever read the output stopped reading (| head): stop quietly
+            sys.stdout = open(os.devnull, "w")
+            done(0 if not summary.failed(self.strict) else 1)
+        except RunError as err:
             progress.done()
-            for finding in report.errors:
-                print_finding(report, finding, "error", paint_verdicts)
-            for finding in report.warnings:
-                print_finding(report, finding, "warning", paint_verdicts)
-            click.echo(verdict_line(report, paint_verdicts), color=paint_verdicts or None)
-    except BrokenPipeError:
-        # whoever read the output stopped reading (| head): stop quietly
-        sys.stdout = open(os.devnull, "w")
-        done(0 if not summary.failed(strict) else 1)
-    except RunError as err:
-        progress.done()
-        fail(str(err))
-    finally:
-        progress.done()
+            fail(str(err))
+        finally:
+            progress.done()
+
+    def print_report(self, report: GameReport) -> None:
+        for finding in report.errors:
+            print_finding(report, finding, "error", self.painted)
+        for finding in report.warnings:
+            print_finding(report, finding, "warning", self.painted)
+        click.echo(verdict_line(report, self.painted), color=self.painted or None)
+
+    def empty_inputs(self, origins: list[tuple[str, list[str]]]) -> bool:
+        """A warning for each input given that held no records (a folder with no record
+        files, a file with none in it); were there any?"""
+        unread_names = {name for name, _ in self.summary.unread}
+        empty = False
+        for given, paths in origins:
+            names = ["<stdin>" if path == "-" else path for path in paths]
+            if not any(self.records_in[n] or n in unread_names for n in names):
+                warn(T("{input}: no records: nothing to validate", input=visible(given)))
+                empty = True
+        return empty
 
 
 def unread(report: Any, summary: Summary) -> None:
@@ -198,8 +252,8 @@ def print_summary(summary: Summary, statistics: bool, strict: bool) -> None:
         return N("{n:,} warning", "{n:,} warnings", n)
 
     template = SUMMARY[(bool(strict and summary.warned), bool(summary.unread))]
-    click.echo(tr(T(template, games=N("{n:,} game", "{n:,} games", summary.games), valid=summary.valid,
-                    invalid=summary.invalid, errors=errors(summary.errors), warnings=warnings(summary.warnings),
+    click.echo(tr(T(template, games=N("{n:,} game", "{n:,} games", summary.games), valid=f"{summary.valid:,}",
+                    invalid=f"{summary.invalid:,}", errors=errors(summary.errors), warnings=warnings(summary.warnings),
                     warned=N("{n:,} valid game", "{n:,} valid games", summary.warned),
                     unread=N("{n:,} input", "{n:,} inputs", len(summary.unread)))))
     if statistics and summary.by_rule:

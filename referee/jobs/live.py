@@ -10,6 +10,10 @@ The service (``referee/service``) never names a game. Each game's ``live`` part
   :class:`LiveError` on a bad request.
 - ``open(setup) -> Match``: the table at its start; the service replays the stored moves
   on it (:meth:`Match.replay`) after a restart.
+- ``form() -> dict``: what a form for a new table offers, as JSON: ``seats`` (rule set ->
+  the seat counts it takes), ``names`` (names to suggest, seat by seat), ``options`` (each
+  ``{"name", "title", "kind": "bool" | "choice" | "length", "choices"}``), ``presets``
+  (rule set -> each option's value there) and ``rounds`` (does a table play rounds?).
 
 A :class:`Match` is the table's state; the engines judge every move it takes. All its
 texts are notation (notation.md): a seat's legal moves, the public move text, the record.

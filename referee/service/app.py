@@ -77,6 +77,7 @@ ROUTES = [
     _route("/", endpoints.index),
     _route("/favicon.ico", endpoints.favicon),
     _route("/tables/{id}", endpoints.table_page),
+    _route("/tables/{id}/replay", endpoints.replay_page),
     _route("/v1/tables", endpoints.create_table, methods=["POST"]),
     _route("/v1/tables", endpoints.list_tables, methods=["GET"]),
     _route("/v1/tables/{id}", endpoints.public_view),

@@ -148,8 +148,14 @@ def _paths(notations: str) -> dict[str, Any]:
                                "responses": {"200": {"description": "the answer", "content": _JSON_OBJECT},
                                              "400": _error("malformed body"), "413": _error("body over 8 MiB"),
                                              "422": _error("a question the position cannot be asked")}}},
-        "/": {"get": {"summary": "Web page: the tables", "responses": {"200": {"description": "HTML"}}}},
+        "/": {"get": {"summary": "Web page: the tables, and a form that starts a new one",
+                      "responses": {"200": {"description": "HTML"}}}},
         "/tables/{id}": {"get": {"summary": "Web page: watch a table live, or play it with a seat's token (#token=...)",
                                  "parameters": [_TABLE_ID], "responses": {"200": {"description": "HTML"},
                                                                           "404": _error("no such table")}}},
+        "/tables/{id}/replay": {"get": {"summary": "Web page: a finished table's record replayed move by move "
+                                                   "(what `pitboss show --html` writes)",
+                                        "parameters": [_TABLE_ID],
+                                        "responses": {"200": {"description": "HTML"}, "404": _error("no such table"),
+                                                      "409": _error("the table is not finished")}}},
     }

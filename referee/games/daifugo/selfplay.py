@@ -281,7 +281,7 @@ def _contest_log(rng: random.Random, config, rules: df.RuleSet, random_seed: int
         state = df.new_round(rules, deal.hands, deal.seats, None if fresh else previous, n, names)
         changes: list[tuple[int, int, tuple[Card, ...]]] = []
         while state.phase == "exchange":  # the server's transfers, then the daifugo's and the fugo's gifts
-            duty = min(state.pending, key=lambda d: (not d.server, classes[d.giver]))
+            duty = state.pending[0]  # the order the server makes them: daihinmin, hinmin, daifugo, fugo
             gift = _gift(rng, state, duty)
             state = df.apply(state, gift)
             changes.append((gift.giver, gift.receiver, gift.cards))

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.daifugo.live import DaifugoMatch, create
+from referee.games.daifugo.live import DaifugoMatch, create, form
 from referee.games.daifugo.uecda.contest import live as contest
 
-__all__ = ["create", "open"]
+__all__ = ["create", "form", "open"]
 
 
 def open(setup: dict[str, Any]) -> DaifugoMatch:  # noqa: A001 - the protocol's name

@@ -108,7 +108,7 @@ def _table_of_clients(tmp_path: Path, clients: list[Client], config: C.ContestCo
         c.port = server.port
     threads = []
     try:
-        for c in clients:  # in order: player numbers are accept order
+        for c in clients:  # in order: player numbers are handshake order
             t = threading.Thread(target=c.run, daemon=True)
             t.start()
             threads.append(t)

@@ -21,15 +21,17 @@ Plies: DFN counts the exchange gifts as moves of the round, the log does not; ea
 converted round says how many gifts it starts with (:attr:`Round.gifts`), so a finding
 at DFN ply ``p`` is the log's ply ``p - gifts``.
 
-The other way (:func:`write_records`), a DFN record under ``uecda`` whose options the
-server's flags can say becomes a log of one game per round, the rounds' exchanges left
-to the server as it logs them (not at all); read back, it gives the record's verdicts.
+What the log's header says beyond the rules (the server's window, random-number, seating
+and port settings, its RANDOM_SEED where the record starts at the log's first game, the
+later revision's host and clock) goes into ``[Log.KEY "value"]`` tags, so that the record
+written back as a log (:func:`write_records`, ``record_log``) has the header the server
+wrote; read back, that log gives the record's verdicts.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from referee.engines.message import M
@@ -40,6 +42,7 @@ from referee.games.daifugo.uecda.log_referee import LogReferee, log_rules
 from referee.games.daifugo.uecda.log_replay import LogGameReplay, Outcome
 from referee.games.daifugo.uecda.notation import log as ul
 from referee.games.daifugo.notation.dfn import options_text, write_daifugo
+from referee.games.daifugo.uecda.record_log import CARRIED, LOG_TAG, Unwritable, Written, write_log
 from referee.games.daifugo.uecda.seed_check import logged_exchange
 
 #: What ``pitboss convert --to`` writes a DFN record as (``write_records``).
@@ -142,6 +145,9 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
         if current is None or not current["rounds"]:
             current = None
             return None
+        ended = current["header"].flags.get("TIME_END")  # known once the log's last game is read
+        if ended is not None:
+            current["tags"][LOG_TAG + "TIME_END"] = ended
         out = Converted(write_daifugo(current["tags"], current["rounds"]), current["meta"])
         current = None
         return out
@@ -194,7 +200,8 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
                 tags["Options"] = options
             tags["Players"] = " ".join(names)
             tags["Event"] = f"{file or 'contest log'}, from game {game.index}"
-            current = {"tags": tags, "rounds": [], "meta": []}
+            tags.update(_carried_tags(game))
+            current = {"tags": tags, "rounds": [], "meta": [], "header": game.header}
         round_tags = {"Round": str(len(current["rounds"]) + 1), **round_tags}
         current["rounds"].append((round_tags, moves))
         current["meta"].append(Round(game.index, gifts))
@@ -206,6 +213,15 @@ def convert_log(lines: Iterable[str], file: str = "") -> Iterator[Converted]:
     done = finish()
     if done is not None:
         yield done
+
+
+def _carried_tags(game: ul.LogGame) -> dict[str, str]:
+    """The header's lines a DFN record states in ``Log.KEY`` tags: its RANDOM_SEED only
+    where the record starts at the log's first game (the seed's draws give later games
+    only after every game before them)."""
+    flags = game.header.flags  # type: ignore[union-attr]  # a converted game has its header
+    return {LOG_TAG + key: flags[key] for key in CARRIED
+            if key in flags and key != "TIME_END" and (key != "RANDOM_SEED" or game.number == 0)}
 
 
 def _unconvertible(game: ul.LogGame) -> str | None:
@@ -267,117 +283,28 @@ def records(lines: Iterable[str], file: str = "") -> Iterator[str]:
 
 # ------------------------------------------------------------------ DFN to a contest log
 
-#: Why a record cannot be written as a log (one place, for translation).
-LOG_TEXT = Text({
-    "game": M("record {record} is a {game} record: a contest-server log holds Daifugo games"),
-    "rules": M("record {record} is played under {rules}: a contest-server log holds uecda games only"),
-    "options": M("record {record}'s options ({options}) are not contest-server flags: a log can say "
-               "eleven-back, six-reverse, -eight-cut, -suit-lock, -revolution and exchange=none only"),
-    "unread": M("record {record} cannot be read cleanly ({first}); validate it first"),
-    "snapshot": M("record {record}, round {round} starts from a position, not a deal: a log holds dealt games"),
-    "stopped": M("record {record}, round {round}: the replay stops at {first}, so the rest of the record "
-               "cannot be written as the server would have logged it"),
-    "joker": M("record {record}, round {round}, ply {ply}: a joker whose reading DFN leaves open; the server "
-             "logs each joker at the card it stands for"),
+#: Why a file's records cannot be written as a log (one place, for translation).
+FILE_TEXT = Text({
     "one": M("{file} holds {count} records: a contest-server log holds one series of games; "
-           "choose one with --game"),
+             "choose one with --game"),
     "none": M("{file} holds no record"),
 })
 
-#: Options and the header flag that says each (the contest server's names).
-_FLAGS = {"eleven-back": "RULE_11BACK", "six-reverse": "RULE_6REVERS", "eight-cut": "RULE_8GIRI",
-          "suit-lock": "RULE_SHIBARI", "revolution": "RULE_KAKUMEI"}
 
-
-class Unwritable(ValueError):
-    """A record that a contest-server log cannot hold, and why."""
-
-
-def _header(rules: df.RuleSet, names: Sequence[str], games: int, record: int) -> list[str]:
-    flags = {flag: "YES" if rules.option(name) else "NO" for name, flag in _FLAGS.items()}
-    flags["RULE_CHANGE"] = "NO" if rules.exchange == "none" else "YES"
-    # The log referee reads these flags back into a rule set: they must give this one.
-    if log_rules(ul.LogHeader(tuple(names), dict(flags))) != rules:
-        raise Unwritable(LOG_TEXT["options"].format(record=record, options=options_text(rules)))
-    lines = [f"%-----%palyer_name% {' '.join(names)}"]
-    lines += [f"%-----%{flag}% {value}" for flag, value in flags.items()]
-    lines += [f"%-----%GAME_NUMBER% {games}", "%-----%FLASH_MIBUN_NUMBER% 0"]
-    return lines
-
-
-def write_log(timeline, record: int) -> str:
-    """One DFN record's rounds as a contest-server log: one game per round (the exchange
-    moves are the server's business and are not logged). Raises Unwritable, saying why."""
-    if timeline.game != "daifugo":
-        kind = timeline.kind
-        raise Unwritable(LOG_TEXT["game"].format(record=record, game=kind.title if kind else "an unknown game's"))
-    chunk_record = timeline.record
-    if chunk_record is None or chunk_record.errors:
-        first = chunk_record.errors[0].message if chunk_record is not None and chunk_record.errors else "unread"
-        raise Unwritable(LOG_TEXT["unread"].format(record=record, first=first))
-    if not timeline.segments:
-        first = timeline.report.errors[0].message if timeline.report.errors else "its start"
-        raise Unwritable(LOG_TEXT["stopped"].format(record=record, round=1, first=first))
-    start: df.State = timeline.segments[0].start
-    if start.rules.name != "uecda":
-        raise Unwritable(LOG_TEXT["rules"].format(record=record, rules=start.rules.name))
-    names = start.names
-    assert names is not None, "a DFN replay names its players"
-    stopped = next((f for f in timeline.report.errors), None)
-    rounds = [r for r in chunk_record.rounds]
-    lines = _header(start.rules, names, len(timeline.segments), record)
-    for number, segment in enumerate(timeline.segments):
-        state: df.State = segment.start
-        rnd = rounds[number] if number < len(rounds) else None
-        if rnd is not None and rnd.is_snapshot:
-            raise Unwritable(LOG_TEXT["snapshot"].format(record=record, round=number + 1))
-        finals = [s.after for s in segment.steps if s.after is not None]
-        final = finals[-1] if finals else state
-        if not final.over:
-            first = stopped.message if stopped is not None else "the round's end"
-            raise Unwritable(LOG_TEXT["stopped"].format(record=record, round=number + 1, first=first))
-        entries = []
-        for step in segment.steps:
-            move = step.entry.move
-            if isinstance(move, df.Give):
-                continue
-            if isinstance(move, df.Play) and any(c.is_joker for c in move.cards) and len(move.cards) > 1:
-                combo = df.resolved(step.before, move)
-                stands = tuple(combo.stands) if combo is not None else tuple(move.joker_as)
-                jokers = sum(1 for c in move.cards if c.is_joker)
-                if len(stands) != jokers or any(s is None for s in stands):
-                    raise Unwritable(LOG_TEXT["joker"].format(record=record, round=number + 1, ply=step.ply))
-                move = df.Play(move.player, move.cards, stands)
-            try:
-                entries.append(ul.entry_code(move))
-            except (ValueError, KeyError):
-                raise Unwritable(LOG_TEXT["joker"].format(record=record, round=number + 1, ply=step.ply)) from None
-        previous = state.previous
-        mibun = "22222" if previous is None else "".join(str(previous.index(p)) for p in range(len(names)))
-        order = df.finishing_order(final) or ()
-        tag = f"%{number:05d}%"
-        lines.append(f"{tag}mibun% {mibun}")
-        lines.append(f"{tag}seat% {''.join(map(str, state.seats))}")
-        lines.append(f"{tag}palyer_cards%  {''.join(ul.hand_code(h) + ' ' for h in state.hands)}")
-        lines.append(f"{tag}play%  {' '.join(entries)} ")
-        lines.append(f"{tag}result% {''.join(map(str, order))}")
-    return "\n".join(lines) + "\n"
-
-
-def write_records(target: str, lines: Iterable[str], file: str, record: int | None = None) -> str:
+def write_records(target: str, lines: Iterable[str], file: str, record: int | None = None) -> Written:
     """A DFN file's record (the only one, or number ``record``) as ``target`` (one of
-    :data:`RECORD_TARGETS`: a contest-server log). Raises Unwritable, saying why it
-    cannot be."""
+    :data:`RECORD_TARGETS`: a contest-server log, see ``record_log``); its ``notes`` say
+    what was left out. Raises Unwritable, saying why it cannot be."""
     if target not in RECORD_TARGETS:
         raise Unwritable(f"DFN records can be written as {', '.join(RECORD_TARGETS)}, not {target}")
     from referee.jobs.timeline import timelines
 
     found = list(timelines(lines, file))
     if not found:
-        raise Unwritable(LOG_TEXT["none"].format(file=file))
+        raise Unwritable(FILE_TEXT["none"].format(file=file))
     if record is None:
         if len(found) > 1:
-            raise Unwritable(LOG_TEXT["one"].format(file=file, count=len(found)))
+            raise Unwritable(FILE_TEXT["one"].format(file=file, count=len(found)))
         record = 1
     if not 1 <= record <= len(found):
         raise Unwritable(f"{file} has no record {record} (records 1 to {len(found)})")

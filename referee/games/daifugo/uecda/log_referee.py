@@ -15,34 +15,51 @@ from referee.games.daifugo import engine as df
 from referee.games.daifugo.uecda import seed_check
 from referee.games.daifugo.uecda.exchange_inference import infer_exchange
 from referee.games.daifugo.uecda.log_replay import CONTEST_PRESET, LogGameReplay
+from referee.games.daifugo.notation.dfn import options_text
 from referee.games.daifugo.uecda.notation import log as ul
 from referee.jobs.replay import Observer
 from referee.jobs.report import GameReport
 from referee.notation.records import Finding
 
+#: The header's rule flags and the option each turns on (YES) or off (NO) on top of the
+#: uecda preset; RULE_CHANGE is exchange=choice (YES) or exchange=none (NO), and the later
+#: revision (its header opens with hostname and TIME_START) is trick-end=all-but-one.
+FLAG_OPTIONS = {"RULE_KAKUMEI": "revolution", "RULE_SHIBARI": "suit-lock", "RULE_KAIDAN": "sequences",
+                "RULE_6REVERS": "six-reverse", "RULE_8GIRI": "eight-cut", "RULE_11BACK": "eleven-back"}
+
+
 def log_rules(header: ul.LogHeader) -> df.RuleSet:
-    """The uecda preset with the header's flags: RULE_11BACK, RULE_6REVERS, and the flags
-    that switch off what the preset has on (RULE_8GIRI, RULE_SHIBARI, RULE_KAKUMEI,
-    RULE_CHANGE, RULE_KAIDAN); the later revision ends a trick when all but one of those
-    still in have passed."""
-    toggles: dict[str, object] = {
-        "eleven-back": header.flag("RULE_11BACK", False),
-        "six-reverse": header.flag("RULE_6REVERS", False),
-    }
-    if not header.flag("RULE_8GIRI", True):
-        toggles["eight-cut"] = False
-    if not header.flag("RULE_SHIBARI", True):
-        toggles["suit-lock"] = False
-    if not header.flag("RULE_KAKUMEI", True):
-        toggles["revolution"] = False
-        toggles["stairs-revolution"] = None
+    """The uecda preset with the header's flags (a flag left out keeps the preset's value);
+    the later revision ends a trick when all but one of those still in have passed."""
+    base = df.PRESETS[CONTEST_PRESET]
+    toggles: dict[str, object] = {name: header.flag(flag, bool(base.option(name))) for flag, name in FLAG_OPTIONS.items()}
     if not header.flag("RULE_CHANGE", True):
         toggles["exchange"] = "none"
-    if not header.flag("RULE_KAIDAN", True):
-        toggles["sequences"] = False
     if header.later:
         toggles["trick-end"] = "all-but-one"
     return df.ruleset(CONTEST_PRESET, toggles)
+
+
+def header_flags(rules: df.RuleSet) -> tuple[dict[str, str], str]:
+    """The rule flags (YES/NO) and the server's revision ("2018" or "later") of a log whose
+    header states ``rules``: what :func:`log_rules` reads back as the very same rule set.
+    Raises ValueError, naming the options no header can state."""
+    if rules.name != CONTEST_PRESET:
+        raise ValueError(T("a contest-server log holds {preset} games, not {rules}", preset=CONTEST_PRESET,
+                           rules=rules.name))
+    flags = {flag: "YES" if rules.option(name) else "NO" for flag, name in FLAG_OPTIONS.items()}
+    flags["RULE_CHANGE"] = "NO" if rules.exchange == "none" else "YES"
+    revision = "later" if rules.trick_end == "all-but-one" else "2018"
+    stated = log_rules(ul.LogHeader(flags=flags, revision=revision))
+    if stated is not rules:
+        said = set(options_text(stated).split())
+        unstated = [word for word in options_text(rules).split() if word not in said]
+        raise ValueError(T("{options} cannot be stated in a contest-server log: its header turns revolution "
+                           "(RULE_KAKUMEI), suit-lock (RULE_SHIBARI), sequences (RULE_KAIDAN), eight-cut (RULE_8GIRI), "
+                           "eleven-back (RULE_11BACK) and six-reverse (RULE_6REVERS) on or off, and says exchange=choice "
+                           "or exchange=none (RULE_CHANGE) and trick-end=all or trick-end=all-but-one (the server's "
+                           "revision)", options=" ".join(unstated)))
+    return flags, revision
 
 
 def _titles_of(mibun: str) -> tuple[str, ...]:

@@ -2,8 +2,9 @@
 (:mod:`referee.games.daifugo.uecda.listener`). The contest's side of it (handshake,
 tables, log) is :mod:`referee.games.daifugo.uecda.contest`.
 
-Connections are numbered in accept order, one handshake at a time; every five make a
-table, which plays in its own thread while the next five gather. Each table writes the
+Handshakes run side by side (:mod:`referee.games.daifugo.uecda.seating`), and a
+connection is numbered when its handshake is complete; every five make a table, which
+plays in its own thread while the next five gather. Each table writes the
 contest's log and, beside it, a companion record of what went wrong (``<log>.json``).
 The listener sets TCP_NODELAY on every connection and never waits on a client without a
 deadline.
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from referee.games.daifugo.uecda import contest
 from referee.games.daifugo.uecda.hub import Bridge, Table
 from referee.games.daifugo.uecda.listener import NAME
+from referee.games.daifugo.uecda.seating import BACKLOG, Seating
 from referee.jobs.listener import ListenerHost, OptionValue, Serve
 
 DEFAULT_TIMEOUT = 10.0
@@ -56,37 +58,45 @@ class ContestServer:
         self.host, self.port = host, port
         self.settings = settings
         self.observer = observer
-        self.tables: list[Any] = []
+        self.tables: list[contest.ContestTable] = []
         self.threads: list[threading.Thread] = []
-        self.waiting: list[Any] = []
         self._listener: socket.socket | None = None
+        self._seating: Seating | None = None
         self._accepting: threading.Thread | None = None
         self._stopped = threading.Event()
+
+    @property
+    def waiting(self) -> list[contest.Seat]:
+        """The connections seated for the next table, in player-number order."""
+        if self._seating is None:
+            return []
+        waiting = dict(self._seating.waiting)
+        return [waiting[n] for n in sorted(waiting)]
 
     def start(self) -> int:
         listener = socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((self.host, self.port))
-        listener.listen(8)
+        listener.listen(BACKLOG)
         self._listener = listener
         self.port = listener.getsockname()[1]
-        self._accepting = threading.Thread(target=self._accept_loop, name=f"contest-accept-{self.port}", daemon=True)
+        self._seating = Seating(listener, self.settings.config, self.settings.timeout, self._start_table)
+        self._accepting = threading.Thread(target=self._seating.run, name=f"contest-accept-{self.port}", daemon=True)
         self._accepting.start()
         return self.port
 
     def stop(self) -> None:
         self._stopped.set()
-        if self._listener is not None:
-            try:
-                self._listener.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            self._listener.close()
+        if self._seating is not None:
+            self._seating.stop()
         if self._accepting is not None:
             self._accepting.join(timeout=5)
+        if self._listener is not None:
+            self._listener.close()
         for seat in self.waiting:
             seat.close()
-        self.waiting = []
+        if self._seating is not None:
+            self._seating.waiting = {}
 
     def join(self, timeout: float | None = None) -> bool:
         """Wait for the tables started so far (and, with ``max_tables``, for all of them);
@@ -101,24 +111,9 @@ class ContestServer:
             thread.join(left())
         return all(not t.is_alive() for t in self.threads)
 
-    def _accept_loop(self) -> None:
-        assert self._listener is not None
-        while not self._stopped.is_set():
-            try:
-                sock, peer = self._listener.accept()
-            except OSError:
-                return
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            seat = contest.handshake(sock, len(self.waiting), self.settings.config, self.settings.timeout,
-                                     f"{peer[0]}:{peer[1]}")
-            self.waiting.append(seat)
-            if len(self.waiting) == contest.PLAYERS:
-                self._start_table(self.waiting)
-                self.waiting = []
-                if self.settings.max_tables is not None and len(self.tables) >= self.settings.max_tables:
-                    return
-
-    def _start_table(self, seats: list[Any]) -> None:
+    def _start_table(self, seats: list[contest.Seat]) -> bool:
+        """A table for these five seats, played in its own thread; False once it is the
+        last table wanted."""
         number = len(self.tables) + 1
         seed = self.settings.seed if self.settings.seed is not None else secrets.randbelow(2**31)
         stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
@@ -131,6 +126,7 @@ class ContestServer:
         thread = threading.Thread(target=table.run, name=f"contest-table-{number}", daemon=True)
         self.threads.append(thread)
         thread.start()
+        return self.settings.max_tables is None or len(self.tables) < self.settings.max_tables
 
 
 def settings_from(options: Mapping[str, OptionValue]) -> Settings:

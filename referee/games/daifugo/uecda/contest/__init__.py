@@ -4,7 +4,8 @@ needs to seat five of the contest's own clients at a table and play a match with
 byte for byte as the contest's standard server does (tndhms 0.29's daihu.c).
 
 - :func:`load` (``config``): a ``tndhms.cfg`` and the command line's options;
-- :func:`handshake`: one connection's profile and player number;
+- :func:`seat`: a connection whose handshake is complete (its profile, or none within
+  :data:`PROFILE_WAIT`) seated under its player number;
 - :func:`new_table` (``table``): the match of five seats, its log and companion record;
 - :func:`live_setup`, :func:`open_live`, :func:`report_of` (``live``): the table as a table
   of the HTTP service (its set-up, the service's copy that the table's steps feed, a
@@ -27,10 +28,9 @@ from referee.games.daifugo.uecda.contest.table import (
     Incident,
     Observer,
     Seat,
-    read_exact,
 )
 
-__all__ = ["ConfigError", "ContestConfig", "ContestTable", "Incident", "Observer", "Seat", "load", "handshake",
+__all__ = ["ConfigError", "ContestConfig", "ContestTable", "Incident", "Observer", "Seat", "load", "seat",
            "new_table", "PLAYERS", "DEFAULT_PORT", "PROFILE_WAIT", "live_setup", "open_live", "report_of"]
 
 PLAYERS = 5
@@ -39,31 +39,28 @@ DEFAULT_PORT = 42485
 PROFILE_WAIT = 2.0005
 
 
-def handshake(sock: socket.socket, player: int, config: ContestConfig, timeout: float, peer: str = "") -> Seat:
-    """The profile within ``PROFILE_WAIT`` (none: the 2006 protocol and the default name),
-    then the player number in the client's protocol. A client that closes first, sends part
-    of a table or names an unknown protocol is a dropped seat, reported on it."""
-    data, problem = read_exact(sock, P.TABLE_BYTES, PROFILE_WAIT)
-    if problem == "stall":
-        seat = Seat(player, sock, P.PROTOCOL_2006, config.default_names[player], peer)
-    elif problem is not None:
-        seat = Seat(player, sock, 0, config.default_names[player], peer)
-        what = ("closed its connection before sending its profile" if problem == "disconnect"
-                else f"sent {len(data)} bytes of its profile, not a whole 480-byte table")
-        _drop(seat, "disconnect" if problem == "disconnect" else "short", what)
-        return seat
+def seat(sock: socket.socket, player: int, config: ContestConfig, timeout: float, peer: str,
+         profile: bytes | None) -> Seat | None:
+    """The connection seated as ``player`` once its handshake is complete: ``profile`` its
+    whole profile (480 bytes), or None when it sent nothing within ``PROFILE_WAIT`` (the
+    2006 protocol and the default name). Its player number is sent in its protocol. A
+    profile naming an unknown protocol is a dropped seat, reported on it (the contest
+    server seats it and never answers it). None: the number could not be sent (the
+    connection is gone), nothing is seated."""
+    if profile is None:
+        seated = Seat(player, sock, P.PROTOCOL_2006, config.default_names[player], peer)
     else:
-        version, name = P.profile_of(P.decode_table(data))
-        seat = Seat(player, sock, version, name, peer)
+        version, name = P.profile_of(P.decode_table(profile))
+        seated = Seat(player, sock, version, name, peer)
         if version not in (P.PROTOCOL_2007, P.PROTOCOL_2006):
-            _drop(seat, "bad-version", f"names protocol {version}; this server speaks 20070 and 20060")
-            return seat
+            _drop(seated, "bad-version", f"names protocol {version}; this server speaks 20070 and 20060")
+            return seated
     try:
         sock.settimeout(timeout)
-        sock.sendall(P.encode_int(player, seat.protocol))
-    except OSError as err:
-        _drop(seat, "disconnect", f"the connection failed before its player number was sent ({err})")
-    return seat
+        sock.sendall(P.encode_int(player, seated.protocol))
+    except OSError:
+        return None
+    return seated
 
 
 def _drop(seat: Seat, kind: str, message: str) -> None:

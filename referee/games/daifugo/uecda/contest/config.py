@@ -14,9 +14,9 @@ from pathlib import Path
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.uecda.engine import tndhms
-from referee.games.daifugo.uecda.log_referee import log_rules
+from referee.games.daifugo.uecda.log_referee import header_flags, log_rules
 from referee.games.daifugo.uecda.notation import log as ul
-from referee.games.daifugo.notation.dfn import toggle
+from referee.games.daifugo.notation.dfn import options_text, toggle
 
 #: The rule flags in the order the log's header lists them, with the shipped defaults.
 RULE_FLAGS = ("RULE_KAKUMEI", "RULE_SHIBARI", "RULE_KINSOKU", "RULE_KAIDAN", "RULE_CHANGE", "RULE_5TOBI",
@@ -24,9 +24,6 @@ RULE_FLAGS = ("RULE_KAKUMEI", "RULE_SHIBARI", "RULE_KINSOKU", "RULE_KAIDAN", "RU
 SHIPPED = {"RULE_KAKUMEI": True, "RULE_SHIBARI": True, "RULE_KINSOKU": False, "RULE_KAIDAN": True,
            "RULE_CHANGE": True, "RULE_5TOBI": False, "RULE_6REVERS": False, "RULE_8GIRI": True,
            "RULE_11BACK": False, "RULE_SEKIGAE": True}
-#: The uecda rule set's options and the flag that states each in the log.
-OPTION_FLAGS = {"revolution": "RULE_KAKUMEI", "suit-lock": "RULE_SHIBARI", "sequences": "RULE_KAIDAN",
-                "six-reverse": "RULE_6REVERS", "eight-cut": "RULE_8GIRI", "eleven-back": "RULE_11BACK"}
 REVISIONS = ul.REVISIONS
 
 
@@ -101,31 +98,18 @@ def read_config(text: str, base: ContestConfig | None = None) -> ContestConfig:
 
 def with_options(config: ContestConfig, options: str) -> ContestConfig:
     """Toggles as the Options tag writes them (``+eleven-back -sequences
-    trick-end=all-but-one``), on top of the configuration. Only what the contest log's
-    header can state is accepted (the log is the table's record)."""
-    flags = dict(config.flags)
-    revision = config.revision
-    for word in options.split():
-        try:
-            name, value = toggle(word)
-        except ValueError as err:
-            raise ConfigError(str(err)) from None
-        if name == "exchange":
-            if value not in ("none", "choice"):
-                raise ConfigError("exchange is choice (RULE_CHANGE YES) or none (RULE_CHANGE NO) at a contest table")
-            flags["RULE_CHANGE"] = value == "choice"
-        elif name == "trick-end":
-            if value not in ("all", "all-but-one"):
-                raise ConfigError("trick-end is all (the 2018 server) or all-but-one (its later revision) at a "
-                                  "contest table")
-            revision = "later" if value == "all-but-one" else "2018"
-        elif name in OPTION_FLAGS:
-            if not isinstance(value, bool):
-                raise ConfigError(f"{name} is on or off (+{name} / -{name})")
-            flags[OPTION_FLAGS[name]] = value
-        else:
-            known = ", ".join(sorted(OPTION_FLAGS) + ["exchange", "trick-end"])
-            raise ConfigError(f"option {name} cannot be stated in the contest's log; a contest table takes {known}")
+    trick-end=all-but-one``), on top of the configuration's rules. What a contest log's
+    header can state is accepted (the log is the table's record): the options ``pitboss
+    convert`` writes for a log, and any that come to the same rules
+    (``-revolution -stairs-revolution``)."""
+    base = config.rules()
+    try:
+        toggles = dict(toggle(word) for word in options_text(base).split())
+        toggles.update(toggle(word) for word in options.split())
+        stated, revision = header_flags(df.ruleset(base.name, toggles))
+    except ValueError as err:
+        raise ConfigError(str(err)) from None
+    flags = {**config.flags, **{flag: value == "YES" for flag, value in stated.items()}}
     return replace(config, flags=flags, revision=revision)
 
 

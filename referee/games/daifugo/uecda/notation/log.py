@@ -403,6 +403,8 @@ class _Reader:
             self.error(T("a {key} line inside game {index}, which has not ended", key=key, index=game.index), lineno, 1, source=text)
             return
         self.trailer_seen = key
+        if key == "TIME_END":
+            self.header.flags[key] = " ".join(str(v) for v in values)
         if key == "TOTAL_POINT":
             numbers = [small_int(str(v)) for v in values]
             column = values[0].column if values else len(text)

@@ -18,14 +18,17 @@ _FIXED = {"WINDOW_TYPE": "CONSOLE", "GRAPH_WINDOW": "NO"}
 
 
 def header_lines(header: LogHeader, hostname: str = "", started: str = "") -> list[str]:
-    """The header: names in player-id order, then the flags (a headless console server's
-    window settings). The later revision opens with its host and start time."""
+    """The header: names in player-id order, then the flags in the server's order (the
+    window settings, where the header gives none, a headless console server's; a key
+    with no value given is left out). The later revision opens with its host and start time."""
     out = []
     if header.later:
         out += [f"%-----%hostname% {hostname}\n", f"%-----%TIME_START% {started}\n"]
     out.append(f"%-----%palyer_name% {' '.join(header.names)}\n")
     for key in HEADER_KEYS:
-        out.append(f"%-----%{key}% {_FIXED.get(key) or header.flags.get(key, '')}\n")
+        value = header.flags.get(key) or _FIXED.get(key)
+        if value is not None:
+            out.append(f"%-----%{key}% {value}\n")
     return out
 
 
