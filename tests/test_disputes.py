@@ -34,6 +34,7 @@ from referee.jobs.disputes.classes import (
 )
 from referee.jobs.disputes.compare import Comparison, disputes, record_verdict, two
 from referee.jobs.disputes.search import PAIR, TWO, search
+from referee.jobs.validate import validate_text
 
 CARAVAN = registry.game("caravan")
 DAIFUGO = registry.game("daifugo")
@@ -106,6 +107,18 @@ def test_caravan_brute_force_finds_the_atlas_classes_of_its_length() -> None:
     found = {k: n for k, n in _classes(brute).items() if n is not None}
     assert found == within
     assert sum(brute.searched) > 20_000  # every record, not positions once
+
+
+@pytest.mark.slow
+def test_caravan_brute_force_of_the_whole_lane_part() -> None:
+    """As above, every record of the lane part to its full length (10 moves)."""
+    part = CARAVAN.part("disputes")
+    settings = (CARAVAN.settings.parse("holotape"), CARAVAN.settings.parse("fnv"))
+    brute = search(CARAVAN.engine, part.scope(settings), TWO, part.DEPTH, follow=0, dedup=False)
+    shipped = _shipped(CARAVAN, ["holotape", "fnv"])
+    within = {c["id"]: c["length"] for c in shipped["classes"] if c["scope"] == "lane A/D"
+              and c["length"] is not None and c["length"] <= part.DEPTH}
+    assert {k: n for k, n in _classes(brute).items() if n is not None} == within
 
 
 def test_daifugo_brute_force_finds_the_atlas_classes_of_its_length() -> None:
@@ -188,6 +201,21 @@ def test_every_witness_of_the_atlas_replays_with_its_verdicts_under_each_setting
                 wrong.append((labels, key, label, got, want))
         assert c["verified"], (labels, key)
     assert wrong == []
+
+
+def test_every_position_of_the_atlas_is_a_start_position_validate_reads() -> None:
+    """Where each class shows first is written as a start position of the game's notation
+    (the record that leads there, played out): validate reads it, valid under the first
+    setting compared."""
+    bad = []
+    for game in (CARAVAN, DAIFUGO):
+        for doc in atlas.shipped(game)["comparisons"]:
+            setting = game.settings.parse(doc["settings"][0])
+            for c in doc["classes"]:
+                report = validate_text(c["position"], "<position>", {game.name: setting})[0]
+                if report.errors:
+                    bad.append((doc["settings"], c["id"], report.errors[0].rule, report.errors[0].message))
+    assert bad == []
 
 
 def test_the_caravan_atlas_shows_every_point_where_the_rule_sets_differ() -> None:

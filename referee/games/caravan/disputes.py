@@ -148,17 +148,7 @@ class CaravanScope:
     # -------------------------------------------------------------- readings
 
     def reading(self, state: cv.State) -> dict[str, Any]:
-        rules = state.rules
-        return {
-            "direction": tuple(rules.direction(c) for c in state.caravans),
-            "suit": tuple(cv.current_suit(c) for c in state.caravans),
-            "table": state.caravans,
-            "turn": state.to_move,
-            "opening": state.placed,
-            "result": (state.end, state.winner),
-            "hand": state.hands,
-            "deck": state.decks,
-        }
+        return reading(state)
 
     def raw(self, state: cv.State) -> Hashable:
         return tuple(state)[1:]  # all but the rule set
@@ -201,6 +191,22 @@ class CaravanScope:
         tags["ToMove"] = cv.player_name(state.to_move)
         tags["Phase"] = "opening" if state.in_opening() else "main"
         return write_caravan(tags, [], "*").rstrip("\n").rpartition("\n")[0].rstrip("\n") + "\n"
+
+
+def reading(state: cv.State) -> dict[str, Any]:
+    """What the rules read in a position, by component (each caravan's direction under the
+    state's own rule set)."""
+    rules = state.rules
+    return {
+        "direction": tuple(rules.direction(c) for c in state.caravans),
+        "suit": tuple(cv.current_suit(c) for c in state.caravans),
+        "table": state.caravans,
+        "turn": state.to_move,
+        "opening": state.placed,
+        "result": (state.end, state.winner),
+        "hand": state.hands,
+        "deck": state.decks,
+    }
 
 
 def _moves(state: cv.State) -> Iterator[cv.Move]:

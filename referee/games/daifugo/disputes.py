@@ -188,7 +188,7 @@ class DealScope:
     def describe_move(self, state: df.State, move: df.Move) -> str:
         return move_text(move, self.names)
 
-    def position(self, state: df.State, moves: Sequence[df.Move]) -> str:
+    def position(self, state: df.State, moves: Sequence[df.Move]) -> str | None:
         return position(state, self.names, _last_play(moves))
 
 
@@ -285,10 +285,14 @@ def _last_play(moves: Sequence[df.Move]) -> df.Play | None:
     return next((m for m in reversed(moves) if isinstance(m, df.Play)), None)
 
 
-def position(state: df.State, names: Sequence[str], table: df.Play | None) -> str:
-    """A position as a DFN record of it (a snapshot; ``table``: the play on the table),
-    with what the notation cannot say (turns passing backwards, a revolution made in this
-    trick, a later round) in a comment."""
+def position(state: df.State, names: Sequence[str], table: df.Play | None) -> str | None:
+    """A position as a DFN record of it (a snapshot; ``table``: the play on the table), or
+    None where a snapshot cannot say it all (turns passing backwards, a revolution made in
+    this trick, a forbidden finish or a player dropped out, the exchange, a later round,
+    the contest's count of passes)."""
+    if (state.phase != "play" or state.direction < 0 or _read(state) != (False, 0) or state.round_no > 1
+            or state.fouled or state.dropped or (state.table is not None and table is None)):
+        return None
     tags = _game_tags(state.rules, names)
     for p, hand in enumerate(state.hands):
         tags[HAND_PREFIX + names[p]] = hand_text(hand)
@@ -296,8 +300,8 @@ def position(state: df.State, names: Sequence[str], table: df.Play | None) -> st
         tags["Table"] = f"{names[table.player]}: {cards_text(table.cards, table.joker_as)}"
     if state.passed:
         tags["Passed"] = " ".join(names[p] for p in sorted(state.passed))
-    if state.finished or state.fouled:
-        tags["Out"] = " ".join(names[p] for p in state.finished + state.fouled)
+    if state.finished:
+        tags["Out"] = " ".join(names[p] for p in state.finished)
     if state.revolution:
         tags["Revolution"] = "yes"
     if state.back:
@@ -306,15 +310,7 @@ def position(state: df.State, names: Sequence[str], table: df.Play | None) -> st
         tags["Lock"] = " ".join(sorted(state.lock))
     if state.to_move is not None:
         tags["ToMove"] = names[state.to_move]
-    text = write_daifugo(tags, [])
-    notes = []
-    if state.direction < 0:
-        notes.append("turns pass backwards (six-reverse)")
-    if state.trick_revolted:
-        notes.append("a revolution was made in this trick")
-    if state.round_no > 1:
-        notes.append(f"round {state.round_no}")
-    return text + ("".join(f"; {n}\n" for n in notes))
+    return write_daifugo(tags, [])
 
 
 # ------------------------------------------------------------------ endings

@@ -42,13 +42,6 @@ class Comparison:
     def rule(self) -> Rule:
         return PAIR if self.pair else TWO
 
-    @property
-    def title(self) -> str:
-        labels = self.labels
-        if self.pair:
-            return T("{both} against {one} and {other} alone", both=labels[3], one=labels[1], other=labels[2])
-        return T("{a} against {b}", a=labels[0], b=labels[1])
-
 
 def two(game: Game, a: str, b: str) -> Comparison:
     """Two settings as ``--rules`` takes them. Raises ValueError (a bad setting, or one
@@ -161,7 +154,8 @@ def _class(c: Comparison, scope: Any, found: Found) -> Class:
 def _position(scope: Any, shown: Any) -> str:
     """Where a class shows first, as the record that leads there is in fact: its moves
     written as a record of the scope (with its deal or decks), replayed under the first
-    setting, and the position before the move (or the start) written out."""
+    setting, and the position before the move (or the start) written as a start position;
+    where the game's notation cannot write that position, the record that leads to it."""
     moves = shown.moves + ((shown.move,) if shown.move is not None else ())
     timeline = next(timelines(text_lines(scope.record(shown.start, moves)), "position"), None)
     state = None
@@ -171,7 +165,8 @@ def _position(scope: Any, shown: Any) -> str:
             state = timeline.segments[0].start
         elif len(steps) >= len(moves):
             state = steps[len(moves) - 1].before
-    return scope.position(state if state is not None else shown.states[0], shown.moves)
+    written = scope.position(state, shown.moves) if state is not None else None
+    return written if written is not None else scope.record(shown.start, shown.moves)
 
 
 def _cited(c: Comparison, scope: Any, shown: Any) -> dict[str, list[str]]:

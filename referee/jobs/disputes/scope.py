@@ -72,7 +72,7 @@ class Scope(Protocol):
         """A move as the game's notation writes it, in this position."""
         ...
 
-    def position(self, state: Any, moves: Sequence[Any]) -> str:
+    def position(self, state: Any, moves: Sequence[Any]) -> str | None:
         """The position (reached by ``moves`` from its start) as a record of the game's
-        notation (a start position), with what the notation cannot say in words."""
+        notation (a start position), or None where the notation cannot say it all."""
         ...

@@ -1,0 +1,96 @@
+"""The class of a dispute a replay meets, and where the atlas shows it.
+
+``annotate`` and ``explain`` flag a move two settings rule differently in the same
+position (a legality class) or a move after which their positions part (effect classes,
+by the components of the game's reading that part). :func:`move_classes` names them as
+``pitboss disputes`` does; :func:`look_up` finds the class in the game's shipped atlas:
+the comparison of exactly these two settings, or else the one whose settings differ in
+exactly the same way (the record's ``seed +spade3 +eight-cut`` against ``seed +eight-cut``
+is the atlas's ``seed`` against ``seed +spade3``), with its witness.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from referee.jobs.disputes import atlas
+from referee.jobs.disputes.classes import ILLEGAL, LEGAL, REJECTED, Outcome, Verdict, classify_two
+from referee.jobs.game import Game
+
+
+def verdict(legal: bool, rule: str | None, rejected: bool = False) -> Verdict:
+    """A replay's verdict on a move, as the classes key it."""
+    if legal:
+        return Verdict(LEGAL)
+    return Verdict(REJECTED if rejected else ILLEGAL, rule)
+
+
+def move_classes(game: Game, before: Sequence[Any], afters: Sequence[Any | None],
+                 verdicts: Sequence[Verdict]) -> set[str]:
+    """The classes a move shows between two settings standing in the same position
+    (``before``: each setting's state; ``afters``: the states after it, None where the
+    replay stopped)."""
+    if not game.has("disputes"):
+        return set()
+    reading = game.part("disputes").reading
+    olds = [reading(s) for s in before]
+    outcomes = [Outcome(v, a, reading(a) if a is not None else None) for v, a in zip(verdicts, afters)]
+    return classify_two(olds, outcomes)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A class as the atlas has it: the comparison that holds it (its settings' labels),
+    the class (as the atlas file holds it), and whether the comparison holds the two
+    settings the other way round."""
+
+    labels: tuple[str, ...]
+    entry: dict[str, Any]
+    swapped: bool = False
+
+    @property
+    def witness(self) -> int | None:
+        length: int | None = self.entry.get("length")
+        return length
+
+
+def _changes(a: Any, b: Any) -> dict[str, tuple[object, object]]:
+    return {f.name: (getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
+            if f.name not in ("name", "description") and getattr(a, f.name) != getattr(b, f.name)}
+
+
+def look_up(game: Game, a: Any, b: Any, key: str) -> Shown | None:
+    """The class ``key`` (between settings ``a`` and ``b``, in that order) in the game's
+    shipped atlas, or None where the atlas does not show it."""
+    shipped = atlas.shipped(game)
+    if shipped is None:
+        return None
+    label = game.settings.label
+    wanted = (label(a), label(b))
+    found = atlas.comparison(game, wanted)
+    if found is not None:
+        swapped = found["settings"] != list(wanted)
+        return _in(found, atlas.swapped(key) if swapped else key, swapped)
+    if not dataclasses.is_dataclass(a) or type(a) is not type(b):
+        return None
+    changes = _changes(a, b)
+    for item in shipped["comparisons"]:
+        if item.get("pair") or len(item["settings"]) != 2:
+            continue
+        try:
+            x, y = (game.settings.parse(t) for t in item["settings"])
+        except ValueError:
+            continue
+        if _changes(x, y) == changes:
+            return _in(item, key, False)
+        if _changes(y, x) == changes:
+            return _in(item, atlas.swapped(key), True)
+    return None
+
+
+def _in(item: dict[str, Any], key: str, swapped: bool) -> Shown | None:
+    entry = next((c for c in item["classes"] if c["id"] == key), None)
+    return None if entry is None else Shown(tuple(item["settings"]), entry, swapped)
