@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from referee import i18n
-from referee.engines.message import T, said
+from referee.engines.message import N, T, said
 from referee.i18n import tr
 from referee.jobs import registry
 
@@ -106,7 +106,8 @@ def _write(kind, docs: list, as_json: bool, html: Path | None, full: bool, whole
     if html is not None:
         title = tr(T("{game}: where the settings disagree", game=kind.title))
         written = pages.write(kind, docs, html, title)
-        click.echo(tr(T("{file}: {n} witness replays", file=html, n=written)), err=as_json)
+        click.echo(tr(N("{file}: {n} witness replay", "{file}: {n} witness replays", written, file=html)),
+                   err=as_json)
     if as_json:
         click.echo(json.dumps(whole, ensure_ascii=False))
     else:

@@ -37,8 +37,6 @@ TEXT = Text({
     "position": M("position"),
     "points": M("points: {points}"),
     "scope": M("scope"),
-    "class": M("class"),
-    "length": M("moves"),
     "replay": M("replay"),
     "unverified": M("validate does not agree"),
 })
@@ -184,3 +182,21 @@ def html(docs: Sequence[dict[str, Any]], title: str,
     body = "\n".join([f"<h1>{escape(title)}</h1>", *html_sections(docs, replay)])
     return head(title, STYLE, "default-src 'none'; style-src 'unsafe-inline'", BCP47[current()]) \
         + f"\n<body>\n{body}\n</body>\n</html>\n"
+
+
+# ------------------------------------------------------------------ the atlas in the rulebook
+
+
+def atlas_lines(doc: dict[str, Any]) -> list[str]:
+    """A game's shipped atlas, one line per comparison: its settings and its classes, each
+    with its witness's length (``pitboss disputes GAME A B`` shows the witnesses)."""
+    lines: list[str] = []
+    group = None
+    for item in doc["comparisons"]:
+        if item.get("group") != group:
+            group = item.get("group")
+            lines += ["", f"  {group}:"]
+        said = ", ".join(f"{c['id']} ({tr(N('{n} move', '{n} moves', c['length']))})" if c["length"] is not None
+                         else c["id"] for c in item["classes"]) or TEXT["none"]
+        lines.append(f"    {' / '.join(item['settings'])}: {said}")
+    return lines
