@@ -22,16 +22,8 @@ from click.testing import CliRunner
 from cli import app
 from referee.jobs import registry
 from referee.jobs.disputes import atlas
-from referee.jobs.disputes.classes import (
-    ILLEGAL,
-    LEGAL,
-    REJECTED,
-    Outcome,
-    Verdict,
-    classify_pair,
-    classify_two,
-    kind_of,
-)
+from referee.jobs.disputes import classes as k
+from referee.jobs.disputes.classes import Outcome, Verdict, classify_pair, classify_two, kind_of
 from referee.jobs.disputes.compare import Comparison, disputes, record_verdict, two
 from referee.jobs.disputes.search import PAIR, TWO, search
 from referee.jobs.validate import validate_text
@@ -48,18 +40,18 @@ def _run(*args: str) -> object:
 
 
 def test_a_legality_class_is_keyed_by_each_sides_verdict() -> None:
-    legal, broken = Outcome(Verdict(LEGAL), 1, {"x": 0}), Outcome(Verdict(ILLEGAL, "r.one"))
+    legal, broken = Outcome(Verdict(k.LEGAL), 1, {"x": 0}), Outcome(Verdict(k.ILLEGAL, "r.one"))
     assert classify_two([None, None], [legal, broken]) == {"legality:legal/r.one"}
     assert classify_two([None, None], [broken, legal], start=True) == {"start:r.one/legal"}
-    counted = Outcome(Verdict(REJECTED, "r.one"), 1, {"x": 0})
+    counted = Outcome(Verdict(k.REJECTED, "r.one"), 1, {"x": 0})
     assert classify_two([None, None], [broken, counted]) == {"legality:r.one/rejected r.one"}
     # Both stop, for different rules: invalid under both at the same move, no dispute.
-    assert classify_two([None, None], [broken, Outcome(Verdict(ILLEGAL, "r.two"))]) == set()
+    assert classify_two([None, None], [broken, Outcome(Verdict(k.ILLEGAL, "r.two"))]) == set()
 
 
 def test_an_effect_class_is_a_component_that_parts_where_it_agreed() -> None:
     before = [{"turn": 0, "suit": "S"}, {"turn": 0, "suit": "S"}]
-    after = [Outcome(Verdict(LEGAL), 1, {"turn": 1, "suit": "S"}), Outcome(Verdict(LEGAL), 1, {"turn": 0, "suit": "S"})]
+    after = [Outcome(Verdict(k.LEGAL), 1, {"turn": 1, "suit": "S"}), Outcome(Verdict(k.LEGAL), 1, {"turn": 0, "suit": "S"})]
     assert classify_two(before, after) == {"effect:turn"}
     apart = [{"turn": 1, "suit": "S"}, {"turn": 0, "suit": "S"}]
     assert classify_two(apart, after) == set()  # already apart there
@@ -68,7 +60,7 @@ def test_an_effect_class_is_a_component_that_parts_where_it_agreed() -> None:
 
 
 def test_a_pair_of_options_interacts_where_both_rule_otherwise_than_each_alone() -> None:
-    yes, no = Verdict(LEGAL), Verdict(ILLEGAL, "r")
+    yes, no = Verdict(k.LEGAL), Verdict(k.ILLEGAL, "r")
     # The one option allows, the other changes nothing: both together are predicted to allow.
     o = lambda v: Outcome(v, 1, {"c": 0})  # noqa: E731
     assert classify_pair([None] * 4, [o(no), o(yes), o(no), o(yes)]) == set()

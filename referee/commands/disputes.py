@@ -15,6 +15,7 @@ from referee.jobs import registry
 
 from .base import Argument, Command, done, fail, integer, real
 from .options import lang_option, rule_sets_text, speak
+from .output import Progress
 
 
 
@@ -91,7 +92,7 @@ def command(game: str, settings: tuple[str, ...], as_json: bool, html: Path | No
     except ValueError as err:
         fail(said(err))
     shown = _Progress()
-    found = compare.disputes(chosen, depth, timeout, parts or None, shown.update)
+    found = compare.disputes(chosen, depth, timeout, parts or None, shown.searched)
     shown.done()
     doc = i18n.localize(found.to_json())
     _write(kind, [doc], as_json, html, full, doc)
@@ -114,23 +115,17 @@ def _write(kind, docs: list, as_json: bool, html: Path | None, full: bool, whole
         sys.stdout.write(report.text(docs, full))
 
 
-class _Progress:
+class _Progress(Progress):
     """The search's progress on standard error, only on a terminal."""
 
     def __init__(self) -> None:
-        self.enabled = sys.stderr.isatty()
-        self.shown = False
+        super().__init__(enabled=True)
 
-    def update(self, part: str, depth: int, positions: int) -> None:
+    def searched(self, part: str, depth: int, positions: int) -> None:
         if self.enabled:
             sys.stderr.write(f"\r{part}: {depth} moves, {positions:,} positions\x1b[K")
             sys.stderr.flush()
             self.shown = True
-
-    def done(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
 
 
 

@@ -128,17 +128,9 @@ class DealScope:
     # -------------------------------------------------------------- moves
 
     def moves(self, states: Sequence[df.State], extra: Hashable) -> Iterable[df.Move]:
-        seen: dict[df.Move, None] = {}
-        for state in states:
-            if state.over:
-                continue
-            for move in df.legal_moves(state):
-                if isinstance(move, df.Play) and (DIAMOND_3 in move.cards or any(c in _RESERVE for c in move.cards)):
-                    continue
-                seen.setdefault(move)
-            if state.to_move is not None:
-                seen.setdefault(df.Pass(state.to_move))
-        return seen
+        """What some setting allows, but the cards held outside the scope."""
+        return [m for m in allowed_moves(states) if not isinstance(m, df.Play)
+                or not (DIAMOND_3 in m.cards or any(c in _RESERVE for c in m.cards))]
 
     def advance(self, states: Sequence[df.State], afters: Sequence[df.State], move: df.Move,
                 extra: Hashable) -> tuple[tuple[df.State, ...], Hashable]:
@@ -194,6 +186,20 @@ class DealScope:
 
 #: Each player's card outside the scope (the diamond 3's holder holds it instead).
 _RESERVE = _cards("10C 10D 10H 10S QC QD QH QS")
+
+
+def allowed_moves(states: Sequence[df.State]) -> list[df.Move]:
+    """Every move some setting allows in its position (``engine.legal_moves``, a joker read
+    every way that matters), and the pass of each player to move; each once."""
+    seen: dict[df.Move, None] = {}
+    for state in states:
+        if state.over:
+            continue
+        for move in df.legal_moves(state):
+            seen.setdefault(move)
+        if state.to_move is not None:
+            seen.setdefault(df.Pass(state.to_move))
+    return list(seen)
 
 
 def _deal(rules: df.RuleSet, info: DealInfo, used: Sequence[Card],
@@ -377,14 +383,7 @@ class EndingScope(DealScope):
                            previous=e.previous, round_no=1 if e.previous is None else 2, names=self.names)
 
     def moves(self, states: Sequence[df.State], extra: Hashable) -> Iterable[df.Move]:
-        seen: dict[df.Move, None] = {}
-        for state in states:
-            if not state.over:
-                for move in df.legal_moves(state):
-                    seen.setdefault(move)
-                if state.to_move is not None:
-                    seen.setdefault(df.Pass(state.to_move))
-        return seen
+        return allowed_moves(states)
 
     def advance(self, states: Sequence[df.State], afters: Sequence[df.State], move: df.Move,
                 extra: Hashable) -> tuple[tuple[df.State, ...], Hashable]:
