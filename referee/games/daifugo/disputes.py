@@ -10,10 +10,10 @@ differ (the preset's two jokers for five players, the contest's one) share no de
 deal is then also searched as a start position (the same hands, the first player to
 move), and its records start there.
 
-**Cards.** 5S 5H 5C, 6S 6H 6C 6D, 7S, 8S, JS, the spade 3 and the joker: two groups of
-four (the joker completing the fives), a same-suit run of four (5S to 8S), a card of each
-rank an option reads (6, 8, J, the spade 3) and cards of other suits to lock or break a
-suit-lock.
+**Cards.** 3H 4H 5S 5H 5C, 6S 6H 6C 6D, 7S, 8S, JS, the spade 3 and the joker: two groups
+of four (the joker completing the fives), two same-suit runs of four (5S to 8S, and 3H to
+6H with the joker), a card of each rank an option reads (6, 8, J, the spade 3) and cards
+of other suits to lock or break a suit-lock.
 
 **Moves.** Every move some setting allows the player it names (the pass, and each play
 of the scope's cards: ``engine.legal_moves`` under each setting, a joker read every way
@@ -56,7 +56,7 @@ def _cards(text: str) -> tuple[Card, ...]:
     return tuple(parse_card(c) for c in text.split())
 
 
-CARDS = _cards("5S 5H 5C 6S 6H 6C 6D 7S 8S JS 3S JK")
+CARDS = _cards("3H 4H 5S 5H 5C 6S 6H 6C 6D 7S 8S JS 3S JK")
 DIAMOND_3 = df.DIAMOND_3
 
 
