@@ -24,6 +24,7 @@ from referee.jobs import registry
 from referee.jobs.disputes import atlas
 from referee.jobs.disputes import classes as k
 from referee.jobs.disputes.classes import Outcome, Verdict, classify_pair, classify_two, kind_of
+from referee.jobs.disputes import compare
 from referee.jobs.disputes.compare import Comparison, disputes, record_verdict, two
 from referee.jobs.disputes.search import PAIR, TWO, search
 from referee.jobs.validate import validate_text
@@ -90,8 +91,8 @@ def test_caravan_brute_force_finds_the_atlas_classes_of_its_length() -> None:
     """Every record of the lane part of Caravan's scope of at most 9 moves, none skipped as
     a position met before: the classes it shows, and their shortest witnesses, are the
     atlas's (those whose witness or first showing lies within 9 moves)."""
-    part = CARAVAN.part("disputes")
-    settings = (CARAVAN.settings.parse("holotape"), CARAVAN.settings.parse("fnv"))
+    part = compare.part_of(CARAVAN)
+    settings = (CARAVAN.settings.get().parse("holotape"), CARAVAN.settings.get().parse("fnv"))
     brute = search(CARAVAN.engine, part.scope(settings), TWO, 9, follow=0, dedup=False)
     shipped = _shipped(CARAVAN, ["holotape", "fnv"])
     within = {c["id"]: c["length"] for c in shipped["classes"] if c["scope"] == "lane A/D"
@@ -104,8 +105,8 @@ def test_caravan_brute_force_finds_the_atlas_classes_of_its_length() -> None:
 @pytest.mark.slow
 def test_caravan_brute_force_of_the_whole_lane_part() -> None:
     """As above, every record of the lane part to its full length (10 moves)."""
-    part = CARAVAN.part("disputes")
-    settings = (CARAVAN.settings.parse("holotape"), CARAVAN.settings.parse("fnv"))
+    part = compare.part_of(CARAVAN)
+    settings = (CARAVAN.settings.get().parse("holotape"), CARAVAN.settings.get().parse("fnv"))
     brute = search(CARAVAN.engine, part.scope(settings), TWO, part.DEPTH, follow=0, dedup=False)
     shipped = _shipped(CARAVAN, ["holotape", "fnv"])
     within = {c["id"]: c["length"] for c in shipped["classes"] if c["scope"] == "lane A/D"
@@ -116,7 +117,7 @@ def test_caravan_brute_force_of_the_whole_lane_part() -> None:
 def test_daifugo_brute_force_finds_the_atlas_classes_of_its_length() -> None:
     """Every record of the deals part of Daifugo's scope of at most 3 moves, for the preset
     against suit-lock and against spade3: the same classes and shortest witnesses."""
-    part = DAIFUGO.part("disputes")
+    part = compare.part_of(DAIFUGO)
     for other in ("seed +suit-lock", "seed +spade3"):
         c = two(DAIFUGO, "seed", other)
         brute = search(DAIFUGO.engine, part.DealScope(c.settings), TWO, 3, follow=0, dedup=False)
@@ -187,7 +188,7 @@ def test_every_witness_of_the_atlas_replays_with_its_verdicts_under_each_setting
         game = registry.game(game_name)
         ply = None if c["length"] == 0 else c["length"]
         for label in labels:
-            got = record_verdict(game, c["witness"], game.settings.parse(label), ply)
+            got = record_verdict(game, c["witness"], game.settings.get().parse(label), ply)
             want = c["verdicts"][label]
             if got != want:
                 wrong.append((labels, key, label, got, want))
@@ -202,7 +203,7 @@ def test_every_position_of_the_atlas_is_a_start_position_validate_reads() -> Non
     bad = []
     for game in (CARAVAN, DAIFUGO):
         for doc in atlas.shipped(game)["comparisons"]:
-            setting = game.settings.parse(doc["settings"][0])
+            setting = game.settings.get().parse(doc["settings"][0])
             for c in doc["classes"]:
                 report = validate_text(c["position"], "<position>", {game.name: setting})[0]
                 if report.errors:
@@ -216,7 +217,7 @@ def test_the_caravan_atlas_shows_every_point_where_the_rule_sets_differ() -> Non
     cards change)."""
     shipped = _shipped(CARAVAN, ["holotape", "fnv"])
     points = {p for c in shipped["classes"] for p in c["points"] if c["witness"]}
-    part = CARAVAN.part("disputes")
+    part = compare.part_of(CARAVAN)
     assert set(part.POINTS) - points == {"both players out of cards"}
     lengths = {c["id"]: c["length"] for c in shipped["classes"]}
     assert lengths["legality:legal/caravan.opening.order"] == 1
@@ -263,5 +264,5 @@ def test_the_command_without_settings_prints_the_shipped_atlas() -> None:
 
 
 def test_settings_that_agree_within_the_scope() -> None:
-    c = Comparison(DAIFUGO, (DAIFUGO.settings.parse("seed"), DAIFUGO.settings.parse("seed")))
+    c = Comparison(DAIFUGO, (DAIFUGO.settings.get().parse("seed"), DAIFUGO.settings.get().parse("seed")))
     assert PAIR is not TWO and disputes(c, depth=1).classes == []

@@ -69,9 +69,9 @@ def command(game: str, settings: tuple[str, ...], as_json: bool, html: Path | No
 
     speak(lang)
     kind = registry.find(game)
-    if kind is None or not kind.has("disputes"):
+    if kind is None or not compare.has_part(kind):
         fail(T("no game {game} with a dispute scope: the games are {games}", game=repr(game),
-               games=", ".join(g.name for g in registry.games() if g.has("disputes"))))
+               games=", ".join(g.name for g in registry.games() if compare.has_part(g))))
     if len(settings) not in (0, 2):
         fail(T("give two settings to compare, or none for the game's atlas"))
     known = compare.parts(kind)

@@ -22,7 +22,7 @@ def build() -> dict[str, Any]:
     games = registry.games()
     titles = " and ".join(g.title for g in games)
     rules = "; ".join(f"{', '.join(g.rule_sets)} ({g.title})" for g in games)
-    notations = " or ".join(g.notation for g in games)
+    notations = " or ".join(g.notation.name for g in games)
     doc = _describe(titles, rules, notations)
     doc["components"]["schemas"]["NewTable"]["properties"]["game"]["enum"] = [g.name for g in games]
     return doc
@@ -58,7 +58,8 @@ def _components(rules: str) -> dict[str, Any]:
                 "seed": {"type": "integer", "minimum": 0},
                 "clock": {"type": "object", "properties": {"move_seconds": {"type": "number"}}}}},
             "Move": {"type": "object", "required": ["move"], "properties": {
-                "move": {"type": "string", "description": "the move in notation, as the seat's legal list writes it"}, "ply": {"type": "integer"}}},
+                "move": {"type": "string", "description": "the move in notation, as the seat's legal list writes it"},
+                "ply": {"type": "integer"}}},
             "MoveAnswer": {"type": "object", "properties": {
                 "accepted": {"type": "boolean"}, "ply": {"type": "integer"}, "move": {"type": "string"},
                 "drawn": {"type": "string"}, "events": {"type": "array", "items": {"type": "string"}},
@@ -113,13 +114,16 @@ def _paths(notations: str) -> dict[str, Any]:
         "/v1/tables/{id}/moves": {"post": {
             "summary": "Play a move (notation), committed before it is answered", "security": _AUTH,
             "parameters": [_TABLE_ID],
-            "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Move"}}}},
+            "requestBody": {"required": True,
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Move"}}}},
             "responses": {"200": {"description": "accepted (or, where the rules say so, counted as a pass)",
-                                  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/MoveAnswer"}}}},
+                                  "content": {"application/json": {
+                                      "schema": {"$ref": "#/components/schemas/MoveAnswer"}}}},
                           "400": _error("malformed body or move"), "401": _error("missing or unknown token"),
                           "403": _error("a move line naming another seat"), "404": _error("no such table"),
                           "409": _error("stale ply or finished table"), "413": _error("body over 64 KiB"),
-                          "422": {"description": "illegal: {accepted: false, rule, message, ply}", "content": _JSON_OBJECT},
+                          "422": {"description": "illegal: {accepted: false, rule, message, ply}",
+                                  "content": _JSON_OBJECT},
                           "429": _error("too many requests from this token")}}},
         "/v1/tables/{id}/events": {"get": {
             "summary": "WebSocket: the reader's view, then one message per move, then the end (?token= for a seat)",
@@ -130,9 +134,12 @@ def _paths(notations: str) -> dict[str, Any]:
                                            "responses": {"200": {"description": "record", "content": _TEXT},
                                                          "404": _error("no such table")}}},
         "/v1/tables/{id}/picture": {"get": {"summary": "The table drawn as `pitboss show --svg` draws it",
-                                            "parameters": [_TABLE_ID, {"name": "token", "in": "query", "schema": {"type": "string"}}],
-                                            "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {}}},
-                                                          "401": _error("unknown token"), "404": _error("no such table")}}},
+                                            "parameters": [_TABLE_ID, {"name": "token", "in": "query",
+                                                                       "schema": {"type": "string"}}],
+                                            "responses": {"200": {"description": "SVG",
+                                                                  "content": {"image/svg+xml": {}}},
+                                                          "401": _error("unknown token"),
+                                                          "404": _error("no such table")}}},
         "/v1/validate": {"post": {"summary": "What `pitboss validate --json` prints for the record in the body",
                                   "requestBody": {"content": _TEXT},
                                   "responses": {"200": {"description": "{summary, games}", "content": _JSON_OBJECT},
@@ -144,7 +151,8 @@ def _paths(notations: str) -> dict[str, Any]:
                                   "responses": {"200": {"description": "{summary, records}", "content": _JSON_OBJECT},
                                                 "413": _error("body over 8 MiB"), "422": _error("cannot annotate")}}},
         "/v1/solve": {"post": {"summary": "What `pitboss solve --json` prints",
-                               "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["record", "question"]}}}},
+                               "requestBody": {"content": {"application/json": {
+                                   "schema": {"type": "object", "required": ["record", "question"]}}}},
                                "responses": {"200": {"description": "the answer", "content": _JSON_OBJECT},
                                              "400": _error("malformed body"), "413": _error("body over 8 MiB"),
                                              "422": _error("a question the position cannot be asked")}}},

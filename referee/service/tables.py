@@ -28,6 +28,7 @@ from collections import OrderedDict
 from typing import Any
 
 from referee.jobs import registry
+from referee.jobs.game import Live
 from referee.jobs.live import LiveError, Outcome
 from referee.service import views
 from referee.service.creation import check_body
@@ -38,6 +39,14 @@ from referee.service.table import Answer, Table, token_hash
 
 #: Finished tables kept in memory (the rest are read back from the database on demand).
 FINISHED_CACHE = 16
+
+
+def live_part(game: str) -> Live:
+    """The live tables of a game (LookupError: it has none)."""
+    live = registry.game(game).live
+    if live is None:
+        raise LookupError(f"{game} has no live tables")
+    return live.get()
 
 
 class TableHub:
@@ -74,14 +83,14 @@ class TableHub:
     async def create(self, body: Any) -> tuple[Table, list[str]]:
         body = check_body(body)
         game = registry.game(body["game"])
-        live = game.part("live")
+        live = live_part(game.name)
         try:
             setup = live.create(body)
         except LiveError as err:
             raise HubError(err.status if err.status in (400, 422) else 422,
                            {"error": err.message, "detail": err.detail, "rule": err.rule}) from None
         tokens = [secrets.token_urlsafe(24) for _ in body["seats"]]
-        row = TableRow(id=secrets.token_hex(8), created=now(), game=game.name, rules=setup["rules"],
+        row = TableRow(id=secrets.token_hex(8), created=now(), game=game.name, rules=str(setup["rules"]),
                        setup=setup, seats=[{"name": n, "bot": body["bots"].get(n)} for n in body["seats"]],
                        tokens=[token_hash(t) for t in tokens],
                        clock=(body.get("clock") or {}).get("move_seconds"), status="playing")
@@ -112,7 +121,7 @@ class TableHub:
         row = self.store.table(table_id)
         if row is None:
             return None
-        live = registry.game(row.game).part("live")
+        live = live_part(row.game)
         match = live.open(row.setup)
         last = row.created
         for move in self.store.moves(table_id):
@@ -241,10 +250,10 @@ class TableHub:
         """A table whose seats play over another protocol (no seat tokens; its moves come
         through :meth:`record`): ``match`` is its live Match, which the game's live part
         builds again from ``setup`` and the stored moves after a restart."""
-        row = TableRow(id=secrets.token_hex(8), created=now(), game=game, rules=setup["rules"], setup=setup,
+        row = TableRow(id=secrets.token_hex(8), created=now(), game=game, rules=str(setup["rules"]), setup=setup,
                        seats=[{"name": n, "bot": None} for n in seats], tokens=[], clock=None,
                        status=match.status())
-        table = Table(row, match, registry.game(game).part("live"), last_at=row.created)
+        table = Table(row, match, live_part(game), last_at=row.created)
         await self.store.write(self.store.insert_table(row))
         self.tables[row.id] = table
         return table

@@ -18,7 +18,7 @@ from referee.jobs.live import Outcome
 from referee.service.table import Table
 
 #: JSON as the hot answers write it: compact, no NaN, and non-ASCII as ``\uXXXX`` escapes
-#: (the same JSON to any reader, and the C encoder writes ASCII about 40 % faster).
+#: (the same JSON to any reader, and the C encoder writes ASCII faster).
 dumps = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode
 
 

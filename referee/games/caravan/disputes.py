@@ -27,6 +27,7 @@ parted by an effect is followed up to two moves further, to the move that shows 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any
 
@@ -300,7 +301,7 @@ LONG_DEPTH = 51
 
 
 #: The parts of the scope, by name.
-PARTS = ("lane A/D", "long lines")
+PARTS: tuple[str, ...] = ("lane A/D", "long lines")
 
 
 def scopes(settings: Sequence[cv.RuleSet]) -> list[tuple[str, CaravanScope, int]]:
@@ -322,3 +323,8 @@ def atlas() -> list[tuple[str, tuple[cv.RuleSet, ...], bool]]:
 def points(settings: Sequence[cv.RuleSet]) -> dict[str, tuple[str, ...]]:
     """The points where Caravan rule sets differ, by the fields that state each."""
     return POINTS
+
+
+def atlas_file() -> Path:
+    """The shipped atlas: ``atlas.json`` beside this module."""
+    return Path(__file__).with_name("atlas.json")

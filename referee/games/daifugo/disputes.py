@@ -38,6 +38,7 @@ three.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
+from pathlib import Path
 from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any
@@ -479,7 +480,7 @@ NEXT_DEPTH = 3
 
 
 #: The parts of the scope, by name.
-PARTS = ("deals", "endings", "next round")
+PARTS: tuple[str, ...] = ("deals", "endings", "next round")
 
 
 def scopes(settings: Sequence[df.RuleSet]) -> list[tuple[str, Any, int]]:
@@ -519,3 +520,6 @@ def points(settings: Sequence[df.RuleSet]) -> dict[str, tuple[str, ...]]:
     return out
 
 
+def atlas_file() -> Path:
+    """The shipped atlas: ``atlas.json`` beside this module."""
+    return Path(__file__).with_name("atlas.json")

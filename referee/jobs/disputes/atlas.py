@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.jobs import registry
-from referee.jobs.disputes.compare import Comparison, Disputes, disputes
+from referee.jobs.disputes.compare import Comparison, Disputes, disputes, has_part, part_of
 from referee.jobs.game import Game
 
 FILE = "atlas.json"
@@ -42,18 +42,17 @@ class Entry:
 
 def entries(game: Game) -> list[Entry]:
     """The comparisons the game's atlas holds, in its order."""
-    part = game.part("disputes")
+    part = part_of(game)
     return [Entry(group, Comparison(game, tuple(settings), pair)) for group, settings, pair in part.atlas()]
 
 
 def has_atlas(game: Game) -> bool:
-    return game.has("disputes")
+    return has_part(game)
 
 
 def path(game: Game) -> Path:
     """Where the game's shipped atlas lives."""
-    module = game.part("disputes")
-    return Path(module.__file__ or "").with_name(FILE)
+    return part_of(game).atlas_file()
 
 
 @cache

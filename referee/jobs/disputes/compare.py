@@ -12,13 +12,14 @@ the verdicts the search predicted or the class says it is unverified.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.engines.message import T
 from referee.jobs.disputes.classes import ILLEGAL, LEGAL, REJECTED, Outcome, Verdict, kind_of
 from referee.jobs.disputes.search import PAIR, TWO, Found, Result, Rule, Witness, outcome, search, start_classes
+from referee.jobs.game import Disputes as Part
 from referee.jobs.game import Game
 from referee.jobs.timeline import timelines
 from referee.jobs.validate import validate_text
@@ -36,7 +37,7 @@ class Comparison:
 
     @property
     def labels(self) -> tuple[str, ...]:
-        return tuple(self.game.settings.label(s) for s in self.settings)
+        return tuple(self.game.settings.get().label(s) for s in self.settings)
 
     @property
     def rule(self) -> Rule:
@@ -46,7 +47,7 @@ class Comparison:
 def two(game: Game, a: str, b: str) -> Comparison:
     """Two settings as ``--rules`` takes them. Raises ValueError (a bad setting, or one
     setting twice)."""
-    settings = (game.settings.parse(a), game.settings.parse(b))
+    settings = (game.settings.get().parse(a), game.settings.get().parse(b))
     if settings[0] == settings[1]:
         raise ValueError(T("{a} and {b} are the same setting", a=a, b=b))
     return Comparison(game, settings)
@@ -174,12 +175,12 @@ def _cited(c: Comparison, scope: Any, shown: Any) -> dict[str, list[str]]:
     names and no other setting's does (what set the effect off there)."""
     game = c.game
     if shown.move is None:
-        accounts = [list(game.set_off(s)) for s in shown.states]
+        accounts = [list(game.engine.set_off(s)) for s in shown.states]
     else:
         accounts = []
         for state in shown.states:
             got = outcome(game.engine, scope, state, shown.move)
-            accounts.append(list(game.allowed(state, shown.move, got.after)) if got.verdict.kind == "legal" else
+            accounts.append(list(game.engine.effects(state, shown.move, got.after)) if got.verdict.kind == "legal" else
                             [got.verdict.rule] if got.verdict.rule else [])
     return {label: list(dict.fromkeys(r for r in ids if all(r not in other for other in accounts if other is not ids)))
             for label, ids in zip(c.labels, accounts)}
@@ -200,7 +201,7 @@ def _witness(c: Comparison, scope: Any, witness: Witness, out: Class) -> None:
     out.verified = verified
 
 
-def attribute(c: Comparison, scope_of: Callable[[Sequence[Any]], Any], points: dict[str, tuple[str, ...]],
+def attribute(c: Comparison, scope_of: Callable[[Sequence[Any]], Any], points: Mapping[str, tuple[str, ...]],
               found: Found) -> list[str]:
     """The points whose fields, copied from the second setting into the first, make the two
     rule alike where the class shows (two settings only): the record that leads there is
@@ -254,9 +255,21 @@ def _shows(rule: Rule, scope: Any, states: Sequence[Any], outcomes: Sequence[Out
 # ------------------------------------------------------------------ running one
 
 
+def has_part(game: Game) -> bool:
+    """Does the game answer ``pitboss disputes``?"""
+    return game.disputes is not None
+
+
+def part_of(game: Game) -> Part[Any, Any]:
+    """The game's ``disputes`` part. Raises LookupError when it has none."""
+    if game.disputes is None:
+        raise LookupError(T("{game} has no dispute scope", game=game.title))
+    return game.disputes.get()
+
+
 def parts(game: Game) -> list[str]:
     """The names of the parts of a game's dispute scope."""
-    return list(game.part("disputes").PARTS)
+    return list(part_of(game).PARTS)
 
 
 def disputes(c: Comparison, depth: int | None = None, seconds: float | None = None,
@@ -267,8 +280,8 @@ def disputes(c: Comparison, depth: int | None = None, seconds: float | None = No
     that shows it. ``progress`` is told each part's name, each length and the positions."""
     from time import monotonic
 
-    part = c.game.part("disputes")
-    points = part.points(c.settings) if hasattr(part, "points") else {}
+    part = part_of(c.game)
+    points = part.points(c.settings)
     classes: dict[str, Class] = {}
     described, searched, seconds_taken, complete = [], [], 0.0, True
     deadline = None if seconds is None else monotonic() + seconds

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.jobs.disputes import atlas
+from referee.jobs.disputes.compare import has_part, part_of
 from referee.jobs.disputes.classes import ILLEGAL, LEGAL, REJECTED, Outcome, Verdict, classify_two
 from referee.jobs.game import Game
 
@@ -33,9 +34,9 @@ def move_classes(game: Game, before: Sequence[Any], afters: Sequence[Any | None]
     """The classes a move shows between two settings standing in the same position
     (``before``: each setting's state; ``afters``: the states after it, None where the
     replay stopped)."""
-    if not game.has("disputes"):
+    if not has_part(game):
         return set()
-    reading = game.part("disputes").reading
+    reading = part_of(game).reading
     olds = [reading(s) for s in before]
     outcomes = [Outcome(v, a, reading(a) if a is not None else None) for v, a in zip(verdicts, afters)]
     return classify_two(olds, outcomes)
@@ -68,7 +69,7 @@ def look_up(game: Game, a: Any, b: Any, key: str) -> Shown | None:
     shipped = atlas.shipped(game)
     if shipped is None:
         return None
-    label = game.settings.label
+    label = game.settings.get().label
     wanted = (label(a), label(b))
     found = atlas.comparison(game, wanted)
     if found is not None:
@@ -81,7 +82,7 @@ def look_up(game: Game, a: Any, b: Any, key: str) -> Shown | None:
         if item.get("pair") or len(item["settings"]) != 2:
             continue
         try:
-            x, y = (game.settings.parse(t) for t in item["settings"])
+            x, y = (game.settings.get().parse(t) for t in item["settings"])
         except ValueError:
             continue
         if _changes(x, y) == changes:
