@@ -295,11 +295,12 @@ def test_each_setting_verdict_is_what_validate_says_under_it(path: Path) -> None
 
 def test_the_kinds_of_dispute_are_each_in_a_golden() -> None:
     """The annotate goldens hold every kind of dispute the comparisons can find: a move
-    two rule sets rule differently, a setting failing first while another plays on, a
+    two rule sets rule differently, a setting failing first while another plays on (said
+    once, in the settings line and at the move), a
     setting rejecting the record's set-up (a deck), settings parting on a move's effect
     (an option the record does not name), and a preset that cannot seat the record."""
     texts = " ".join(" ".join(p.read_text(encoding="utf-8").split()) for p in GOLDEN.glob("*.annotated.*"))
-    for mark in ("{ disputed | holotape:", "already failed at ply", "rejects the record's set-up [caravan.deck.max]",
+    for mark in ("{ disputed | holotape:", "first fails at ply", "rejects the record's set-up [caravan.deck.max]",
                  "{ parts here | seed: legal | seed +eight-cut: legal [daifugo.option.eight-cut]",
                  "not compared: uecda (it seats 5 players, the record has 3)",
                  "uecda: rejected, counted as a pass"):
@@ -316,3 +317,42 @@ def test_an_option_toggle_flips_a_set_value_to_its_default() -> None:
     assert flipped(df.ruleset("seed"), "exchange") == "choice"
     assert flipped(df.ruleset("uecda"), "exchange") == "weakest"
     assert flipped(df.ruleset("seed"), "eight-cut") is True
+
+
+def test_a_setting_that_parts_before_the_first_move_is_flagged_once_naming_the_rule() -> None:
+    """The example match: under +diamond3-start another player leads round 1, so that setting
+    judges no move of the record; the first move's comments say so once, with the rule that
+    set it apart, and no later comment names it again."""
+    record = annotate_text((ROOT / "examples" / "daifugo.dfn").read_text(encoding="utf-8"), "daifugo.dfn")[0]
+    label = "seed +diamond3-start +spade3 +eight-cut"
+    flagged = [n for n in record.notes if label in n.parted]
+    assert [n.step.index for n in flagged] == [0]
+    assert "daifugo.option.diamond3-start" in flagged[0].parted[label]
+    assert flagged[0].comments[0].startswith("parted at the start of round 1 | " + label + ": [daifugo.option.")
+    later = " ".join(c for n in record.notes[1:] for c in n.comments)
+    assert label not in later
+    assert label in record.notes[-1].apart  # the JSON keeps, move by move, who is apart and why
+
+
+@pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name)
+def test_comments_name_only_the_settings_that_rule_otherwise(path: Path) -> None:
+    """A comment never lists the settings that already failed or parted earlier, and a
+    disputed move (or one after which positions part) names besides the first judge only the
+    settings whose verdict or position after it differs from the first judge's."""
+    for record in annotate_text(path.read_text(encoding="utf-8"), path.name):
+        for note in record.notes:
+            text = " ".join(note.comments)
+            assert "already failed" not in text and "in another position than" not in text
+            head = next((c for c in note.comments if c.startswith(("disputed |", "parts here |"))), None)
+            if head is None:
+                continue
+            first = next(iter(note.verdicts))
+            named = [label for label in note.verdicts if f"| {label}: " in head]
+            mine = note.verdicts[first]
+            for label in named[1:]:
+                theirs = note.verdicts[label]
+                assert (theirs.kind, theirs.rule) != (mine.kind, mine.rule) or note.afters[label] != note.afters[first]
+            for label in set(note.verdicts) - set(named):
+                theirs = note.verdicts[label]
+                assert (theirs.kind, theirs.rule) == (mine.kind, mine.rule)
+                assert note.afters.get(label) == note.afters.get(first)

@@ -7,8 +7,13 @@ record's players and every single option toggled). Each setting's verdict on a m
 from its own replay. A move is *disputed* when the replays stand in the same position
 before it and rule it differently. Once replays part (one rejected an earlier move, or their
 positions differ), a move is judged only under the settings that reach it in the same
-position, and its comment says where the others parted. A toggled option is kept as a
-comparison only when it changes some verdict.
+position. Where a setting parts is said once: at the move that set it apart (disputed, or
+``parts here``), or, where it parted without a move (the set-up rejected, a round started
+in another position), on the round's first move (``parted at the start of round 2 |
+seed +diamond3-start: [rule.id] ...``); the ``settings:`` line says each setting's first
+failure. A comment names, beside the first setting judging the move, only the settings
+that rule it otherwise. A toggled option is kept as a comparison only when it changes some
+verdict.
 
 A move gets a ``{ }`` comment when it is
 
@@ -33,7 +38,7 @@ that cannot be read (a syntax error) is written back unchanged.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -52,7 +57,7 @@ from referee.notation.records import Finding, open_text, text_lines
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
 OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||parts here \||ruling: |allowed under "
-                         r"|record (invalid|warning): |analysis: |settings: |not compared: )")
+                         r"|record (invalid|warning): |analysis: |settings: |not compared: |parted at the start)")
 
 
 def is_own_comment(text: str) -> bool:
@@ -148,6 +153,11 @@ class MoveNote:
     #: Legal under the settings judging it, but they stand in different positions after it
     #: (it set off a rule some of them have: an 8 that ends the trick): they part here.
     parts: bool = False
+    #: Where each setting judging the move stands after it (the game's position key).
+    afters: dict[str, Hashable] = field(default_factory=dict)
+    #: Settings that parted from the first judge before this move without a move of theirs
+    #: (a set-up rejected, a round started otherwise), said here once: label -> the rules.
+    parted: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def own(self) -> Verdict:
@@ -165,6 +175,7 @@ class MoveNote:
             "verdicts": {label: v.to_json() for label, v in self.verdicts.items()},
             "apart": self.apart,
             "parts": self.parts,
+            "parted": self.parted,
             "comments": self.comments,
             "rulebook": self.rulebook(),
         }
@@ -309,10 +320,10 @@ def _judge_moves(game: SomeGame, judged: list[Judged]) -> list[MoveNote]:
                                 if f is not None
                                 else T("{label} never reached this move", label=label))
         kinds = {v.kind for v in verdicts.values()}
-        afters = {key(j.steps[i].after) for j in judged
-                  if j.variant.label in verdicts and j.steps[i].after is not None}
+        afters = {j.variant.label: key(after) for j in judged
+                  if j.variant.label in verdicts and (after := j.steps[i].after) is not None}
         note = MoveNote(ref_step, verdicts, len(kinds) > 1, _rulings(verdicts[ref.variant.label]), apart=apart,
-                        parts=len(kinds) == 1 and len(afters) > 1)
+                        parts=len(kinds) == 1 and len(set(afters.values())) > 1, afters=afters)
         notes.append(note)
     return notes
 
@@ -341,9 +352,55 @@ def _without(notes: list[MoveNote], dropped: set[str]) -> list[MoveNote]:
         if not verdicts:
             continue
         apart = {k: v for k, v in note.apart.items() if k not in dropped}
-        out.append(MoveNote(note.step, verdicts, len({v.kind for v in verdicts.values()}) > 1, note.rulings,
-                            apart=apart, parts=note.parts))
+        afters = {k: v for k, v in note.afters.items() if k not in dropped}
+        disputed = len({v.kind for v in verdicts.values()}) > 1
+        out.append(MoveNote(note.step, verdicts, disputed, note.rulings, apart=apart,
+                            parts=not disputed and len(set(afters.values())) > 1, afters=afters))
     return out
+
+
+def _start_of(j: Judged, index: int) -> object | None:
+    """The position the segment holding move ``index`` starts from, in ``j``'s replay."""
+    return next((seg.start for seg in j.timeline.segments if any(s.index == index for s in seg.steps)), None)
+
+
+def _partings(game: SomeGame, judged: Sequence[Judged], notes: Sequence[MoveNote]) -> None:
+    """Fill each note's ``parted``: the settings that stop judging along with the first
+    judge at that move without a move showing why (the set-up rejected, a round started in
+    another position: another leader, another exchange), each with the rules that set it
+    apart. A setting that failed at a move, or parted by one, was shown there; none is
+    told twice while it stays apart."""
+    by_label = {j.variant.label: j for j in judged}
+    told: set[str] = set()
+    previous: MoveNote | None = None
+    for note in notes:
+        told -= set(note.verdicts)
+        ref = by_label[next(iter(note.verdicts))]
+        for label in note.apart:
+            if label in told:
+                continue
+            told.add(label)
+            j = by_label[label]
+            if j.steps.get(note.step.index) is None:
+                f = j.first_failure()
+                if f is not None and not f.ply:
+                    note.parted[label] = [f.rule]
+                continue
+            if previous is not None and label in previous.verdicts and previous.step.round == note.step.round:
+                continue  # parted by the move before: that move's comment says how
+            theirs, mine = _start_of(j, note.step.index), _start_of(ref, note.step.index)
+            rules = list(game.engine.set_off(theirs)) if theirs is not None else []
+            own = list(game.engine.set_off(mine)) if mine is not None else []
+            note.parted[label] = [r for r in rules if r not in own] + [r for r in own if r not in rules]
+        previous = note
+
+
+def _parted_comment(note: MoveNote) -> str:
+    parts = [T("{label}: {rules}", label=label, rules=J("; ", (_cite(r) for r in rules))) if rules
+             else T("{label}: in another position", label=label) for label, rules in note.parted.items()]
+    head = (T("parted at the start of round {round}", round=note.step.round) if note.step.round is not None
+            else T("parted at the start"))
+    return J(" | ", [head, *parts])
 
 
 # ------------------------------------------------------------------ comments
@@ -374,9 +431,26 @@ def _distinctive(game: SomeGame, rule_id: str, variant: Variant, variants: Seque
     return any(option(variant.rules, name) != option(v.rules, name) for v in others for name in rule.options)
 
 
-def _disputed_comment(game: SomeGame, note: MoveNote, variants: Sequence[Variant], head: str = M("disputed")) -> str:
-    """The verdicts of the settings on a move (``head``: ``disputed``, or ``parts here``)."""
+def _differing(note: MoveNote, variants: Sequence[Variant]) -> list[Variant]:
+    """The first setting judging a move, and those that rule it otherwise (another verdict,
+    or the same verdict and another position after it): the settings that agree with the
+    first are not repeated."""
     judging = [v for v in variants if v.label in note.verdicts]
+    first = judging[0]
+    mine = note.verdicts[first.label]
+    out = [first]
+    for v in judging[1:]:
+        theirs = note.verdicts[v.label]
+        if (theirs.kind, theirs.rule) != (mine.kind, mine.rule) or (
+                v.label in note.afters and note.afters[v.label] != note.afters.get(first.label)):
+            out.append(v)
+    return out
+
+
+def _disputed_comment(game: SomeGame, note: MoveNote, variants: Sequence[Variant], head: str = M("disputed")) -> str:
+    """The verdicts of the settings on a move (``head``: ``disputed``, or ``parts here``),
+    the first judge's and those of the settings that rule otherwise."""
+    judging = _differing(note, variants)
     broken = {v.rule for v in note.verdicts.values() if not v.legal}
     parts: list[str] = [T(head)]
     catalog = spec.catalog()
@@ -400,22 +474,15 @@ def _disputed_comment(game: SomeGame, note: MoveNote, variants: Sequence[Variant
         ids += [r for r in verdict.allowed if r not in broken and _distinctive(game, r, variant, judging)]
         absent = [r for r in sorted(x for x in broken if x) if r not in verdict.allowed
                   and not _applies(catalog.get(r), variant.preset)]
-        # Parting settings differ in what a move set off: only that is worth naming.
-        shown = ids or ([] if absent or head != "disputed" else list(verdict.allowed))
+        # Settings differ in what a move set off or broke: only that is worth naming.
+        shown = ids
         text = (T("{label}: legal {rules}", label=variant.label, rules=J("; ", (_cite(r) for r in shown))) if shown
                 else T("{label}: legal", label=variant.label))
         if absent:
             text = T("{verdict} (no such rule in {label}: {rules})", verdict=text, label=variant.label,
                      rules=", ".join(absent))
         parts.append(text)
-    return _with_apart(J(" | ", parts), note)
-
-
-def _with_apart(comment: str, note: MoveNote) -> str:
-    """A comment and, where settings went apart before this move, how."""
-    if not note.apart:
-        return comment
-    return T("{comment} ({apart})", comment=comment, apart=J("; ", note.apart.values()))
+    return J(" | ", parts)
 
 
 def _applies(rule: spec.Rule | None, rule_set: str) -> bool:
@@ -423,10 +490,14 @@ def _applies(rule: spec.Rule | None, rule_set: str) -> bool:
 
 
 def comments_for(game: SomeGame, note: MoveNote, variants: Sequence[Variant], explain_all: bool) -> list[str]:
+    """A move's comments. Where settings parted before it is said once, where they part
+    (the ``settings:`` line, a disputed move, ``parts here``, ``parted at the start``)."""
     step = note.step
     ref = next(v for v in variants if v.label in note.verdicts)
     out: list[str] = []
     verdict = note.verdicts[ref.label]
+    if note.parted:
+        out.append(_parted_comment(note))
     if not verdict.legal:
         if verdict.rejected:
             comment = T("rejected under {label}, counted as a pass: [{rule}] {message}", label=ref.label,
@@ -434,7 +505,7 @@ def comments_for(game: SomeGame, note: MoveNote, variants: Sequence[Variant], ex
         else:
             comment = T("illegal under {label}: [{rule}] {message}", label=ref.label, rule=verdict.rule,
                         message=verdict.message)
-        out.append(comment if note.disputed else _with_apart(comment, note))
+        out.append(comment)
     if note.disputed:
         out.append(_disputed_comment(game, note, variants))
     elif note.parts:
@@ -517,6 +588,7 @@ def annotate_timeline(timeline: SomeTimeline, wanted: Sequence[str] = (), explai
         judged = [j for j in judged if j.variant.label not in dropped]
         notes = _without(notes, dropped)
     variants = [j.variant for j in judged]
+    _partings(game, judged, notes)
     by_index: dict[int, list[str]] = {}
     for note in notes:
         note.comments = comments_for(game, note, variants, explain_all)
