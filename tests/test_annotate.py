@@ -356,3 +356,18 @@ def test_comments_name_only_the_settings_that_rule_otherwise(path: Path) -> None
                 theirs = note.verdicts[label]
                 assert (theirs.kind, theirs.rule) == (mine.kind, mine.rule)
                 assert note.afters.get(label) == note.afters.get(first)
+
+
+def test_a_flagged_dispute_names_its_class_and_the_atlas_comparison_that_shows_it() -> None:
+    """The example match's one real dispute (a 3 of spades on a lone joker, legal only with
+    +spade3): annotate names its class as ``pitboss disputes`` does and finds it in the atlas
+    by the comparison that differs in the same way (seed against seed +spade3), with the
+    length of its shortest game."""
+    record = annotate_text((ROOT / "examples" / "daifugo.dfn").read_text(encoding="utf-8"), "daifugo.dfn")[0]
+    named = [c.to_json() for n in record.notes if n.disputed for c in n.classes]
+    assert {"settings": ["seed +spade3 +eight-cut", "seed +eight-cut"], "class": "legality:legal/daifugo.play.lone-joker",
+            "atlas": {"settings": ["seed", "seed +spade3"], "class": "legality:daifugo.play.lone-joker/legal",
+                      "witness": 2}} in named
+    text = " ".join(" ".join(record.text.split()).split())
+    assert ("class legality:legal/daifugo.play.lone-joker (atlas: seed / seed +spade3, shortest game 2 moves)"
+            in text)

@@ -43,9 +43,10 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from referee import spec
-from referee.engines.message import J, M, R, T, said
+from referee.engines.message import J, M, N, R, T, said
 from referee.i18n import tr
 from referee.jobs import registry
+from referee.jobs.disputes.naming import Named, name_move, verdict
 from referee.jobs.game import Comparison, Setting
 from referee.jobs.registry import SomeGame
 from referee.jobs.replay import allowed
@@ -158,6 +159,9 @@ class MoveNote:
     #: Settings that parted from the first judge before this move without a move of theirs
     #: (a set-up rejected, a round started otherwise), said here once: label -> the rules.
     parted: dict[str, list[str]] = field(default_factory=dict)
+    #: The classes of dispute the move shows (as ``pitboss disputes`` names them), each
+    #: with where the game's atlas shows it.
+    classes: list[Named] = field(default_factory=list)
 
     @property
     def own(self) -> Verdict:
@@ -176,6 +180,7 @@ class MoveNote:
             "apart": self.apart,
             "parts": self.parts,
             "parted": self.parted,
+            "classes": [c.to_json() for c in self.classes],
             "comments": self.comments,
             "rulebook": self.rulebook(),
         }
@@ -482,7 +487,35 @@ def _disputed_comment(game: SomeGame, note: MoveNote, variants: Sequence[Variant
             text = T("{verdict} (no such rule in {label}: {rules})", verdict=text, label=variant.label,
                      rules=", ".join(absent))
         parts.append(text)
+    parts += [_class_text(c) for c in note.classes]
     return J(" | ", parts)
+
+
+def _class_text(named: Named) -> str:
+    """A class of dispute as a comment names it, and where the atlas shows its shortest game."""
+    shown = named.shown
+    if shown is None:
+        return T("class {key}", key=named.key)
+    if shown.witness is None:
+        return T("class {key} (atlas: {settings})", key=named.key, settings=" / ".join(shown.labels))
+    return N("class {key} (atlas: {settings}, shortest game {n} move)",
+             "class {key} (atlas: {settings}, shortest game {n} moves)", shown.witness, key=named.key,
+             settings=" / ".join(shown.labels))
+
+
+def _name_classes(game: SomeGame, judged: Sequence[Judged], notes: Sequence[MoveNote]) -> None:
+    """Fill the ``classes`` of each disputed move, and of each move after which positions part."""
+    by_label = {j.variant.label: j for j in judged}
+    variants = [j.variant for j in judged]
+    for note in notes:
+        if not (note.disputed or note.parts):
+            continue
+        sides = []
+        for v in _differing(note, variants):
+            step, said = by_label[v.label].steps[note.step.index], note.verdicts[v.label]
+            sides.append((v.label, v.rules, step.before, step.after,
+                          verdict(said.legal, said.rule, said.rejected)))
+        note.classes = name_move(game, sides)
 
 
 def _applies(rule: spec.Rule | None, rule_set: str) -> bool:
@@ -589,6 +622,7 @@ def annotate_timeline(timeline: SomeTimeline, wanted: Sequence[str] = (), explai
         notes = _without(notes, dropped)
     variants = [j.variant for j in judged]
     _partings(game, judged, notes)
+    _name_classes(game, judged, notes)
     by_index: dict[int, list[str]] = {}
     for note in notes:
         note.comments = comments_for(game, note, variants, explain_all)

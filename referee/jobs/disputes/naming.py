@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.jobs.disputes import atlas
-from referee.jobs.disputes.compare import has_part, part_of
 from referee.jobs.disputes.classes import ILLEGAL, LEGAL, REJECTED, Outcome, Verdict, classify_two
+from referee.jobs.disputes.compare import has_part, part_of
 from referee.jobs.game import Game
 
 
@@ -95,3 +95,33 @@ def look_up(game: Game, a: Any, b: Any, key: str) -> Shown | None:
 def _in(item: dict[str, Any], key: str, swapped: bool) -> Shown | None:
     entry = next((c for c in item["classes"] if c["id"] == key), None)
     return None if entry is None else Shown(tuple(item["settings"]), entry, swapped)
+
+
+@dataclass(frozen=True)
+class Named:
+    """A class a move shows between two settings, and where the atlas shows it."""
+
+    settings: tuple[str, str]
+    key: str
+    shown: Shown | None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"settings": list(self.settings), "class": self.key, "atlas": None}
+        if self.shown is not None:
+            out["atlas"] = {"settings": list(self.shown.labels), "class": self.shown.entry["id"],
+                            "witness": self.shown.witness}
+        return out
+
+
+def name_move(game: Game, settings: Sequence[tuple[str, Any, Any, Any, Verdict]]) -> list[Named]:
+    """The classes a move shows between the first of ``settings`` and each other: each given
+    as (label, setting, state before, state after or None, verdict), all standing in the
+    same position; and each class looked up in the atlas."""
+    out: list[Named] = []
+    if not has_part(game) or len(settings) < 2:
+        return out
+    label, setting, before, after, mine = settings[0]
+    for other, theirs, other_before, other_after, verdict_ in settings[1:]:
+        for key in sorted(move_classes(game, (before, other_before), (after, other_after), (mine, verdict_))):
+            out.append(Named((label, other), key, look_up(game, setting, theirs, key)))
+    return out
