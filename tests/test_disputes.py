@@ -14,6 +14,7 @@ stated scope, each with its shortest witness, and the atlas shipped ahead of tim
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -266,3 +267,27 @@ def test_the_command_without_settings_prints_the_shipped_atlas() -> None:
 def test_settings_that_agree_within_the_scope() -> None:
     c = Comparison(DAIFUGO, (DAIFUGO.settings.get().parse("seed"), DAIFUGO.settings.get().parse("seed")))
     assert PAIR is not TWO and disputes(c, depth=1).classes == []
+
+
+def test_the_rulebook_prints_the_atlas_one_line_per_comparison() -> None:
+    result = CliRunner().invoke(app, ["rules", "daifugo", "--disputes"])
+    assert result.exit_code == 0, result.output
+    tail = result.output[result.output.index("Daifugo: where the settings disagree"):]
+    lines = [x.strip() for x in tail.splitlines() if " / " in x]
+    assert len(lines) == len(atlas.shipped(DAIFUGO)["comparisons"]) == 106
+    assert "seed / seed +spade3: legality:daifugo.play.lone-joker/legal (2 moves)" in lines
+    assert "Daifugo: where the settings disagree" not in CliRunner().invoke(app, ["rules", "daifugo"]).output
+
+
+def test_the_html_rulebook_links_each_witness_to_its_replay_page(tmp_path: Path) -> None:
+    target = tmp_path / "rules.html"
+    result = CliRunner().invoke(app, ["rules", "caravan", "--disputes", "--html", str(target)])
+    assert result.exit_code == 0, result.output
+    page = target.read_text(encoding="utf-8")
+    assert 'id="caravan-disputes"' in page
+    links = sorted(set(re.findall(r'href="(rules-replays/[0-9a-f]+\.html)"', page)))
+    witnesses = [c for c in atlas.shipped(CARAVAN)["comparisons"][0]["classes"] if c["witness"]]
+    assert len(links) == len(witnesses) == 12
+    replays = " ".join((tmp_path / link).read_text(encoding="utf-8") for link in links)
+    for c in witnesses:  # each replay page is titled with its comparison and class
+        assert f"holotape / fnv: {c['id']}" in replays

@@ -8,7 +8,7 @@ disagree). The pages go to ``<page name>-replays/`` beside the page that links t
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +44,10 @@ def page_name(doc: dict[str, Any], c: dict[str, Any]) -> str:
     return f"{digest}.html"
 
 
-def write(game: Game, docs: Sequence[dict[str, Any]], target: Path, title: str) -> int:
-    """The classes' page at ``target`` and their witnesses' replay pages beside it; how many
-    replay pages were written."""
+def replays(game: Game, docs: Sequence[dict[str, Any]], target: Path) -> Callable[[dict[str, Any], dict[str, Any]],
+                                                                                 str | None]:
+    """The classes' witnesses' replay pages, written to ``<target's stem>-replays/`` beside
+    the page ``target``; returns what links a class to its page (None: it has none)."""
     folder = target.with_name(target.stem + "-replays")
     links: dict[tuple[str, str], str] = {}
     pages: dict[str, str] = {}
@@ -65,8 +66,15 @@ def write(game: Game, docs: Sequence[dict[str, Any]], target: Path, title: str) 
     def link(doc: dict[str, Any], c: dict[str, Any]) -> str | None:
         return links.get((report.anchor(doc["settings"], ""), c["id"]))
 
+    return link
+
+
+def write(game: Game, docs: Sequence[dict[str, Any]], target: Path, title: str) -> int:
+    """The classes' page at ``target`` and their witnesses' replay pages beside it; how many
+    replay pages were written."""
+    link = replays(game, docs, target)
     target.write_text(report.html(docs, title, link), encoding="utf-8")
-    return len(pages)
+    return sum(1 for doc in docs for c in doc["classes"] if link(doc, c) is not None)
 
 
-__all__ = ["page_name", "replay", "write"]
+__all__ = ["page_name", "replay", "replays", "write"]
