@@ -39,7 +39,11 @@ def _output(path: Path, kind: str) -> Path:
 
 
 def _annotate(path: Path, explain_all: bool = False) -> str:
-    return joined(annotate_text(path.read_text(encoding="utf-8"), path.name, explain_all=explain_all))
+    """The input annotated as the command would: with ``--compare all`` where its own
+    comment line ``; annotate: --compare all`` asks for it."""
+    text = path.read_text(encoding="utf-8")
+    return joined(annotate_text(text, path.name, explain_all=explain_all,
+                                compare_all="; annotate: --compare all" in text))
 
 
 @pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name)
@@ -227,13 +231,15 @@ def test_explain_ruling() -> None:
 def test_daifugo_variants() -> None:
     records = annotate_text((GOLDEN / "daifugo-disputed.dfn").read_text(encoding="utf-8"))
     assert [[v.label for v in a.variants] for a in records] == [
-        # 5 players: both presets; -sequences bans its sequence; a 6 reversing play makes a
-        # later move out of turn (the record's outcome differs, so the toggle is kept)
-        ["seed", "uecda", "seed +six-reverse", "seed -sequences"],
+        ["seed", "uecda"],                       # 5 players: both presets; no Options tag
         ["uecda", "seed"],
         ["seed +spade3", "seed"],                # 3 players: uecda cannot seat them; spade3 toggled
         ["seed +consecutive-revolution", "seed"],
     ]
+    # Every single option, each kept where it changes a verdict: -sequences bans the first
+    # record's sequence; a 6 reversing play makes a later move out of turn.
+    every = annotate_text((GOLDEN / "daifugo-disputed.dfn").read_text(encoding="utf-8"), compare_all=True)
+    assert [v.label for v in every[0].variants] == ["seed", "uecda", "seed +six-reverse", "seed -sequences"]
     spade = records[2]
     (note,) = [n for n in spade.notes if n.disputed]
     assert note.step.entry.text == "Ben: 3S"
@@ -322,8 +328,11 @@ def test_an_option_toggle_flips_a_set_value_to_its_default() -> None:
 def test_a_setting_that_parts_before_the_first_move_is_flagged_once_naming_the_rule() -> None:
     """The example match: under +diamond3-start another player leads round 1, so that setting
     judges no move of the record; the first move's comments say so once, with the rule that
-    set it apart, and no later comment names it again."""
-    record = annotate_text((ROOT / "examples" / "daifugo.dfn").read_text(encoding="utf-8"), "daifugo.dfn")[0]
+    set it apart, and no later comment names it again (the option is compared only when all
+    are asked for: the record's Options tag does not set it)."""
+    text = (ROOT / "examples" / "daifugo.dfn").read_text(encoding="utf-8")
+    assert not any("diamond3" in label for label in annotate_text(text, "daifugo.dfn")[0].to_json()["variants"])
+    record = annotate_text(text, "daifugo.dfn", compare_all=True)[0]
     label = "seed +diamond3-start +spade3 +eight-cut"
     flagged = [n for n in record.notes if label in n.parted]
     assert [n.step.index for n in flagged] == [0]

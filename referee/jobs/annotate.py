@@ -253,10 +253,10 @@ def parse_wanted(wanted: Sequence[str]) -> list[str]:
 
 
 def _comparisons(game: SomeGame, own: Setting, timeline: SomeTimeline,
-                 wanted: Sequence[str]) -> list[Comparison[Setting]]:
+                 wanted: Sequence[str], compare_all: bool = False) -> list[Comparison[Setting]]:
     settings = game.settings.get()
     if not wanted:
-        return list(settings.comparisons(own, timeline.record))
+        return [c for c in settings.comparisons(own, timeline.record) if compare_all or not c.only_all]
     out: list[Comparison[Setting]] = []
     for text in wanted:
         try:
@@ -580,9 +580,11 @@ def _settings_comments(judged: Sequence[Judged], not_compared: Sequence[str]) ->
     return out
 
 
-def annotate_timeline(timeline: SomeTimeline, wanted: Sequence[str] = (), explain_all: bool = False) -> Annotated:
+def annotate_timeline(timeline: SomeTimeline, wanted: Sequence[str] = (), explain_all: bool = False,
+                      compare_all: bool = False) -> Annotated:
     """The record of ``timeline`` annotated: compared with the settings ``wanted`` (texts
-    as ``--rules`` takes them), or by default with the game's comparisons."""
+    as ``--rules`` takes them), or by default with the game's comparisons (``compare_all``:
+    also those it compares only when all are asked for)."""
     game = timeline.kind
     if game is None:
         return Annotated(timeline, [], [], timeline.chunk.text, T("the game is unknown"))
@@ -601,7 +603,7 @@ def annotate_timeline(timeline: SomeTimeline, wanted: Sequence[str] = (), explai
         judged.append(Judged(own, timeline))
         seen = {own_setting}
         report = timeline.report
-        for comparison in _comparisons(game, own_setting, timeline, wanted):
+        for comparison in _comparisons(game, own_setting, timeline, wanted, compare_all):
             if comparison.setting is None:
                 not_compared.append(comparison.why_not or "")
                 continue
@@ -643,14 +645,14 @@ def written(timeline: SomeTimeline, comments: dict[int, list[str]], record_comme
 
 
 def annotate_lines(lines: Iterable[str], file: str, wanted: Sequence[str] = (),
-                   explain_all: bool = False) -> Iterator[Annotated]:
+                   explain_all: bool = False, compare_all: bool = False) -> Iterator[Annotated]:
     for timeline in timelines(lines, file):
-        yield annotate_timeline(timeline, wanted, explain_all)
+        yield annotate_timeline(timeline, wanted, explain_all, compare_all)
 
 
 def annotate_text(text: str, file: str = "<text>", wanted: Sequence[str] = (),
-                  explain_all: bool = False) -> list[Annotated]:
-    return list(annotate_lines(text_lines(text), file, wanted, explain_all))
+                  explain_all: bool = False, compare_all: bool = False) -> list[Annotated]:
+    return list(annotate_lines(text_lines(text), file, wanted, explain_all, compare_all))
 
 
 def joined(records: Iterable[Annotated]) -> str:
@@ -664,13 +666,13 @@ NotAnnotatable = ContestLog
 
 
 def annotate_file(path: str, wanted: Sequence[str] = (), explain_all: bool = False,
-                  stdin: TextIO | None = None) -> Iterator[Annotated]:
+                  stdin: TextIO | None = None, compare_all: bool = False) -> Iterator[Annotated]:
     """Every record of a file (``-``: standard input), annotated. Raises OSError when the
     file cannot be read and ContestLog for a whole-file format."""
     name = "<stdin>" if path == "-" else path
     handle = open_text(path, stdin)
     try:
-        yield from annotate_lines(handle, name, wanted, explain_all)
+        yield from annotate_lines(handle, name, wanted, explain_all, compare_all)
     finally:
         if path != "-":
             handle.close()

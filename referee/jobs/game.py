@@ -170,11 +170,13 @@ class Notation(Generic[MoveT, RecordT]):
 class Comparison(Generic[SettingT]):
     """A setting annotate judges a record under beside its own, or (``setting`` None) why
     one is not compared. ``toggle_only``: a single option toggled, kept only when it
-    changes the verdict on some move."""
+    changes the verdict on some move. ``only_all``: compared only when every comparison is
+    asked for (``annotate --compare all``), not by default."""
 
     setting: SettingT | None
     why_not: str | None = None
     toggle_only: bool = False
+    only_all: bool = False
 
 
 @dataclass(frozen=True)
