@@ -21,8 +21,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli import app
+from referee import spec
 from referee.jobs.annotate import OWN_COMMENT, annotate_text, joined
 from referee.jobs.validate import validate_text
+from referee.notation.screen import flow, width
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "annotate"
@@ -104,7 +106,7 @@ def test_round_trip_on_self_play_games(tmp_path: Path) -> None:
 
 
 def test_rulings_example_is_disputed() -> None:
-    """rulings.md's example: 2C on 3H 5S 4S is illegal under holotape, legal under fnv."""
+    """The rulings' example: 2C on 3H 5S 4S is illegal under holotape, legal under fnv."""
     path = ROOT / "tests" / "golden" / "caravan" / "disputed-direction.cvn"
     holotape, fnv = annotate_text(path.read_text(encoding="utf-8"), path.name)
     for record, own in ((holotape, "holotape"), (fnv, "fnv")):
@@ -118,7 +120,9 @@ def test_rulings_example_is_disputed() -> None:
     assert "{ illegal under holotape: [caravan.number.direction]" in " ".join(holotape.text.split())
     assert "{ disputed | fnv: legal [caravan.number.direction]" in " ".join(fnv.text.split())
     # Each side of the dispute in a sentence, with the clause it rests on.
-    assert "fnv: legal [caravan.number.direction] Continue the direction or match the suit (rulings.md, Caravan 6)" \
+    source = spec.rule("caravan.number.direction").source
+    assert source.startswith("Caravan holotape, RULES ¶4")
+    assert f"fnv: legal [caravan.number.direction] Continue the direction or match the suit ({source})" \
         in " ".join(fnv.text.split())
 
 
@@ -195,12 +199,13 @@ def test_explain_cli() -> None:
     result = runner.invoke(app, ["explain", str(path), "--ply", "3"])
     assert result.exit_code == 1, result.output
     out = result.output
-    assert "ply 3: player 1: 2C>A" in out
+    assert all(width(line) <= 80 for line in out.splitlines())  # wrapped at 80 (not a terminal)
+    assert "ply 3: player 1: 2C>A" in flow(out)
     assert "Position before the move:" in out and "A  3♥ 5♠ 4♠" in out
     assert "holotape (the record's rules): ILLEGAL" in out
     assert "✗ caravan.number.direction — Continue the direction or match the suit" in out
     assert "✓ caravan.direction.last-two — Direction from the last two cards  [fnv only]" in out
-    assert "Disputed: legal under fnv; illegal under holotape." in out
+    assert "Disputed: legal under fnv; illegal under holotape." in flow(out)
     assert "\x1b[" not in out
     result = runner.invoke(app, ["explain", str(path), "--ply", "3", "--game", "2", "--json"])
     assert result.exit_code == 0
@@ -231,26 +236,26 @@ def test_explain_ruling() -> None:
 def test_daifugo_variants() -> None:
     records = annotate_text((GOLDEN / "daifugo-disputed.dfn").read_text(encoding="utf-8"))
     assert [[v.label for v in a.variants] for a in records] == [
-        ["seed", "uecda"],                       # 5 players: both presets; no Options tag
-        ["uecda", "seed"],
-        ["seed +spade3", "seed"],                # 3 players: uecda cannot seat them; spade3 toggled
-        ["seed +consecutive-revolution", "seed"],
+        ["classic", "uecda"],                          # 5 players: both presets; no Options tag
+        ["uecda", "classic"],
+        ["classic +spade3", "classic"],                # 3 players: uecda cannot seat them; spade3 toggled
+        ["classic +consecutive-revolution", "classic"],
     ]
     # Every single option, each kept where it changes a verdict: -sequences bans the first
     # record's sequence; a 6 reversing play makes a later move out of turn.
     every = annotate_text((GOLDEN / "daifugo-disputed.dfn").read_text(encoding="utf-8"), compare_all=True)
-    assert [v.label for v in every[0].variants] == ["seed", "uecda", "seed +six-reverse", "seed -sequences"]
+    assert [v.label for v in every[0].variants] == ["classic", "uecda", "classic +six-reverse", "classic -sequences"]
     spade = records[2]
     (note,) = [n for n in spade.notes if n.disputed]
     assert note.step.entry.text == "Ben: 3S"
-    assert note.verdicts["seed"].rule == "daifugo.play.lone-joker"
-    assert "daifugo.option.spade3" in note.verdicts["seed +spade3"].allowed
+    assert note.verdicts["classic"].rule == "daifugo.play.lone-joker"
+    assert "daifugo.option.spade3" in note.verdicts["classic +spade3"].allowed
 
 
 def test_round_trip_on_daifugo_self_play() -> None:
     from referee.games.daifugo.selfplay import daifugo_matches
 
-    for preset, players, options in (("seed", 4, "+eight-cut +suit-lock"), ("uecda", 5, "")):
+    for preset, players, options in (("classic", 4, "+eight-cut +suit-lock"), ("uecda", 5, "")):
         text = "\n".join(m.text() for m in daifugo_matches(2, 5, players, preset, options, 2))
         annotated = joined(annotate_text(text, "selfplay.dfn", explain_all=True))
         assert _verdicts(annotated, "x") == _verdicts(text, "x")
@@ -264,7 +269,7 @@ def test_explain_daifugo_json() -> None:
     doc = json.loads(result.output)
     assert doc["move"] == "B: 5H 6H 7H" and doc["rejected"] is True and doc["round"] == 1
     assert doc["verdicts"][0]["rules"] == "uecda" and doc["verdicts"][0]["rule"] == "daifugo.play.sequence-above"
-    assert doc["verdicts"][1]["rules"] == "seed" and doc["verdicts"][1]["legal"] is True
+    assert doc["verdicts"][1]["rules"] == "classic" and doc["verdicts"][1]["legal"] is True
     assert "Table: A: 4♠ 5♠ 6♠" in doc["position"]
     result = runner.invoke(app, ["explain", str(GOLDEN / "daifugo-illegal.dfn"), "--game", "4", "--ply", "2"])
     assert "uecda (the record's rules): rejected (counted as a pass)" in result.output
@@ -307,7 +312,7 @@ def test_the_kinds_of_dispute_are_each_in_a_golden() -> None:
     (an option the record does not name), and a preset that cannot seat the record."""
     texts = " ".join(" ".join(p.read_text(encoding="utf-8").split()) for p in GOLDEN.glob("*.annotated.*"))
     for mark in ("{ disputed | holotape:", "first fails at ply", "rejects the record's set-up [caravan.deck.max]",
-                 "{ parts here | seed: legal | seed +eight-cut: legal [daifugo.option.eight-cut]",
+                 "{ parts here | classic: legal | classic +eight-cut: legal [daifugo.option.eight-cut]",
                  "not compared: uecda (it seats 5 players, the record has 3)",
                  "uecda: rejected, counted as a pass"):
         assert mark in texts, mark
@@ -317,12 +322,12 @@ def test_an_option_toggle_flips_a_set_value_to_its_default() -> None:
     from referee.games.daifugo import engine as df
     from referee.games.daifugo.settings import flipped
 
-    assert flipped(df.ruleset("seed", {"stairs-revolution": 5}), "stairs-revolution") == 4
-    assert flipped(df.ruleset("seed"), "stairs-revolution") is None  # the default, 4, turned off
+    assert flipped(df.ruleset("classic", {"stairs-revolution": 5}), "stairs-revolution") == 4
+    assert flipped(df.ruleset("classic"), "stairs-revolution") is None  # the default, 4, turned off
     assert flipped(df.ruleset("uecda"), "stairs-revolution") is None
-    assert flipped(df.ruleset("seed"), "exchange") == "choice"
+    assert flipped(df.ruleset("classic"), "exchange") == "choice"
     assert flipped(df.ruleset("uecda"), "exchange") == "weakest"
-    assert flipped(df.ruleset("seed"), "eight-cut") is True
+    assert flipped(df.ruleset("classic"), "eight-cut") is True
 
 
 def test_a_setting_that_parts_before_the_first_move_is_flagged_once_naming_the_rule() -> None:
@@ -333,7 +338,7 @@ def test_a_setting_that_parts_before_the_first_move_is_flagged_once_naming_the_r
     text = (ROOT / "examples" / "daifugo.dfn").read_text(encoding="utf-8")
     assert not any("diamond3" in label for label in annotate_text(text, "daifugo.dfn")[0].to_json()["variants"])
     record = annotate_text(text, "daifugo.dfn", compare_all=True)[0]
-    label = "seed +diamond3-start +spade3 +eight-cut"
+    label = "classic +diamond3-start +spade3 +eight-cut"
     flagged = [n for n in record.notes if label in n.parted]
     assert [n.step.index for n in flagged] == [0]
     assert "daifugo.option.diamond3-start" in flagged[0].parted[label]
@@ -370,13 +375,14 @@ def test_comments_name_only_the_settings_that_rule_otherwise(path: Path) -> None
 def test_a_flagged_dispute_names_its_class_and_the_atlas_comparison_that_shows_it() -> None:
     """The example match's one real dispute (a 3 of spades on a lone joker, legal only with
     +spade3): annotate names its class as ``pitboss disputes`` does and finds it in the atlas
-    by the comparison that differs in the same way (seed against seed +spade3), with the
+    by the comparison that differs in the same way (classic against classic +spade3), with the
     length of its shortest game."""
     record = annotate_text((ROOT / "examples" / "daifugo.dfn").read_text(encoding="utf-8"), "daifugo.dfn")[0]
     named = [c.to_json() for n in record.notes if n.disputed for c in n.classes]
-    assert {"settings": ["seed +spade3 +eight-cut", "seed +eight-cut"], "class": "legality:legal/daifugo.play.lone-joker",
-            "atlas": {"settings": ["seed", "seed +spade3"], "class": "legality:daifugo.play.lone-joker/legal",
+    assert {"settings": ["classic +spade3 +eight-cut", "classic +eight-cut"],
+            "class": "legality:legal/daifugo.play.lone-joker",
+            "atlas": {"settings": ["classic", "classic +spade3"], "class": "legality:daifugo.play.lone-joker/legal",
                       "witness": 2}} in named
     text = " ".join(" ".join(record.text.split()).split())
-    assert ("class legality:legal/daifugo.play.lone-joker (atlas: seed / seed +spade3, shortest game 2 moves)"
+    assert ("class legality:legal/daifugo.play.lone-joker (atlas: classic / classic +spade3, shortest game 2 moves)"
             in text)

@@ -119,8 +119,8 @@ def test_daifugo_brute_force_finds_the_atlas_classes_of_its_length() -> None:
     """Every record of the deals part of Daifugo's scope of at most 3 moves, for the preset
     against suit-lock and against spade3: the same classes and shortest witnesses."""
     part = compare.part_of(DAIFUGO)
-    for other in ("seed +suit-lock", "seed +spade3"):
-        c = two(DAIFUGO, "seed", other)
+    for other in ("classic +suit-lock", "classic +spade3"):
+        c = two(DAIFUGO, "classic", other)
         brute = search(DAIFUGO.engine, part.DealScope(c.settings), TWO, 3, follow=0, dedup=False)
         shipped = _shipped(DAIFUGO, c.labels)
         within = {k["id"]: k["length"] for k in shipped["classes"] if k["scope"] == "deals"
@@ -138,7 +138,7 @@ def _same(fresh: dict, shipped: dict) -> None:
     assert fresh["complete"] and shipped["complete"]
 
 
-@pytest.mark.parametrize("labels", [("seed", "seed +eight-cut"), ("seed", "seed exchange=choice")])
+@pytest.mark.parametrize("labels", [("classic", "classic +eight-cut"), ("classic", "classic exchange=choice")])
 def test_a_sample_of_the_daifugo_atlas_regenerates_as_shipped(labels) -> None:
     entry = next(e for e in atlas.entries(DAIFUGO) if e.labels == labels)
     fresh = atlas.item(entry, disputes(entry.comparison))
@@ -242,7 +242,7 @@ def test_the_command_compares_two_settings_as_json() -> None:
 
 def test_the_command_writes_text_and_html_with_replay_pages(tmp_path: Path) -> None:
     page = tmp_path / "d.html"
-    done = _run("disputes", "daifugo", "seed", "seed +spade3", "--scope", "deals", "--depth", "2", "--html", str(page))
+    done = _run("disputes", "daifugo", "classic", "classic +spade3", "--scope", "deals", "--depth", "2", "--html", str(page))
     assert done.exit_code == 1
     assert "legality:daifugo.play.lone-joker/legal" in done.output
     html = page.read_text()
@@ -255,7 +255,7 @@ def test_the_command_says_what_is_wrong() -> None:
     assert _run("disputes", "caravan", "holotape").exit_code == 2
     assert _run("disputes", "caravan", "holotape", "holotape").exit_code == 2
     assert _run("disputes", "caravan", "holotape", "fnv", "--scope", "nowhere").exit_code == 2
-    done = _run("disputes", "daifugo", "seed", "seed +eight-cut", "--timeout", "0")
+    done = _run("disputes", "daifugo", "classic", "classic +eight-cut", "--timeout", "0")
     assert done.exit_code == 2 and "not complete" in done.output
 
 
@@ -265,7 +265,7 @@ def test_the_command_without_settings_prints_the_shipped_atlas() -> None:
 
 
 def test_settings_that_agree_within_the_scope() -> None:
-    c = Comparison(DAIFUGO, (DAIFUGO.settings.get().parse("seed"), DAIFUGO.settings.get().parse("seed")))
+    c = Comparison(DAIFUGO, (DAIFUGO.settings.get().parse("classic"), DAIFUGO.settings.get().parse("classic")))
     assert PAIR is not TWO and disputes(c, depth=1).classes == []
 
 
@@ -275,7 +275,7 @@ def test_the_rulebook_prints_the_atlas_one_line_per_comparison() -> None:
     tail = result.output[result.output.index("Daifugo: where the settings disagree"):]
     lines = [x.strip() for x in tail.splitlines() if " / " in x]
     assert len(lines) == len(atlas.shipped(DAIFUGO)["comparisons"]) == 106
-    assert "seed / seed +spade3: legality:daifugo.play.lone-joker/legal (2 moves)" in lines
+    assert "classic / classic +spade3: legality:daifugo.play.lone-joker/legal (2 moves)" in lines
     assert "Daifugo: where the settings disagree" not in CliRunner().invoke(app, ["rules", "daifugo"]).output
 
 

@@ -24,8 +24,8 @@ from .output import need_file, writing
                 help="Record files; - reads standard input.")
 @click.option("--rules", "-r", multiple=True, metavar="SETTING",
               help="Compare each record's own setting only with these (repeat, or comma-separate): a rule set "
-                   "and, where the game has options, toggles as its Options tag writes them, e.g. 'seed +spade3 "
-                   f"-eight-cut'. Rule sets: {rule_sets_text()}. Default: the game's other rule sets (where they "
+                   "and, where the game has options, toggles after it as its Options tag writes them (+spade3 "
+                   f"-eight-cut). Rule sets: {rule_sets_text()}. Default: the game's other rule sets (where they "
                    "seat the players), and each option the record's Options tag sets, toggled, where that "
                    "changes some verdict; see --compare.")
 @click.option("--compare", type=click.Choice(["record", "all"]), default="record", show_default=True,

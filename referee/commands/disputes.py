@@ -22,8 +22,8 @@ from .output import Progress
 @click.command("disputes", cls=Command)
 @click.argument("game", cls=Argument, metavar="GAME", help="The game: " + ", ".join(registry.names()) + ".")
 @click.argument("settings", cls=Argument, nargs=-1, metavar="[SETTING_A SETTING_B]",
-                help="Two settings as --rules takes them (a rule set and, where the game has options, toggles as "
-                     f"its Options tag writes them: 'seed +spade3'). Rule sets: {rule_sets_text()}. Without them: "
+                help="Two settings as --rules takes them (a rule set and, where the game has options, toggles after "
+                     f"it as its Options tag writes them: +spade3). Rule sets: {rule_sets_text()}. Without them: "
                      "the game's shipped atlas, every comparison it holds.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print one JSON document: {"game", "settings", "scope", "complete", "classes": [{"id", "kind", '
@@ -58,7 +58,7 @@ def command(game: str, settings: tuple[str, ...], as_json: bool, html: Path | No
 
       pitboss disputes caravan holotape fnv
 
-      pitboss disputes daifugo seed 'seed +eight-cut' --json | jq '.classes[].id'
+      pitboss disputes daifugo classic 'classic +eight-cut' --json | jq '.classes[].id'
 
       pitboss disputes daifugo --brief
 

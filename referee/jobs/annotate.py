@@ -10,7 +10,7 @@ positions differ), a move is judged only under the settings that reach it in the
 position. Where a setting parts is said once: at the move that set it apart (disputed, or
 ``parts here``), or, where it parted without a move (the set-up rejected, a round started
 in another position), on the round's first move (``parted at the start of round 2 |
-seed +diamond3-start: [rule.id] ...``); the ``settings:`` line says each setting's first
+classic +diamond3-start: [rule.id] ...``); the ``settings:`` line says each setting's first
 failure. A comment names, beside the first setting judging the move, only the settings
 that rule it otherwise. A toggled option is kept as a comparison only when it changes some
 verdict.
@@ -69,7 +69,7 @@ def is_own_comment(text: str) -> bool:
 @dataclass(frozen=True)
 class Variant:
     """A setting a record is judged under: its label in comments (``fnv``,
-    ``seed +eight-cut``), its rule set's name and the setting itself."""
+    ``classic +eight-cut``), its rule set's name and the setting itself."""
 
     label: str
     preset: str

@@ -18,7 +18,7 @@ The start of a game (the opening, a deal) is judged the same way as a move: a se
 setting rejects is a legality class of the start (``start:legal/caravan.deck.max``); start
 positions whose readings differ are effect classes of the start (``start:turn``).
 
-For a pair of options (``seed +a +b`` against the preset) a class is an *interaction*:
+For a pair of options (``classic +a +b`` against the preset) a class is an *interaction*:
 the four settings (the preset, each option alone, both) judge a move in a position they
 share, and the outcome under both options is not what each option alone predicts: for
 the verdict, the one option's verdict where the other option changes nothing (either,

@@ -5,8 +5,8 @@ position (a legality class) or a move after which their positions part (effect c
 by the components of the game's reading that part). :func:`move_classes` names them as
 ``pitboss disputes`` does; :func:`look_up` finds the class in the game's shipped atlas:
 the comparison of exactly these two settings, or else the one whose settings differ in
-exactly the same way (the record's ``seed +spade3 +eight-cut`` against ``seed +eight-cut``
-is the atlas's ``seed`` against ``seed +spade3``), with its witness.
+exactly the same way (the record's ``classic +spade3 +eight-cut`` against ``classic +eight-cut``
+is the atlas's ``classic`` against ``classic +spade3``), with its witness.
 """
 
 from __future__ import annotations
