@@ -397,6 +397,15 @@ class Disputes(Protocol[StateT_contra, SettingT]):
         """Where the shipped atlas (the comparisons computed ahead) lives."""
         ...
 
+    def differences(self, a: SettingT, b: SettingT, /) -> Mapping[str, tuple[object, object]]:
+        """How two settings differ: each field (as :meth:`points` names them) whose values
+        differ -> (a's value, b's value)."""
+        ...
+
+    def adopt(self, a: SettingT, b: SettingT, fields: tuple[str, ...], /) -> SettingT:
+        """``a`` with ``b``'s values of ``fields`` (one point of difference copied over)."""
+        ...
+
 
 # ------------------------------------------------------------------ self-play
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any
 
+from referee.engines import fields
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import move_text, table_text, write_caravan
@@ -328,3 +329,8 @@ def points(settings: Sequence[cv.RuleSet]) -> dict[str, tuple[str, ...]]:
 def atlas_file() -> Path:
     """The shipped atlas: ``atlas.json`` beside this module."""
     return Path(__file__).with_name("atlas.json")
+
+
+#: How two settings differ, field by field; a setting with another's values of some fields.
+differences = fields.differing
+adopt = fields.adopted

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 from typing import Any
 
+from referee.engines import fields
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import HAND_PREFIX, cards_text, hand_text, move_text, options_text, write_daifugo
@@ -510,16 +511,16 @@ def atlas() -> list[tuple[str, tuple[df.RuleSet, ...], bool]]:
 
 def points(settings: Sequence[df.RuleSet]) -> dict[str, tuple[str, ...]]:
     """Each option (or preset behaviour) that differs between the settings is a point."""
-    import dataclasses
-
     first = settings[0]
-    out: dict[str, tuple[str, ...]] = {}
-    for f in dataclasses.fields(first):
-        if f.name != "name" and any(getattr(s, f.name) != getattr(first, f.name) for s in settings[1:]):
-            out[f.name.replace("_", "-")] = (f.name,)
-    return out
+    names = dict.fromkeys(n for s in settings[1:] for n in fields.differing(first, s))
+    return {name.replace("_", "-"): (name,) for name in names}
 
 
 def atlas_file() -> Path:
     """The shipped atlas: ``atlas.json`` beside this module."""
     return Path(__file__).with_name("atlas.json")
+
+
+#: How two settings differ, field by field; a setting with another's values of some fields.
+differences = fields.differing
+adopt = fields.adopted

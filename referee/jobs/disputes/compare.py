@@ -11,7 +11,6 @@ the verdicts the search predicted or the class says it is unverified.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -209,11 +208,12 @@ def attribute(c: Comparison, scope_of: Callable[[Sequence[Any]], Any], points: M
     if c.pair:
         return []
     a, b = c.settings
+    part = part_of(c.game)
+    differ = part.differences(a, b)
     out = []
     for name, names in points.items():
-        changes = {f.name: getattr(b, f.name) for f in dataclasses.fields(a)
-                   if f.name in names and getattr(a, f.name) != getattr(b, f.name)}
-        if changes and not _still_shows(c, scope_of((dataclasses.replace(a, **changes), b)), found):
+        changed = tuple(n for n in names if n in differ)
+        if changed and not _still_shows(c, scope_of((part.adopt(a, b, changed), b)), found):
             out.append(name)
     return out
 

@@ -11,7 +11,6 @@ is the atlas's ``classic`` against ``classic +spade3``), with its witness.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,9 +57,6 @@ class Shown:
         return length
 
 
-def _changes(a: Any, b: Any) -> dict[str, tuple[object, object]]:
-    return {f.name: (getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
-            if f.name not in ("name", "description") and getattr(a, f.name) != getattr(b, f.name)}
 
 
 def look_up(game: Game, a: Any, b: Any, key: str) -> Shown | None:
@@ -75,9 +71,9 @@ def look_up(game: Game, a: Any, b: Any, key: str) -> Shown | None:
     if found is not None:
         swapped = found["settings"] != list(wanted)
         return _in(found, atlas.swapped(key) if swapped else key, swapped)
-    if not dataclasses.is_dataclass(a) or type(a) is not type(b):
+    if type(a) is not type(b):
         return None
-    changes = _changes(a, b)
+    changes = part_of(game).differences(a, b)
     for item in shipped["comparisons"]:
         if item.get("pair") or len(item["settings"]) != 2:
             continue
@@ -85,9 +81,9 @@ def look_up(game: Game, a: Any, b: Any, key: str) -> Shown | None:
             x, y = (game.settings.get().parse(t) for t in item["settings"])
         except ValueError:
             continue
-        if _changes(x, y) == changes:
+        if part_of(game).differences(x, y) == changes:
             return _in(item, key, False)
-        if _changes(y, x) == changes:
+        if part_of(game).differences(y, x) == changes:
             return _in(item, atlas.swapped(key), True)
     return None
 
