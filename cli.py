@@ -78,6 +78,7 @@ def _command(name: str) -> click.Command:
 app.add_command(_command("validate"))
 app.add_command(_command("annotate"))
 app.add_command(_command("explain"))
+app.add_command(_command("disputes"))
 app.add_command(_command("show"))
 app.add_command(_command("rules"))
 app.add_command(_command("convert"))

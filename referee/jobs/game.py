@@ -11,9 +11,9 @@ referee's plan (what one replay of a record plays). Optional parts are attribute
 are None when a game has none: a :class:`Renderer` (``show``, the replay page), a live
 table (:class:`Live`, ``pitboss serve``), an :class:`Analyser` (``annotate --analyse``),
 a :class:`Solver` (``pitboss solve``), a :class:`Prover` (``pitboss prove``), a
-:class:`Rulebook` part (``pitboss rules``), self-play (:class:`SelfPlay`), built-in
-players for ``pitboss arena`` (:class:`Players`) and protocol listeners
-(:class:`~referee.jobs.listener.Listener`,
+:class:`Rulebook` part (``pitboss rules``), a :class:`Disputes` part (``pitboss disputes``,
+its atlas), self-play (:class:`SelfPlay`), built-in players for ``pitboss arena``
+(:class:`Players`) and protocol listeners (:class:`~referee.jobs.listener.Listener`,
 ``pitboss serve --NAME PORT``).
 
 What is heavy to import (a grammar, the solver and z3, the renderers, the live referee)
@@ -39,6 +39,7 @@ from referee.engines.base import Violation
 from referee.i18n import LANGUAGES
 from referee.jobs.analysis import Limits, MoveAnalysis
 from referee.jobs.certificate import Budget, Certificate
+from referee.jobs.disputes.scope import Scope
 from referee.jobs.frame import Frame, TablePlay
 from referee.jobs.listener import Listener
 from referee.jobs.live import Match
@@ -171,11 +172,13 @@ class Notation(Generic[MoveT, RecordT]):
 class Comparison(Generic[SettingT]):
     """A setting annotate judges a record under beside its own, or (``setting`` None) why
     one is not compared. ``toggle_only``: a single option toggled, kept only when it
-    changes the verdict on some move."""
+    changes the verdict on some move. ``only_all``: compared only when every comparison is
+    asked for (``annotate --compare all``), not by default."""
 
     setting: SettingT | None
     why_not: str | None = None
     toggle_only: bool = False
+    only_all: bool = False
 
 
 @dataclass(frozen=True)
@@ -421,6 +424,45 @@ class Players(Protocol):
         ...
 
 
+class Disputes(Protocol[StateT_contra, SettingT]):
+    """Where a game's settings can disagree (``pitboss disputes``, its atlas): its
+    ``disputes`` module. It states the scope the search covers, part by part, and the
+    comparisons its shipped atlas holds."""
+
+    #: The names of the scope's parts (``--scope`` takes them), in search order.
+    PARTS: tuple[str, ...]
+
+    def scopes(self, settings: Sequence[SettingT], /) -> Sequence[tuple[str, Scope, int]]:
+        """The scope for these settings: each part's name, its scope and its length in moves."""
+        ...
+
+    def atlas(self) -> Sequence[tuple[str, tuple[SettingT, ...], bool]]:
+        """The atlas's comparisons: each one's group, its settings and whether it is a pair
+        of options on a preset (the preset, each option alone, both)."""
+        ...
+
+    def points(self, settings: Sequence[SettingT], /) -> Mapping[str, tuple[str, ...]]:
+        """Each point where the settings differ, by name, with the settings' fields that state it."""
+        ...
+
+    def reading(self, state: StateT_contra, /) -> Mapping[str, object]:
+        """What the rules read in a position, by component (under its own setting)."""
+        ...
+
+    def atlas_file(self) -> Path:
+        """Where the shipped atlas (the comparisons computed ahead) lives."""
+        ...
+
+    def differences(self, a: SettingT, b: SettingT, /) -> Mapping[str, tuple[object, object]]:
+        """How two settings differ: each field (as :meth:`points` names them) whose values
+        differ -> (a's value, b's value)."""
+        ...
+
+    def adopt(self, a: SettingT, b: SettingT, fields: tuple[str, ...], /) -> SettingT:
+        """``a`` with ``b``'s values of ``fields`` (one point of difference copied over)."""
+        ...
+
+
 # ------------------------------------------------------------------ self-play
 
 
@@ -534,6 +576,7 @@ class Game(Generic[StateT, MoveT, RecordT, SettingT]):
     selfplay: SelfPlay | None = None
     #: Built-in players and tournament seating (``pitboss arena``; needs ``live``).
     players: Lazy[Players] | None = None
+    disputes: Lazy[Disputes[StateT, SettingT]] | None = None
     #: Protocols its clients speak beside the HTTP service (``pitboss serve --NAME PORT``).
     listeners: tuple[Listener, ...] = ()
 

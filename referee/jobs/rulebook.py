@@ -14,7 +14,7 @@ A rule's place in the rulebook's page is :func:`anchor` (``rules.html#<rule id>`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -226,7 +226,8 @@ def _link(r: spec.Rule) -> str:
             f'<span class="id">{escape(r.id)}</span></a>')
 
 
-def html(books: Sequence[Book]) -> str:
+def html(books: Sequence[Book], after: Callable[[Book], str] | None = None) -> str:
+    """The books as one page; ``after`` gives what follows a game's rules (its atlas)."""
     out: list[str] = []
     for b in books:
         g = b.game
@@ -263,6 +264,8 @@ def html(books: Sequence[Book]) -> str:
                            f"<p>{escape(r.text)}</p>"
                            f'<p class="facts">{escape(" · ".join(facts))}</p>'
                            f'<p class="facts source">{escape(TEXT["source"].format(source=r.source))}</p></section>')
+        if after is not None:
+            out.append(after(b))
     title = " · ".join(TEXT["title"].format(game=gettext_(b.game.title)) for b in books)
     return head(title, STYLE, "default-src 'none'; style-src 'unsafe-inline'", BCP47[current()]) + f"""
 <body>

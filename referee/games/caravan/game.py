@@ -17,6 +17,7 @@ from referee.games.caravan.styles import PLAYERS
 from referee.jobs.game import (
     Analyser,
     Answering,
+    Disputes,
     Game,
     Lazy,
     Live,
@@ -102,6 +103,12 @@ def _prover() -> Prover:
     return prove
 
 
+def _disputes() -> Disputes[engine.State, engine.RuleSet]:
+    from referee.games.caravan import disputes
+
+    return disputes
+
+
 def _rulebook() -> Rulebook:
     from referee.games.caravan import rulebook
 
@@ -137,6 +144,7 @@ GAME: Game[engine.State, engine.Move, CaravanRecord, engine.RuleSet] = Game(
     prover=Lazy(_prover),
     rulebook=Lazy(_rulebook),
     players=Lazy(_players),
+    disputes=Lazy(_disputes),
     selfplay=SelfPlay(
         "games", "Random legal, complete Caravan games as CVN, with both decks (random legal decks).",
         lazy(_maker),

@@ -18,6 +18,7 @@ from referee.jobs.game import (
     Analyser,
     Answering,
     Converter,
+    Disputes,
     Foreign,
     Game,
     Lazy,
@@ -124,6 +125,12 @@ def _prover() -> Prover:
     return prove
 
 
+def _disputes() -> Disputes[engine.State, engine.RuleSet]:
+    from referee.games.daifugo import disputes
+
+    return disputes
+
+
 def _rulebook() -> Rulebook:
     from referee.games.daifugo import rulebook
 
@@ -159,6 +166,7 @@ GAME: Game[engine.State, engine.Move, DaifugoRecord, engine.RuleSet] = Game(
     prover=Lazy(_prover),
     rulebook=Lazy(_rulebook),
     players=Lazy(_players),
+    disputes=Lazy(_disputes),
     selfplay=SelfPlay(
         "matches", "Random legal, complete Daifugo matches as DFN: each round's deal, exchange, every "
         "move and the finishing order; or, with --format uecda-log, as UEC contest-server logs.",
