@@ -22,10 +22,9 @@ from click.testing import CliRunner
 
 from cli import app
 from referee.jobs import registry
-from referee.jobs.disputes import atlas
+from referee.jobs.disputes import atlas, compare
 from referee.jobs.disputes import classes as k
 from referee.jobs.disputes.classes import Outcome, Verdict, classify_pair, classify_two, kind_of
-from referee.jobs.disputes import compare
 from referee.jobs.disputes.compare import Comparison, disputes, record_verdict, two
 from referee.jobs.disputes.search import PAIR, TWO, search
 from referee.jobs.validate import validate_text
@@ -53,7 +52,8 @@ def test_a_legality_class_is_keyed_by_each_sides_verdict() -> None:
 
 def test_an_effect_class_is_a_component_that_parts_where_it_agreed() -> None:
     before = [{"turn": 0, "suit": "S"}, {"turn": 0, "suit": "S"}]
-    after = [Outcome(Verdict(k.LEGAL), 1, {"turn": 1, "suit": "S"}), Outcome(Verdict(k.LEGAL), 1, {"turn": 0, "suit": "S"})]
+    after = [Outcome(Verdict(k.LEGAL), 1, {"turn": 1, "suit": "S"}),
+             Outcome(Verdict(k.LEGAL), 1, {"turn": 0, "suit": "S"})]
     assert classify_two(before, after) == {"effect:turn"}
     apart = [{"turn": 1, "suit": "S"}, {"turn": 0, "suit": "S"}]
     assert classify_two(apart, after) == set()  # already apart there
@@ -242,7 +242,8 @@ def test_the_command_compares_two_settings_as_json() -> None:
 
 def test_the_command_writes_text_and_html_with_replay_pages(tmp_path: Path) -> None:
     page = tmp_path / "d.html"
-    done = _run("disputes", "daifugo", "classic", "classic +spade3", "--scope", "deals", "--depth", "2", "--html", str(page))
+    done = _run("disputes", "daifugo", "classic", "classic +spade3", "--scope", "deals", "--depth", "2",
+                "--html", str(page))
     assert done.exit_code == 1
     assert "legality:daifugo.play.lone-joker/legal" in done.output
     html = page.read_text()

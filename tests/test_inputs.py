@@ -11,7 +11,6 @@ import pytest
 
 from referee.jobs.validate import validate_lines, validate_text
 from referee.notation import records
-from referee.notation.screen import width as display_width
 from referee.notation.records import (
     MAX_LINE,
     Overlong,
@@ -20,6 +19,7 @@ from referee.notation.records import (
     split_records,
     text_lines,
 )
+from referee.notation.screen import width as display_width
 
 ROOT = Path(__file__).resolve().parents[1]
 ILLEGAL = (ROOT / "examples" / "illegal.cvn").read_text(encoding="utf-8")

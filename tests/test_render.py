@@ -93,7 +93,8 @@ def test_show_cli(tmp_path: Path) -> None:
     result = runner.invoke(app, ["show", str(path), "--svg", "-", "--ply", "0"])
     assert result.output.startswith("<svg")
     assert runner.invoke(app, ["show", str(tmp_path / "missing.cvn")]).exit_code == 2
-    result = runner.invoke(app, ["show", str(GOLDEN / "daifugo" / "exchange-classic.dfn"), "--round", "2", "--ply", "2"])
+    exchange = str(GOLDEN / "daifugo" / "exchange-classic.dfn")
+    result = runner.invoke(app, ["show", exchange, "--round", "2", "--ply", "2"])
     assert result.exit_code == 0 and "round 2, ply 2: Aki -> Chie: 3S 3C" in result.output
 
 

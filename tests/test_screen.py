@@ -44,7 +44,8 @@ def test_the_measure_is_wcwidths() -> None:
 def test_a_line_breaks_between_wide_characters_but_not_at_closing_marks() -> None:
     assert pieces("大富豪です。") == ["大", "富", "豪", "で", "す。"]
     assert pieces("（大富豪）") == ["（大", "富", "豪）"]
-    assert pieces("classic：合法") == ["classic：", "合", "法"] and pieces("KS>D2") == ["KS>D2"]  # narrow runs never cut
+    # narrow runs are never cut
+    assert pieces("classic：合法") == ["classic：", "合", "法"] and pieces("KS>D2") == ["KS>D2"]
     lines = wrap("ジョーカーは場に出された1枚のカードとして、どのカードより強い。" * 3, 20)
     assert all(width(line) <= 20 for line in lines) and not any(line[0] in NO_START for line in lines)
     assert flow("\n".join(lines)) == "ジョーカーは場に出された1枚のカードとして、どのカードより強い。" * 3

@@ -114,7 +114,8 @@ def test_the_holotape_clauses_cited_exist() -> None:
     assert len(cited) > 20
     for rule_id, clause in cited:
         found = re.findall(r"(BUILDING A DECK|RULES|CARD VALUES|WINNING)((?: ¶\d| and ¶\d|,? items? [\d-]+(?: and \d)?"
-                           r"|, (?:Joker|Ace|2-10|Jack|Queen|King)(?:(?:,| and) (?:Joker|Ace|2-10|Jack|Queen|King))*)*)",
+                           r"|, (?:Joker|Ace|2-10|Jack|Queen|King)"
+                           r"(?:(?:,| and) (?:Joker|Ace|2-10|Jack|Queen|King))*)*)",
                            clause)
         assert found, f"{rule_id}: no section of the holotape in {clause!r}"
         for section, detail in found:
@@ -172,7 +173,8 @@ def test_nothing_that_ships_names_a_file_that_does_not_ship() -> None:
 
 #: What a source cites, which a translation keeps as it is (only the words that explain
 #: the citation are translated).
-CITATION = re.compile(r"Caravan holotape(?: \(fr\))?, [A-Z][A-Z' ]*[A-Z](?:, (?:Joker|Ace|2-10|Jack|Queen|King))?(?: ¶\d)?"
+CITATION = re.compile(r"Caravan holotape(?: \(fr\))?, [A-Z][A-Z' ]*[A-Z]"
+                      r"(?:, (?:Joker|Ace|2-10|Jack|Queen|King))?(?: ¶\d)?"
                       r"|RULES ¶\d|PTT post \(2005\)|nv-rs \S+[a-z]|tndhms 0\.29 \S+\.c|UEC contest server"
                       r"|Pitboss notation, section \d|\w+::\w+|\b[a-z]+_[a-z_]+\b|Deck[12]\b"
                       r"|\b(?:caravan|daifugo|notation)\.[a-z0-9.-]*[a-z0-9]"

@@ -146,8 +146,8 @@ def run(settings: Settings | None, out: Path, *, resume: bool = False, concurren
     if settings.sprt is not None:
         a, b = names[:2]
         samples = sprt.samples(counted, blocks, a, b, settings.duplicate)
-        doc["sprt"] = {"a": a, "b": b, "elo0": settings.sprt[0], "elo1": settings.sprt[1], "duplicate": settings.duplicate,
-                       **sprt.run(sprt.Sprt(*settings.sprt), samples)}
+        doc["sprt"] = {"a": a, "b": b, "elo0": settings.sprt[0], "elo1": settings.sprt[1],
+                       "duplicate": settings.duplicate, **sprt.run(sprt.Sprt(*settings.sprt), samples)}
     doc["records"] = [f"games/{record_name(r)}" for r in counted if r.record or r.error is None]
     report.write(out, doc, counted, replays)
     return doc

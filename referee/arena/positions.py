@@ -6,6 +6,7 @@ replays one)."""
 from __future__ import annotations
 
 from pathlib import Path
+
 from referee.arena.parts import parts
 
 

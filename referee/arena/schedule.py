@@ -195,7 +195,8 @@ def _groups(n: int, size: int, mode: str) -> list[tuple[int, ...]] | None:
     return [(0, *g) if mode == "gauntlet" else g for g in itertools.combinations(rest, take)]
 
 
-def _orders(group: tuple[int, ...], permutations: str, sat: list[list[int]], rng: random.Random) -> list[tuple[int, ...]]:
+def _orders(group: tuple[int, ...], permutations: str, sat: list[list[int]],
+            rng: random.Random) -> list[tuple[int, ...]]:
     """The group's seat orders: its rotations (or every permutation), starting from the
     order that suits the seats its entrants have sat in least."""
     if permutations == "all":

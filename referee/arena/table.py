@@ -184,7 +184,8 @@ class Table:
         except LiveError as err:
             return self._fallback(seat, "garbage", f"{text[:60]!r} is not a move: {err.message}")
         if out.counted_as is not None:
-            self._incident(seat, "illegal", f"{text[:60]!r}: {out.message} [{out.rule}]", f"counted as {out.counted_as}")
+            self._incident(seat, "illegal", f"{text[:60]!r}: {out.message} [{out.rule}]",
+                           f"counted as {out.counted_as}")
             return out
         if not out.accepted:
             why = f"{text[:60]!r}: {out.message}" + (f" [{out.rule}]" if out.rule else "")

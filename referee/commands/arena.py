@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -83,7 +82,8 @@ def params() -> list[click.Parameter]:
         click.Option(["--rounds"], type=integer(min=1), default=1,
                      help="Rounds per table in a game played in rounds (each round counts as a game); a protocol "
                           "table's games."),
-        click.Option(["--gauntlet"], is_flag=True, help="The first entrant against the others (default: a round robin)."),
+        click.Option(["--gauntlet"], is_flag=True,
+                     help="The first entrant against the others (default: a round robin)."),
         click.Option(["--table-size"], type=integer(min=2),
                      help="Seats per table where the rules allow several (default: five where allowed)."),
         click.Option(["--duplicate"], is_flag=True,
@@ -137,7 +137,8 @@ def arena(game: str | None, entrant_specs: tuple[str, ...], rules: str | None, o
             field = [ent.parse(v) for v in entrant_specs]
         except ent.EntrantError as err:
             fail(str(err))
-        settings = Settings(kind.name, field, named_rule_set(kind, rules) if rules else kind.default_rules, options, rounds, games,
+        settings = Settings(kind.name, field, named_rule_set(kind, rules) if rules else kind.default_rules, options,
+                            rounds, games,
                             MODES[1] if gauntlet else MODES[0], duplicate, permutations, seed, table_size,
                             time_limit, game_time_limit, on_incident, [], sprt)
         if positions:

@@ -18,7 +18,6 @@ from .options import lang_option, rule_sets_text, speak
 from .output import Progress
 
 
-
 @click.command("disputes", cls=Command)
 @click.argument("game", cls=Argument, metavar="GAME", help="The game: " + ", ".join(registry.names()) + ".")
 @click.argument("settings", cls=Argument, nargs=-1, metavar="[SETTING_A SETTING_B]",
@@ -65,7 +64,7 @@ def command(game: str, settings: tuple[str, ...], as_json: bool, html: Path | No
     Exit status: 0 the settings agree within the scope, 1 some class found, 2 could not run
     (or stopped at --timeout with none found).
     """
-    from referee.jobs.disputes import atlas, compare, report
+    from referee.jobs.disputes import atlas, compare
 
     speak(lang)
     kind = registry.find(game)

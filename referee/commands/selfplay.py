@@ -14,8 +14,8 @@ from referee.jobs.game import Game, Option, SelfPlay
 from referee.jobs.selfplay import Made
 
 from .base import Choice, Command, Group, default_shown, fail, integer
-from .output import Progress, writing
 from .options import RuleSetChoice
+from .output import Progress, writing
 
 
 def game_option(option: Option) -> click.Option:

@@ -120,7 +120,8 @@ def analyse_text(text: str, file: str = "<text>", wanted: Sequence[str] = (), ex
 
 
 def analyse_file(path: str, wanted: Sequence[str] = (), explain_all: bool = False,
-                 limits: Limits = Limits(), stdin: TextIO | None = None, compare_all: bool = False) -> Iterator[Analysed]:
+                 limits: Limits = Limits(), stdin: TextIO | None = None,
+                 compare_all: bool = False) -> Iterator[Analysed]:
     """``annotate_file`` with the analysis (raises as it does)."""
     name = "<stdin>" if path == "-" else path
     handle = open_text(path, stdin)

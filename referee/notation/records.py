@@ -18,11 +18,11 @@ from typing import Any, Generic, TextIO, TypeVar
 
 from referee.engines.message import T
 
-MoveT = TypeVar("MoveT")
-
-from referee.notation.screen import width
 #: The movetext writers' wrap (one wrap for every text output: referee.notation.screen).
+from referee.notation.screen import width
 from referee.notation.screen import wrap_words as wrap  # noqa: F401
+
+MoveT = TypeVar("MoveT")
 
 
 @dataclass

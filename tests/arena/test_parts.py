@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import itertools
-import sys
 import math
+import sys
 from collections import Counter
 from pathlib import Path
 

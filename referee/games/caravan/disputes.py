@@ -27,8 +27,8 @@ parted by an effect is followed up to two moves further, to the move that shows 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from referee.engines import fields

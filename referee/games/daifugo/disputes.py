@@ -38,15 +38,22 @@ three.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from pathlib import Path
 from dataclasses import dataclass
 from itertools import combinations, product
+from pathlib import Path
 from typing import Any
 
 from referee.engines import fields
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.notation.dfn import HAND_PREFIX, cards_text, hand_text, move_text, options_text, write_daifugo
+from referee.games.daifugo.notation.dfn import (
+    HAND_PREFIX,
+    cards_text,
+    hand_text,
+    move_text,
+    options_text,
+    write_daifugo,
+)
 from referee.jobs.disputes.classes import ILLEGAL, LEGAL, Verdict
 from referee.jobs.disputes.scope import Start
 from referee.notation.cards import parse_card

@@ -108,7 +108,8 @@ def newly_differing(before: Sequence[Mapping[str, Any] | None], after: Sequence[
 # ------------------------------------------------------------------ two settings
 
 
-def classify_two(before: Sequence[Mapping[str, Any] | None], outcomes: Sequence[Outcome], start: bool = False) -> set[str]:
+def classify_two(before: Sequence[Mapping[str, Any] | None], outcomes: Sequence[Outcome],
+                 start: bool = False) -> set[str]:
     """The classes a move (or a start) shows between two settings, in a position they
     share (``before``: its readings under each)."""
     a, b = outcomes
@@ -140,7 +141,8 @@ def predict(none: Any, one: Any, other: Any) -> tuple[Any, ...]:
     return (one,) if one == other else (one, other)
 
 
-def classify_pair(before: Sequence[Mapping[str, Any] | None], outcomes: Sequence[Outcome], start: bool = False) -> set[str]:
+def classify_pair(before: Sequence[Mapping[str, Any] | None], outcomes: Sequence[Outcome],
+                  start: bool = False) -> set[str]:
     """The interaction classes of a move: ``outcomes`` under the preset, the first option
     alone, the second alone, and both (in that order)."""
     none, one, other, both = outcomes

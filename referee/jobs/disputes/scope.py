@@ -45,7 +45,8 @@ class Scope(Protocol):
         and illegal ones alike, each checked under every setting."""
         ...
 
-    def advance(self, states: Sequence[Any], afters: Sequence[Any], move: Any, extra: Hashable) -> tuple[tuple[Any, ...], Hashable]:
+    def advance(self, states: Sequence[Any], afters: Sequence[Any], move: Any,
+                extra: Hashable) -> tuple[tuple[Any, ...], Hashable]:
         """The states after ``move`` (``afters``, one per setting, as the engine left them)
         with the scope's bookkeeping applied, and the bookkeeping's new value."""
         ...

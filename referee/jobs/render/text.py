@@ -8,7 +8,6 @@ pipes and files.
 
 from __future__ import annotations
 
-
 from referee.engines.base import Card
 from referee.engines.message import M
 from referee.i18n import Text

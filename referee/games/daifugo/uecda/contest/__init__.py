@@ -22,8 +22,6 @@ from pathlib import Path
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import decode_cards
-from referee.notation.cards import CardError
-
 from referee.games.daifugo.uecda.contest import protocol as P
 from referee.games.daifugo.uecda.contest.config import ConfigError, ContestConfig, load
 from referee.games.daifugo.uecda.contest.flow import Given
@@ -36,6 +34,7 @@ from referee.games.daifugo.uecda.contest.table import (
     Observer,
     Seat,
 )
+from referee.notation.cards import CardError
 
 __all__ = ["ConfigError", "ContestConfig", "ContestTable", "Given", "Incident", "Observer", "Seat", "load", "seat",
            "new_table", "deals_from", "PLAYERS", "DEFAULT_PORT", "PROFILE_WAIT", "live_setup", "open_live", "report_of"]
