@@ -10,6 +10,7 @@ import asyncio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from referee.service.context import Service
+from referee.service.errors import HubError
 
 #: The largest message a client may send (it only sends pings); more closes with 1009.
 WS_MESSAGE = 4 * 1024
@@ -31,6 +32,11 @@ async def events(ws: WebSocket) -> None:
             return
         hub.claim(table, seat)
     await ws.accept()
+    try:
+        await hub.settled(table)  # the first view is a committed one (nothing may start between)
+    except HubError:  # the table cannot be read back now (the database is away): try again later
+        await ws.close(code=1013, reason="the database is unavailable; reconnect later")
+        return
     obs = hub.observe(table, seat)
     reader = asyncio.get_running_loop().create_task(_drain_client(ws))
     try:

@@ -32,6 +32,16 @@ class Table:
     views_ply: int = -1
     #: How many views were built (the cache's misses; tests watch it).
     views_built: int = 0
+    #: By seat, the ply of the last move that changed what the seat may do (a ply a
+    #: client sends is stale only if its seat's options changed since: ``changes.py``).
+    changed_at: dict[int, int] = field(default_factory=dict)
+    #: Set while moves applied here wait for their commit: readers wait for it to clear.
+    pending: asyncio.Event | None = None
+    #: Set when a write failed and what is here may differ from the database: the table
+    #: is read back from it before anyone uses it again.
+    stale: bool = False
+    #: Set while a task plays the table's bots (one at a time).
+    driving: bool = False
 
     @property
     def id(self) -> str:

@@ -100,14 +100,25 @@ def unobserve(table: Table, obs: Observer) -> None:
 
 
 def broadcast(table: Table, outcome: Outcome) -> None:
-    """One event per observer; each message's JSON is built once per reader (seat) and
-    handed to every observer of that seat (:class:`Event` carries the text)."""
+    """Tell every observer of the move just made (see :func:`prepare`)."""
+    deliver(table, prepare(table, outcome))
+
+
+#: Events made ready for observers: (observer, message) in the order they are sent.
+Prepared = list[tuple[Observer, Event]]
+
+
+def prepare(table: Table, outcome: Outcome) -> Prepared:
+    """The events for the move just made, each observer's with its view at this ply; they
+    are sent (:func:`deliver`) once the move is committed. Each message's JSON is built
+    once per reader (seat) and handed to every observer of that seat."""
     if not table.observers:
-        return
+        return []
     match = table.match
     end = Event({"type": "end", "result": match.view(None)["result"]}) if table.finished else None
     head = {"type": "move", "ply": match.ply, "seat": match.seats[outcome.seat], "move": outcome.public or None}
     messages: dict[int | None, Event] = {}
+    out: Prepared = []
     for obs in list(table.observers):
         message = messages.get(obs.seat)
         if message is None:
@@ -117,9 +128,15 @@ def broadcast(table: Table, outcome: Outcome) -> None:
                 body["drawn"] = outcome.drawn
             prefix = dumps(body)
             message = messages[obs.seat] = Event(body, view=seen, text=f'{prefix[:-1]},"view":{text}}}')
-        send(table, obs, message)
+        out.append((obs, message))
         if end is not None:
-            send(table, obs, end)
+            out.append((obs, end))
+    return out
+
+
+def deliver(table: Table, prepared: Prepared) -> None:
+    for obs, message in prepared:
+        send(table, obs, message)
 
 
 def note(table: Table, what: dict[str, Any] | None) -> None:
