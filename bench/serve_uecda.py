@@ -3,7 +3,7 @@ protocol server.
 
 The server runs in this process (its listener and table threads, TCP_NODELAY on every
 connection, the contest's log written); the five clients are separate processes
-(``python -m referee.games.daifugo.contest.client``: random plays, 5% deliberately
+(``python -m referee.games.daifugo.uecda.contest.client``: random plays, 5% deliberately
 illegal submissions). Printed: games/s and turns/s (a turn is one submission, one entry of
 the log's play lines) in wall-clock time, and the server's CPU time (turns per CPU
 second): once the listener alone, once with its tables fed into the HTTP service's table
@@ -38,7 +38,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from referee.service.uecda.server import ContestServer, Settings, contest_part  # noqa: E402
+from referee.games.daifugo.uecda import contest  # noqa: E402
+from referee.games.daifugo.uecda.server import GAME, ContestServer, Settings  # noqa: E402
 
 TABLE, INT = 480, 4
 
@@ -61,15 +62,14 @@ class _Service:
 
         from referee.service.store import open_store
         from referee.service.tables import TableHub
-        from referee.service.uecda.hub import Bridge
-        from referee.service.uecda.server import contest_game
+        from referee.games.daifugo.uecda.hub import Bridge
 
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.store = open_store(str(folder / "pitboss.db"))
         self.hub = TableHub(self.store)
-        self.bridge = Bridge(self.hub, contest_game().name, contest_part(), self.loop)
+        self.bridge = Bridge(self.hub, GAME, self.loop)
         self.watching = False
         self.watcher: Any = None
 
@@ -116,9 +116,8 @@ class _Service:
 
 
 def run_server(games: int, seed: int, timeout: float, service: bool = False, spectators: int = 0) -> dict:
-    part = contest_part()
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(part.load(games=games), seed, timeout, Path(tmp), max_tables=1)
+        settings = Settings(contest.load(games=games), seed, timeout, Path(tmp), max_tables=1)
         hub = _Service(Path(tmp)) if service else None
         if hub is not None:
             hub.watch(spectators)
@@ -130,7 +129,7 @@ def run_server(games: int, seed: int, timeout: float, service: bool = False, spe
         try:
             for i in range(part.PLAYERS):
                 procs.append(subprocess.Popen(
-                    [sys.executable, "-m", "referee.games.daifugo.contest.client", "--port", str(port),
+                    [sys.executable, "-m", "referee.games.daifugo.uecda.contest.client", "--port", str(port),
                      "--name", f"b{i}", "--seed", str(i), "--illegal", "0.05", "--deadline", "3600"],
                     cwd=REPO, stdout=subprocess.DEVNULL))
                 while len(server.waiting) + part.PLAYERS * len(server.tables) <= i:

@@ -175,7 +175,8 @@ class Page:
                       windowsVirtualKeyCode=key_code, nativeVirtualKeyCode=key_code)
 
     def screenshot(self, path: Path) -> bytes:
-        data = base64.b64decode(self.call("Page.captureScreenshot", format="png")["data"])
+        """The viewport as a PNG, written to ``path`` (compressed for speed, not size)."""
+        data = base64.b64decode(self.call("Page.captureScreenshot", format="png", optimizeForSpeed=True)["data"])
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
         return data

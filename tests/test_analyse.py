@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.jobs.analyse import Limits, analyse_text

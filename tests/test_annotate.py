@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.jobs.annotate import OWN_COMMENT, annotate_text, joined

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 
@@ -119,3 +119,10 @@ def test_output_files_are_written_whole_or_not_at_all(tmp_path: Path) -> None:
         annotate_module.annotate_file = real
     assert result.exit_code == 2 and "cannot read" in result.output
     assert not out.exists() and not list(tmp_path.glob(".annotated.cvn.*"))
+
+
+def test_show_of_a_record_it_cannot_draw_says_why_in_one_line() -> None:
+    path = ROOT / "tests" / "golden" / "daifugo" / "notation-tags.dfn"
+    result = runner.invoke(app, ["show", str(path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"pitboss: {path}, record 1: unknown game 'daifugou'; pitboss knows Caravan, Daifugo\n"

@@ -108,3 +108,38 @@ def test_an_unreachable_scheduler_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler"):
         list(validate_on_dask("tcp://127.0.0.1:9", [str(GOLDEN / "caravan" / "deck.cvn")]))
+
+
+def test_every_setting_is_judged_the_same_on_the_cluster(client, tmp_path):
+    """--rules on the cluster: each rule set of both games and each Daifugo option toggled,
+    the same reports as one process gives."""
+    from referee.jobs.validate import parse_settings
+    from tests.test_parallel import every_setting, setting_inputs
+
+    inputs = setting_inputs()
+    records = [p for p in inputs if not p.endswith(".log")]
+    files = [str(tmp_path / f"part{i}.dfn") for i in range(2)]
+    for i, name in enumerate(files):  # two tasks of records, and the log
+        Path(name).write_text("\n".join(Path(p).read_text(encoding="utf-8") for p in records[i::2]), encoding="utf-8")
+    files += [p for p in inputs if p.endswith(".log")]
+    for texts in every_setting():
+        settings = parse_settings(texts)
+        one = [r.to_json() for r, _ in validate_paths(files, jobs=1, settings=settings)]
+        assert [r.to_json() for r in validate_on_dask(client, files, settings=settings)] == one, texts
+
+
+def test_the_command_line_prints_the_same_with_rules_everywhere(client):
+    """Byte for byte: --rules for both games, on one process, two, and the cluster."""
+    from tests.test_parallel import setting_inputs
+
+    files = setting_inputs()
+    rules = ["--rules", "fnv", "--rules", "uecda -revolution +eleven-back exchange=none"]
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "cli", "validate", *rules, *args, *files], cwd=ROOT,
+                              capture_output=True, timeout=300)
+
+    one, two, there = cli("--jobs", "1"), cli("--jobs", "2"), cli("--dask", client.scheduler.address)
+    assert one.returncode == two.returncode == there.returncode == 1
+    assert one.stderr == two.stderr == there.stderr == b""
+    assert two.stdout == one.stdout and there.stdout == one.stdout and b"fnv" in one.stdout

@@ -1,6 +1,5 @@
-"""Issue 11, items 2-4: the command line's conventions, inputs, outputs and limits, each
-failure of the issue's list reproduced (through typer's runner, or a real process where
-the shell's own plumbing is the point)."""
+"""The command line's conventions, inputs, outputs and limits (through click's runner, or
+a real process where the shell's own plumbing is the point)."""
 
 from __future__ import annotations
 
@@ -18,8 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-import typer
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 
@@ -36,8 +34,7 @@ def pitboss(*args: str, **kw) -> subprocess.CompletedProcess:
 
 
 def commands() -> dict:
-    """Every command by its path (``selfplay caravan``), as click (typer's own) builds it."""
-    group = typer.main.get_command(app)
+    """Every command by its path (``selfplay caravan``)."""
     out: dict = {}
 
     def walk(cmd, path: str) -> None:
@@ -46,7 +43,7 @@ def commands() -> dict:
                 walk(sub, f"{path} {name}".strip())
         else:
             out[path] = cmd
-    walk(group, "")
+    walk(app, "")
     return out
 
 
@@ -64,6 +61,28 @@ def test_version_and_short_help() -> None:
 def test_shell_completion_is_offered() -> None:
     result = runner.invoke(app, ["--help"])
     assert "--install-completion" in result.output and "--show-completion" in result.output
+
+
+def test_shell_completion_installs_and_completes(tmp_path: Path) -> None:
+    """The script is the shell's own (by $SHELL), installed once however often asked, and
+    the program answers it: commands, and the options the games declare."""
+    env = {"HOME": str(tmp_path), "SHELL": "/bin/bash"}
+    shown = runner.invoke(app, ["--show-completion"], env=env)
+    assert shown.exit_code == 0 and "_PITBOSS_COMPLETE" in shown.output and "complete " in shown.output
+    for _ in range(2):
+        installed = runner.invoke(app, ["--install-completion"], env=env)
+        assert installed.exit_code == 0 and "bash completion installed in" in installed.output, installed.output
+    script = tmp_path / ".bash_completions" / "pitboss.sh"
+    assert script.read_text().strip() == shown.output.strip()
+    assert (tmp_path / ".bashrc").read_text().count(f"source '{script}'") == 1
+    zsh = runner.invoke(app, ["--install-completion"], env={**env, "SHELL": "/usr/bin/zsh"})
+    assert zsh.exit_code == 0 and (tmp_path / ".zfunc" / "_pitboss").is_file()
+    unknown = runner.invoke(app, ["--show-completion"], env={**env, "SHELL": "/bin/tcsh"})
+    assert unknown.exit_code == 2 and "tcsh" in unknown.output
+    for words, expected in (("pitboss sol", "plain,solve"), ("pitboss solve --cara", "plain,--caravan")):
+        done = runner.invoke(app, [], prog_name="pitboss", env={
+            "_PITBOSS_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)})
+        assert done.exit_code == 0 and expected in done.output.splitlines(), done.output
 
 
 def test_one_meaning_per_short_option() -> None:
@@ -139,7 +158,7 @@ def test_warnings_counted_statistics_and_strict(tmp_path: Path) -> None:
 
 def test_rules_judges_under_another_setting() -> None:
     assert runner.invoke(app, ["validate", str(ILLEGAL)]).exit_code == 1
-    result = runner.invoke(app, ["validate", "--rules", "fnv", str(ILLEGAL)])
+    result = runner.invoke(app, ["validate", "-v", "--rules", "fnv", str(ILLEGAL)])
     assert result.exit_code == 0 and "(caravan, fnv," in result.output
     daifugo = runner.invoke(app, ["validate", "-r", "seed -spade3 -eight-cut", str(EXAMPLES / "daifugo.dfn")])
     assert daifugo.exit_code == 1  # the match leans on its eight-cuts
@@ -302,3 +321,130 @@ def test_stats_are_true_after_a_timeout() -> None:
     finally:
         path.unlink()
     assert answer.answer == "unknown" and answer.stats.nodes > 0
+
+
+# ---------------------------------------------------------------- quiet when all is well
+
+def test_validate_prints_findings_and_the_summary_and_v_lists_every_record(tmp_path: Path) -> None:
+    valid = str(EXAMPLES / "caravan.cvn")
+    quiet = runner.invoke(app, ["validate", valid])
+    assert quiet.exit_code == 0 and quiet.output == "2 games: 2 valid, 0 invalid; 0 errors, 0 warnings\n"
+    verbose = runner.invoke(app, ["validate", "-v", valid])
+    assert [line.endswith(": valid") for line in verbose.output.splitlines()] == [True, True, False]
+    warned = tmp_path / "warned.cvn"
+    warned.write_text(WARNED, encoding="utf-8")
+    both = runner.invoke(app, ["validate", valid, str(warned), str(ILLEGAL)])
+    lines = both.output.splitlines()
+    assert both.exit_code == 1 and not any(line.startswith(valid) for line in lines)
+    assert sum("warning [notation.move-number]" in line for line in lines) == 1
+    assert sum(": INVALID (1 error)" in line for line in lines) == 1
+    only_invalid = runner.invoke(app, ["validate", "-q", valid, str(warned), str(ILLEGAL)])
+    assert "warning [" not in only_invalid.output and "error [" in only_invalid.output
+    clash = runner.invoke(app, ["validate", "-q", "-v", valid])
+    assert clash.exit_code == 2 and "--quiet and --verbose" in clash.output
+
+
+def test_the_summary_writes_every_count_alike(capsys) -> None:
+    from referee.commands.validate import print_summary
+    from referee.jobs.validate import Summary
+
+    print_summary(Summary(games=1160, valid=1159, invalid=1001, errors=1234, warnings=1), False, False)
+    assert capsys.readouterr().out == "1,160 games: 1,159 valid, 1,001 invalid; 1,234 errors, 1 warning\n"
+
+
+def test_no_records_is_a_warning_and_its_own_exit_status(tmp_path: Path) -> None:
+    (tmp_path / "none").mkdir()
+    (tmp_path / "empty.cvn").write_text("\n\n", encoding="utf-8")
+    valid = str(EXAMPLES / "caravan.cvn")
+    result = runner.invoke(app, ["validate", str(tmp_path / "none"), str(tmp_path / "empty.cvn"), valid])
+    assert result.exit_code == 3, result.output
+    assert result.stderr.splitlines() == [f"pitboss: {tmp_path / 'none'}: no records: nothing to validate",
+                                          f"pitboss: {tmp_path / 'empty.cvn'}: no records: nothing to validate"]
+    doc = json.loads(runner.invoke(app, ["validate", "--json", str(tmp_path / "none")]).stdout)
+    assert doc["summary"]["games"] == 0 and doc["warnings"] == [f"{tmp_path / 'none'}: no records: nothing to validate"]
+    assert runner.invoke(app, ["validate", str(tmp_path / "none"), str(ILLEGAL)]).exit_code == 1
+    assert runner.invoke(app, ["validate", str(tmp_path / "none"), "missing.cvn"]).exit_code == 2
+    assert runner.invoke(app, ["validate", "-"], input="").exit_code == 3
+    assert "3 nothing to validate" in " ".join(runner.invoke(app, ["validate", "--help"]).output.split())
+    assert "warnings" not in json.loads(runner.invoke(app, ["validate", "--json", valid]).stdout)
+
+
+# ---------------------------------------------------------------- names misspelled, settings of another game
+
+@pytest.mark.parametrize("args, said", [
+    (["validate", "--rules", "fvn", str(ILLEGAL)], "(did you mean fnv?)"),
+    (["validate", "--quite", str(ILLEGAL)], "Did you mean '--quiet'?"),
+    (["valdate", str(ILLEGAL)], "Did you mean 'validate'?"),
+    (["validate", "--format", "jsn", str(ILLEGAL)], "Did you mean 'json'?"),
+    (["solve", str(ILLEGAL), "-Q", "rech"], "Did you mean 'reach'?"),
+    (["rules", "cravan"], "(did you mean caravan?)"),
+    (["selfplay", "daifugo", "-n", "1", "--options", "+eightcut"], "(did you mean eight-cut?)"),
+], ids=["rule-set", "option", "command", "choice", "question", "game", "game-option"])
+def test_a_misspelled_name_gets_the_closest(args: list[str], said: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and said in result.output, result.output
+
+
+def test_an_option_of_a_game_is_said_as_that_games() -> None:
+    result = runner.invoke(app, ["validate", "--rules", "seed +spade4", str(EXAMPLES / "daifugo.dfn")])
+    message = result.stderr.removeprefix("pitboss: ")
+    assert result.exit_code == 2 and message.startswith("--rules 'seed +spade4': unknown Daifugo option 'spade4'")
+    assert "Caravan" not in message and "(did you mean spade3?)" in message
+
+
+def test_a_setting_of_another_game_says_which_game_it_met() -> None:
+    valid = str(EXAMPLES / "caravan.cvn")
+    met = "--rules 'seed' is a Daifugo setting and met no Daifugo record, only Caravan ones"
+    for command in (["validate"], ["annotate"]):
+        result = runner.invoke(app, [*command, "--rules", "seed", valid])
+        assert result.exit_code == 0 and result.stderr == f"pitboss: {met}\n", (command, result.output)
+    doc = json.loads(runner.invoke(app, ["validate", "--json", "--rules", "seed", valid]).stdout)
+    assert doc["warnings"] == [met]
+    solved = runner.invoke(app, ["solve", valid, "-Q", "reach", "-c", "A", "--rules", "seed"])
+    assert solved.exit_code == 2
+    assert solved.stderr == f"pitboss: --rules 'seed' is a Daifugo setting, but {valid} holds a Caravan record\n"
+
+
+@pytest.mark.parametrize("command", [["validate"], ["annotate"], ["explain", "--ply", "1"], ["show"],
+                                     ["solve", "-Q", "reach", "-c", "A", "-k", "1"]],
+                         ids=lambda c: c[0])
+def test_an_unknown_language_is_a_warning_also_in_json(command: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--json", "--lang", "fre", str(EXAMPLES / "caravan.cvn")])
+    said = "unknown language 'fre': speaking English (languages: en, zh_Hans, zh_Hant, ja, fr, hu) (did you mean fr?)"
+    assert result.exit_code == 0 and result.stderr == f"pitboss: {said}\n", result.output
+    assert json.loads(result.stdout)["warnings"] == [said]
+
+
+# ---------------------------------------------------------------- serve fails like a command
+
+def _free_port() -> int:
+    """A loopback port nothing listens on (bound, then let go)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        result = pitboss("serve", "--port", str(port), "--db", str(tmp_path / "t.db"))
+        assert result.returncode == 2 and result.stdout == b""
+        assert result.stderr.decode() == f"pitboss: cannot listen on 127.0.0.1:{port} (HTTP): Address already in use\n"
+        listener = runner.invoke(app, ["serve", "--port", "0", "--uecda", str(port), "--db", str(tmp_path / "t.db")])
+        assert listener.exit_code == 2
+        assert listener.stderr == f"pitboss: cannot listen on 127.0.0.1:{port} (uecda): Address already in use\n"
+
+
+def test_serve_with_a_database_it_cannot_open_says_which_in_one_line(tmp_path: Path) -> None:
+    for db in (str(tmp_path / "missing" / "t.db"), str(tmp_path)):
+        result = runner.invoke(app, ["serve", "--port", "0", "--db", db])
+        assert result.exit_code == 2 and result.stderr == f"pitboss: cannot open the database {db}: unable to open database file\n"
+    port = _free_port()
+    result = runner.invoke(app, ["serve", "--port", "0", "--db", f"postgresql://ann:secret@127.0.0.1:{port}/pitboss"])
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith(f"pitboss: cannot open the database postgresql://ann:***@127.0.0.1:{port}/pitboss: ")
+    assert "refused" in result.stderr and "secret" not in result.stderr

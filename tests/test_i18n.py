@@ -31,7 +31,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from referee import i18n, spec
 from referee.engines.message import J, M, N, R, T, said

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.jobs.validate import validate_file, validate_text
@@ -91,8 +91,8 @@ def test_the_api_and_the_command_line_agree(tmp_path_factory, data: bytes) -> No
         assert result.exit_code == 2 and f"pitboss: {err}" in result.output
         return
     text_api = [r.to_json() for r in validate_text(data.decode("utf-8", errors="replace"), str(path))]
-    assert result.exit_code in (0, 1), result.output
-    cli = json.loads(result.output)["games"]
+    assert result.exit_code in (0, 1, 3), result.output  # 3: no records in it (nothing to validate)
+    cli = json.loads(result.stdout)["games"]
     assert cli == api == text_api
     check_places(data, validate_file(path))
 

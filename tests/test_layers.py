@@ -4,7 +4,8 @@ Layers, lowest first: engines (rules and state, no I/O), notation (grammars, rea
 writers), jobs (validate, annotate, ..., each game's glue), faces (the command line, the
 service). A module's layer is its folder's: ``referee/engines``, ``referee/notation``,
 ``referee/jobs``, ``referee/service``; inside a game's folder (``referee/games/<game>/``)
-its ``engine`` and ``notation`` are those layers and the rest is jobs.
+its ``engine`` and ``notation`` (and those of a package in it, such as Daifugo's
+``uecda``) are those layers and the rest is jobs.
 
 Generic modules (those whose path names no game) never import a game's module, except
 the one registry, and never name a game in their code (docstrings and comments may).
@@ -41,13 +42,15 @@ def _modules() -> dict[str, Path]:
 
 def layer(module: str) -> str:
     parts = module.split(".")
-    if parts[0] in ("cli", "pitboss") or parts[:2] == ["referee", "service"]:
+    if parts[0] in ("cli", "pitboss") or parts[:2] in (["referee", "service"], ["referee", "commands"]):
         return "faces"
     if parts[:2] == ["referee", "games"]:
         if len(parts) <= 3:
             return "engines"  # the packages referee.games and referee.games.<game>: empty
-        if len(parts) > 3 and parts[3] in ("engine", "notation"):
-            return {"engine": "engines", "notation": "notation"}[parts[3]]
+        # a game's engine and notation, or those of a package of the game's (its contest's)
+        for part in parts[3:5]:
+            if part in ("engine", "notation"):
+                return {"engine": "engines", "notation": "notation"}[part]
         return "jobs"
     if parts[:2] in (["referee", "engines"], ["referee", "notation"], ["referee", "jobs"]):
         return parts[1]
@@ -151,6 +154,9 @@ def test_the_layer_of_every_module_is_known() -> None:
     assert layer("referee.games.daifugo.engine.cards") == "engines"
     assert layer("referee.games.daifugo.notation.dfn") == "notation"
     assert layer("referee.games.daifugo.referee") == "jobs"
+    assert layer("referee.games.daifugo.uecda.engine.tndhms") == "engines"
+    assert layer("referee.games.daifugo.uecda.notation.log") == "notation"
+    assert layer("referee.games.daifugo.uecda.contest.table") == "jobs"
     assert layer("cli") == "faces"
 
 

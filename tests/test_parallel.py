@@ -136,7 +136,7 @@ def test_a_worker_that_dies_is_a_clear_error(tmp_path):
 
 
 def test_jobs_and_dask_together_are_refused():
-    from typer.testing import CliRunner
+    from click.testing import CliRunner
 
     from cli import app
 
@@ -144,3 +144,115 @@ def test_jobs_and_dask_together_are_refused():
                                       str(GOLDEN / "caravan" / "deck.cvn")])
     assert result.exit_code == 2
     assert "--jobs and --dask: choose one" in result.output
+
+
+# ------------------------------------------------------------------ --rules on every process
+
+def every_setting() -> list[list[str]]:
+    """``--rules`` texts, one per game per run: every rule set of both games, and each
+    Daifugo preset with every one of its options toggled (as annotate toggles them; a
+    third of them in each run), and the toggles a contest log's header states together."""
+    from referee.games.daifugo import engine as df
+    from referee.games.daifugo import settings as daifugo
+    from referee.games.daifugo.notation.dfn import options_text
+
+    texts = ["seed", "uecda", "seed -revolution stairs-revolution=5",
+             "uecda -revolution -sequences -eight-cut -suit-lock +eleven-back +six-reverse exchange=none "
+             "trick-end=all-but-one"]
+    for preset, base in df.PRESETS.items():
+        toggled = [(name, daifugo.flipped(base, name)) for name in df.OPTIONS]
+        for part in range(3):
+            texts.append(f"{preset} {options_text(df.ruleset(preset, dict(toggled[part::3])))}")
+    caravan = ["holotape", "fnv"]
+    return [[caravan[i % 2], text] for i, text in enumerate(texts)]
+
+
+def setting_inputs() -> list[str]:
+    """Records of both games (the goldens of the options and of what the rule sets
+    dispute) and a contest log."""
+    return [*map(str, sorted(GOLDEN.glob("caravan/disputed-*.cvn"))), *map(str, sorted(GOLDEN.glob("daifugo/option-*.dfn"))),
+            *map(str, sorted(GOLDEN.glob("daifugo/uecda-*.dfn"))), str(GOLDEN / "daifugo" / "uecda-log-11back.log")]
+
+
+def test_every_setting_is_plain_data_that_unpickles_as_itself():
+    """Rule sets and options pickle (compiled engines too: CI's second run) and come back as
+    the very rule set the engine knows, so what a worker remembers per rule set is kept."""
+    import dataclasses
+    import pickle
+
+    from referee.jobs.validate import parse_settings
+
+    for texts in every_setting():
+        for game, setting in parse_settings(texts).items():
+            back = pickle.loads(pickle.dumps(setting))
+            assert back is setting, (game, texts)
+            assert dataclasses.is_dataclass(setting)
+            assert not any(callable(getattr(setting, f.name)) for f in dataclasses.fields(setting)), \
+                "a function among a setting's fields"
+
+
+def test_every_setting_is_judged_the_same_on_two_processes():
+    from referee.jobs.validate import parse_settings
+
+    files = setting_inputs()
+    runs = every_setting()
+    toggled = {word.lstrip("+-").partition("=")[0] for _, text in runs for word in text.split()[1:]}
+    from referee.games.daifugo import engine as df
+
+    assert toggled == set(df.OPTIONS)  # every option of the game, in some run
+    for texts in runs:
+        settings = parse_settings(texts)
+        one = _as_json(validate_paths(files, jobs=1, settings=settings))
+        assert _as_json(validate_paths(files, jobs=2, batch_records=8, settings=settings)) == one, texts
+
+
+#: Runs ``pitboss`` with a worker that dies (``die``) or raises (``raise``) on its first record.
+FAILING_WORKER = """
+import os, sys
+from referee.jobs import parallel
+parent, real = os.getpid(), parallel.judge_chunk
+def judge(*args):
+    if os.getpid() != parent:
+        if sys.argv[1] == "die":
+            os._exit(9)
+        raise RuntimeError("judging failed here")
+    return real(*args)
+parallel.judge_chunk = judge
+from cli import app
+app(prog_name="pitboss", args=sys.argv[2:])
+"""
+
+
+@pytest.mark.parametrize("how", ["die", "raise"])
+def test_a_failing_worker_is_one_line_and_exit_2(how):
+    """Whatever a worker does, with or without --rules: one line on standard error, exit 2,
+    and no wait for ever."""
+    files = setting_inputs()
+    done = subprocess.run([sys.executable, "-c", FAILING_WORKER, how, "validate", "--jobs", "2", "--rules", "fnv",
+                           "--rules", "uecda -revolution", *files], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pitboss: "), done.stderr
+    assert ("a worker process died" if how == "die" else "RuntimeError: judging failed here") in lines[0]
+
+
+def _unpickled_in_a_worker() -> None:
+    raise RuntimeError("this setting cannot be rebuilt here")
+
+
+class _Unbuildable:
+    """A setting that pickles, and fails when a worker unpickles it."""
+
+    def __reduce__(self):
+        return _unpickled_in_a_worker, ()
+
+
+def test_settings_that_cannot_be_sent_or_rebuilt_are_a_run_error_not_a_hang(tmp_path):
+    from referee.jobs.parallel import RunError
+
+    big = str(_big_file(tmp_path))
+    with pytest.raises(RunError, match="cannot be sent to a worker process"):
+        list(validate_paths([big], jobs=2, batch_records=5, settings={"elsewhere": lambda: None}))
+    with pytest.raises(RunError, match="failed in a worker process .*cannot be rebuilt here"):
+        list(validate_paths([big], jobs=2, batch_records=5, settings={"elsewhere": _Unbuildable()}))

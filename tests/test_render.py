@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.games.caravan import engine as cv
@@ -423,3 +423,114 @@ def test_a_frame_made_by_hand_draws() -> None:
     frame = Frame("caravan", frames[2].state, "holotape", 2, None, frames[2].move, "2")
     assert Counter(shown_cards(render_svg(frame))) == _expected_caravan_cards(frame.state)
     assert "Player 1 to move." in render_text(frame) or "Player 2 to move." in render_text(frame)
+
+
+# ------------------------------------------------------------------ what a live table draws
+
+
+def _text_boxes(svg: str) -> list[tuple[float, float, float, float, str]]:
+    """Every text of the picture outside the cards, as an estimated box (x0, y0, x1, y1):
+    a character about 0.6 of the font size wide (twice that for a wide one)."""
+    import unicodedata
+
+    root = ET.fromstring(svg)
+    inside = {id(t) for g in root.iter(f"{SVG_NS}g") for t in g.iter(f"{SVG_NS}text")}
+    out = []
+    for t in root.iter(f"{SVG_NS}text"):
+        if id(t) in inside or not t.text:
+            continue
+        size, x, y = float(t.get("font-size")), float(t.get("x")), float(t.get("y"))
+        width = 0.6 * size * sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in t.text)
+        anchor = t.get("text-anchor")
+        x0 = x - width if anchor == "end" else x - width / 2 if anchor == "middle" else x
+        out.append((x0, y - 0.75 * size, x0 + width, y + 0.2 * size, t.text))
+    return out
+
+
+def _card_boxes(svg: str) -> list[tuple[float, float, float, float, str]]:
+    root = ET.fromstring(svg)
+    out = []
+    for g in root.iter(f"{SVG_NS}g"):
+        if "card" in (g.get("class") or "").split():
+            x, y = map(float, re.findall(r"[-\d.]+", g.get("transform") or "")[:2])
+            rect = g.find(f"{SVG_NS}rect")
+            out.append((x, y, x + float(rect.get("width")), y + float(rect.get("height")), g.get("data-card") or ""))
+    return out
+
+
+def _overlaps(svg: str) -> list[tuple[str, str]]:
+    """Texts that run into another text or into a card."""
+    texts, cards = _text_boxes(svg), _card_boxes(svg)
+    hit = []
+    for i, a in enumerate(texts):
+        for b in texts[i + 1:] + cards:
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                hit.append((a[4], b[4]))
+    return hit
+
+
+@pytest.mark.parametrize("path", ["annotate/caravan-disputed.cvn", "annotate/caravan-rulings.cvn",
+                                  "daifugo/exchange-seed.dfn", "annotate/daifugo-rulings.dfn"])
+def test_no_label_runs_into_another_or_into_a_card(path: str) -> None:
+    for annotated in annotate_text((GOLDEN / path).read_text(encoding="utf-8"), path):
+        for frame in frames_of(annotated):
+            assert _overlaps(render_svg(frame)) == [], frame.title
+
+
+def _live(game: str, seats: list[str], moves: int):
+    """A live table of ``game`` (its ``live`` part) after ``moves`` of the greedy bot's moves."""
+    from referee.jobs import registry
+
+    live = registry.game(game).part("live")
+    match = live.open(live.create({"game": game, "seats": seats, "seed": 11, "bots": {}}))
+    for i in range(moves):
+        match.commit(match.bot_move(match.movers()[0], "greedy", i))
+    return match
+
+
+def test_a_live_caravan_frame_shows_what_its_reader_may_see() -> None:
+    from referee.jobs.render.svg import counts, last_cards
+
+    match = _live("caravan", ["Ann", "Bob with a rather long name"], 9)
+    sizes = [len(h.known) + (h.unknown or 0) for h in match.state.hands]
+    for reader in (0, 1, None):
+        svg = render_svg(match.frame(reader))
+        shown = Counter(shown_cards(svg))
+        for p in (0, 1):
+            where = f"hand{p + 1}"
+            if p == reader:
+                assert sorted(c for (c, w), n in shown.items() if w == where for _ in range(n)) == \
+                    sorted(map(str, match.state.hands[p].known))
+            else:  # face down, and counted
+                assert shown[("?", where)] == sizes[p] and (where, sizes[p]) in counts(svg)
+        root = ET.fromstring(svg)
+        sides = [t.text for t in root.iter(f"{SVG_NS}text") if t.get("class") == "side"]
+        assert any("Ann" in s for s in sides) and any("Bob with a rather long name" in s for s in sides)
+        assert not any("Player" in s for s in sides)
+        # the reader's own side is drawn nearest (lowest)
+        ys = {w: float(re.findall(r"[-\d.]+", g.get("transform"))[1]) for g in root.iter(f"{SVG_NS}g")
+              for w in [g.get("data-where")] if w in ("hand1", "hand2")}
+        assert (ys["hand2"] > ys["hand1"]) == (reader == 1)
+        last = match.public[-1]
+        if ">" in last and not last.split(">")[1][1:]:
+            assert [c for c, _ in last_cards(svg)] == [last.split(">")[0]]
+        assert _overlaps(svg) == []
+
+
+def test_a_live_daifugo_frame_shows_what_its_reader_may_see() -> None:
+    from referee.jobs.render.svg import counts
+
+    match = _live("daifugo", ["Aki", "Ben", "Chie", "Dai", "Eri-who-has-a-long-name"], 7)
+    for reader in (0, None):
+        svg = render_svg(match.frame(reader))
+        shown = Counter(shown_cards(svg))
+        for p, name in enumerate(match.seats):
+            held = len(match.state.hands[p])
+            if p == reader:
+                assert shown[("?", f"hand.{name}")] == 0 and (f"hand.{name}", held) not in counts(svg)
+            else:
+                assert shown[("?", f"hand.{name}")] == held and (f"hand.{name}", held) in counts(svg)
+        root = ET.fromstring(svg)
+        moved = [r for r in root.iter(f"{SVG_NS}rect") if r.get("class") == "moved"]
+        assert len(moved) == 1
+        assert _overlaps(svg) == []

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.jobs import parallel, registry
@@ -219,9 +219,12 @@ class _DyingPool:
         self.broken = False
         self.submitted = 0
 
-    def submit(self, fn, maker, seed, first, stop):
+    def submit(self, call, packed):
+        import pickle
         from concurrent.futures import Future
         from concurrent.futures.process import BrokenProcessPool
+
+        fn, (maker, seed, first, stop) = pickle.loads(packed)  # as parallel.submit_packed sends it
 
         if self.broken or (self.refused is not None and first >= self.refused):
             raise BrokenProcessPool("A child process terminated abruptly")

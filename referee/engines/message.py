@@ -11,6 +11,7 @@ one ``str.format``.
 - ``N("{n} card", "{n} cards", n)`` counts (gettext's ngettext): the template is chosen by
   ``n``, which is also the ``{n}`` argument.
 - ``J("; ", parts)`` joins messages (a list inside a sentence), each translated.
+- ``suggested(message, word, names)`` adds the names closest to a misspelled one.
 - ``R(rule_id, title)`` is a rule's title, said from the rule texts in that language.
 - ``M("...")`` marks a template kept for later formatting (the render and rulebook ``TEXT``
   tables): it returns the text itself, and extraction finds it.
@@ -85,6 +86,17 @@ def said(err: BaseException) -> str:
     if len(err.args) == 1 and isinstance(err.args[0], T):
         return err.args[0]
     return str(err)
+
+
+def suggested(message: str, word: str, choices: Iterable[str], cutoff: float = 0.6) -> str:
+    """``message`` (about a misspelled name ``word``), and the ``choices`` closest to it
+    when some are close enough (difflib): "... (did you mean fnv?)"."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(word.strip().lower(), list(dict.fromkeys(choices)), n=3, cutoff=cutoff)
+    if not close:
+        return message
+    return J(" ", [message, T("(did you mean {names}?)", names=", ".join(close))])
 
 
 def R(rule_id: str, english: str) -> T:

@@ -21,6 +21,7 @@ Needs the ``dask`` extra: ``pip install 'pitboss[dask]'``.
 from __future__ import annotations
 
 import os
+import pickle
 import sys
 import tempfile
 import uuid
@@ -104,6 +105,10 @@ def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None,
               ) -> Iterator[tuple[str, list[GameReport], str | None, OSError | None]]:
     """(file, its reports, the worker that judged it, what stopped it being read) for
     each file, in input order; a file that cannot be read has no reports, and the run goes on."""
+    try:  # said here, in one line, rather than by the cluster's serialiser mid-run
+        pickle.dumps(settings, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as err:  # noqa: BLE001 - PicklingError, TypeError, AttributeError, ...
+        raise ClusterError(f"the settings cannot be sent to the cluster ({type(err).__name__}: {err})") from err
     if in_flight is None:
         threads = sum(client.nthreads().values()) or 1
         in_flight = IN_FLIGHT_PER_THREAD * threads

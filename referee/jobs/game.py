@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from referee.jobs.listener import Listener
+
 
 def lazy(path: str) -> Callable[..., Any]:
     """A function given as ``"module:name"``, imported on its first call: a game's object
@@ -151,6 +153,8 @@ class Game:
     section_tags: frozenset[str] = frozenset()
     #: Spec files (under spec/) that hold this game's rules.
     spec_files: tuple[str, ...] = ()
+    #: Protocols its clients speak beside the HTTP service (``pitboss serve --NAME PORT``).
+    listeners: tuple[Listener, ...] = ()
     #: Lazily loaded parts: attribute name -> module path.
     parts: dict[str, str] = field(default_factory=dict)
 

@@ -10,13 +10,17 @@ The service (``referee/service``) never names a game. Each game's ``live`` part
   :class:`LiveError` on a bad request.
 - ``open(setup) -> Match``: the table at its start; the service replays the stored moves
   on it (:meth:`Match.replay`) after a restart.
+- ``form() -> dict``: what a form for a new table offers, as JSON: ``seats`` (rule set ->
+  the seat counts it takes), ``names`` (names to suggest, seat by seat), ``options`` (each
+  ``{"name", "title", "kind": "bool" | "choice" | "length", "choices"}``), ``presets``
+  (rule set -> each option's value there) and ``rounds`` (does a table play rounds?).
 
 A :class:`Match` is the table's state; the engines judge every move it takes. All its
 texts are notation (notation.md): a seat's legal moves, the public move text, the record.
 
-Other protocol modules (the UEC contest server) reach tables through
-``referee.service.tables.TableHub`` (create, submit, observe), never through this module
-directly; this module is the game's side of that contract.
+A game's protocol listeners (:mod:`referee.jobs.listener`) reach the service's tables
+through what the service lends them (adopt, record, annotate); this module is the game's
+side of a table.
 """
 
 from __future__ import annotations

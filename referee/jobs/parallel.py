@@ -13,9 +13,10 @@ in the parent, as with ``--jobs 1``.
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 from collections import deque
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
@@ -68,6 +69,12 @@ def _quiet_worker() -> None:
     # parent that held its signals while forking them does not hold theirs).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
+def call_packed(data: bytes) -> Any:
+    """Run a call :func:`submit_packed` packed (in a worker)."""
+    fn, args = pickle.loads(data)
+    return fn(*args)
 
 
 def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: dict[str, Any] | None = None) -> list[GameReport]:
@@ -195,6 +202,23 @@ def start_pool(jobs: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_quiet_worker)
 
 
+def submit_packed(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> Future:
+    """``pool.submit(fn, *args)``, the call pickled here first: what cannot be sent to a
+    worker (a setting that does not pickle) is a :class:`RunError` of this call, never an
+    error in the pool's feeder thread, which leaves a pool that waits for ever."""
+    try:
+        data = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as err:  # noqa: BLE001 - PicklingError, TypeError, AttributeError, ...
+        raise RunError(f"the work cannot be sent to a worker process ({type(err).__name__}: {err}); "
+                       "run with --jobs 1") from err
+    return pool.submit(call_packed, data)
+
+
+def worker_failed(err: BaseException, what: str) -> RunError:
+    """The one-line error for a call that raised in a worker process."""
+    return RunError(f"{what} failed in a worker process ({type(err).__name__}: {err}); run again with --jobs 1")
+
+
 def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO | None = None,
                    batch_records: int = BATCH_RECORDS, settings: dict[str, Any] | None = None,
                    ) -> Iterator[tuple[GameReport | Unread, float | None]]:
@@ -226,10 +250,10 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
     def _submit(unit: _Unit) -> None:
         assert pool is not None
         if unit.kind == "batch":
-            unit.future = pool.submit(judge_batch, unit.file, unit.items, settings)
+            unit.future = submit_packed(pool, judge_batch, unit.file, unit.items, settings)
             unit.items = []  # the worker has its copy; keep memory to what is in flight
         elif unit.kind == "whole":
-            unit.future = pool.submit(validate_whole, unit.path, settings)
+            unit.future = submit_packed(pool, validate_whole, unit.path, settings)
 
     try:
         while True:
@@ -270,6 +294,8 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             except broken as err:
                 raise RunError(f"a worker process died while validating {unit.path} ({err}); "
                                "run again, or with --jobs 1") from err
+            except Exception as err:  # noqa: BLE001 - whatever the worker raised, said in one line
+                raise worker_failed(err, f"validating {unit.path}") from err
             if unit.kind == "batch":
                 yield from zip(result, unit.fractions)
             else:

@@ -155,7 +155,15 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
     dies: the pool then fails every batch not yet finished, so the run yields every
     finished batch before the first failed one and names the number from which nothing
     was made (the dead worker's item is that one or after it)."""
-    from referee.jobs.parallel import IN_FLIGHT_PER_JOB, RunError, available_cores, signals_held, start_pool
+    from referee.jobs.parallel import (
+        IN_FLIGHT_PER_JOB,
+        RunError,
+        available_cores,
+        signals_held,
+        start_pool,
+        submit_packed,
+        worker_failed,
+    )
 
     jobs = available_cores() if jobs is None else jobs
     end = start + count
@@ -189,9 +197,9 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
                         # The first batch forks the workers: a Ctrl-C or SIGTERM arriving
                         # meanwhile could be lost; it waits until they are started.
                         with signals_held():
-                            future = pool.submit(make_batch, maker, seed, following, stop)
+                            future = submit_packed(pool, make_batch, maker, seed, following, stop)
                     else:
-                        future = pool.submit(make_batch, maker, seed, following, stop)
+                        future = submit_packed(pool, make_batch, maker, seed, following, stop)
                 except BrokenExecutor as err:  # refused once a worker has died: the batches
                     broken = err               # submitted before it may be finished, write them
                     break
@@ -207,6 +215,8 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
                 items, cpu, failed = future.result()
             except BrokenExecutor as err:  # the first batch the dead worker took down
                 raise died(first, err) from err
+            except Exception as err:  # noqa: BLE001 - whatever the worker raised, said in one line
+                raise worker_failed(err, f"making {noun} from number {first + 1}") from err
             yield from items
             if failed is not None:
                 raise RunError(_failed(failed, noun, seed))

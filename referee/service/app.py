@@ -81,6 +81,7 @@ ROUTES = [
     _route("/", endpoints.index),
     _route("/favicon.ico", endpoints.favicon),
     _route("/tables/{id}", endpoints.table_page),
+    _route("/tables/{id}/replay", endpoints.replay_page),
     _route("/v1/tables", {"GET": endpoints.list_tables, "POST": endpoints.create_table}),
     _route("/v1/tables/{id}", endpoints.public_view),
     _route("/v1/tables/{id}/view", endpoints.seat_view),

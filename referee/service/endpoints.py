@@ -105,6 +105,13 @@ async def table_page(req: Incoming) -> Reply:
     return replies.html(page.table_page(table.id, table.row.game))
 
 
+async def replay_page(req: Incoming) -> Reply:
+    table = await table_or_404(req.service, req.table_id)
+    if not table.finished:
+        raise HubError(409, {"error": "the replay opens once the table is finished"})
+    return replies.html(await run_in_threadpool(page.replay_page, table.id, table.match.record()))
+
+
 # ------------------------------------------------------------------ tables
 
 async def create_table(req: Incoming) -> Reply:

@@ -246,7 +246,13 @@ def _job_paths(notations: str) -> dict[str, Any]:
 
 def _page_paths() -> dict[str, Any]:
     return {
-        "/": {"get": {"summary": "Web page: the tables", "responses": {"200": _HTML, "503": _503}}},
+        "/": {"get": {"summary": "Web page: the tables, and a form that starts a new one",
+                      "responses": {"200": _HTML, "503": _503}}},
         "/tables/{id}": {"get": {"summary": "Web page: watch a table live, or play it with a seat's token (#token=...)",
                                  "parameters": [_TABLE_ID], "responses": {"200": _HTML, "404": _404, "503": _503}}},
+        "/tables/{id}/replay": {"get": {"summary": "Web page: a finished table's record replayed move by move "
+                                                   "(what `pitboss show --html` writes)",
+                                        "parameters": [_TABLE_ID],
+                                        "responses": {"200": _HTML, "404": _404, "409": _error("the table is not finished"),
+                                                      "503": _503}}},
     }

@@ -1,156 +1,169 @@
-"""The service's web pages: the list of tables, a table to watch or play, the API docs.
+"""The service's web pages: the lobby, a table to watch or play, a finished table's replay,
+the API docs.
 
-Self-contained HTML (no network needed). The table page draws the position with the
-SVG renderer of ``pitboss show`` (``/v1/tables/{id}/picture``) and follows the table over
-its WebSocket; opened with a seat's token (``#token=...``) it shows that seat's hand and
-legal moves and plays the one clicked.
+Self-contained HTML: the styles and scripts (``static/`` beside this module, and each
+game's ``table.js`` through its ``render`` part) are written into the page, and a
+Content-Security-Policy allows nothing but this server. The lobby lists the tables (never
+a seat's token) and starts new ones: game, rule set and options, seats as people or bots,
+clock; the answer's seat links carry each token in the link's fragment (``#token=...``),
+which browsers never send to a server. The table page draws the position with the SVG
+renderer of ``pitboss show`` (``/v1/tables/{id}/picture``) and follows the table over
+its WebSocket; opened with a seat's link it shows that seat's hand and legal moves.
 """
 
 from __future__ import annotations
 
+import io
 import json
+from functools import cache
 from html import escape
+from pathlib import Path
 from typing import Any
 
-_STYLE = """
-:root { color-scheme: dark; }
-body { font-family: system-ui, sans-serif; margin: 0; background: #10281b; color: #f4f1e8; }
-main { max-width: 1000px; margin: 0 auto; padding: 10px; }
-a { color: #8fe3a5; }
-table.list { border-collapse: collapse; width: 100%; }
-table.list td, table.list th { padding: 6px; border-bottom: 1px solid #2d5a40; text-align: left; }
-#picture svg { width: 100%; height: auto; display: block; }
-#status { font-size: 1.1em; margin: 8px 0; }
-.row { display: flex; flex-wrap: wrap; gap: 6px; margin: 6px 0; }
-button { font-size: 16px; min-height: 40px; padding: 6px 10px; border-radius: 8px; border: 1px solid #8fa3d1;
-         background: #1f3f60; color: #fff; cursor: pointer; }
-button.card { background: #fffdf7; color: #1d1d1d; min-width: 44px; font-weight: bold; }
-button.card.red { color: #c0392b; }
-button.card.picked { outline: 3px solid #ffd479; }
-button.legal.hot { background: #2d7a52; border-color: #8fe3a5; }
-#result { font-weight: bold; color: #8fe3a5; }
-#error { color: #ff9b8f; min-height: 1.2em; }
-#reports { color: #ffd479; white-space: pre-wrap; }
-#moves { font-family: monospace; font-size: 13px; max-height: 8em; overflow: auto; white-space: pre-wrap; }
-"""
+from referee.i18n import gettext_
+from referee.jobs import registry
+from referee.jobs.live import BOT_STYLES
 
+STATIC = Path(__file__).with_name("static")
+
+#: What the pages may reach: this server only (its API and the table's WebSocket).
+CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'self'; base-uri 'none'; form-action 'self'")
 
 FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
            'fill="#1f5f3f"/><text x="8" y="12" font-size="10" text-anchor="middle" fill="#fff">P</text></svg>')
 
 
-def _page(title: str, body: str, script: str = "") -> str:
+@cache
+def _asset(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+def _json_for_script(value: object) -> str:
+    """JSON safe inside a ``<script>`` element."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _page(title: str, body: str, scripts: tuple[str, ...] = (), data: object = None, cls: str = "") -> str:
+    config = (f'<script type="application/json" id="config">{_json_for_script(data)}</script>'
+              if data is not None else "")
     return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             "<meta name=viewport content='width=device-width, initial-scale=1'>"
-            f"<title>{escape(title)}</title><style>{_STYLE}</style></head>"
-            f"<body><main>{body}</main>{'<script>' + script + '</script>' if script else ''}</body></html>")
+            "<meta name=color-scheme content='light dark'><meta name=referrer content=no-referrer>"
+            f"<title>{escape(title)}</title><style>{_asset('page.css')}</style></head>"
+            f"<body class='{cls}'>{body}{config}" + "".join(f"<script>{s}</script>" for s in scripts)
+            + "</body></html>")
+
+
+# ------------------------------------------------------------------ the lobby
+
+
+def games_offered() -> list[dict[str, Any]]:
+    """Every game a table can be started for, as the lobby's form offers it."""
+    out = []
+    for game in registry.games():
+        if not game.has("live"):
+            continue
+        rulebook = game.part("rulebook") if game.has("rulebook") else None
+        out.append({"name": game.name, "title": gettext_(game.title), "default": game.default_rules,
+                    "rule_sets": [{"name": r, "about": rulebook.describe(r) if rulebook else ""}
+                                  for r in game.rule_sets],
+                    **game.part("live").form()})
+    return out
+
+
+def _row(t: dict[str, Any]) -> str:
+    status = escape(t["status"])
+    return (f"<tr><td data-label=table><a href='/tables/{escape(t['id'])}'>{escape(t['id'])}</a></td>"
+            f"<td data-label=game>{escape(t['game'])}</td><td data-label=rules>{escape(t['rules'])}</td>"
+            f"<td data-label=seats>{escape(', '.join(t['seats']))}</td>"
+            f"<td data-label=status><span class='badge {status}'>{status}</span></td></tr>")
 
 
 def index_page(tables: list[dict[str, Any]]) -> str:
-    rows = "".join(
-        f"<tr><td><a href='/tables/{escape(t['id'])}'>{escape(t['id'])}</a></td><td>{escape(t['game'])}</td>"
-        f"<td>{escape(t['rules'])}</td><td>{escape(', '.join(t['seats']))}</td><td>{escape(t['status'])}</td></tr>"
-        for t in tables)
-    body = ("<h1>Pitboss tables</h1>"
-            + (f"<table class=list><tr><th>table</th><th>game</th><th>rules</th><th>seats</th><th>status</th></tr>"
-               f"{rows}</table>" if tables else "<p>No tables yet: create one with POST /v1/tables.</p>")
-            + "<p><a href='/docs'>API</a></p>")
-    return _page("Pitboss tables", body)
+    """The lobby: the tables, newest first (the script pages on through ``/v1/tables``),
+    and the form that starts a new one."""
+    rows = "".join(_row(t) for t in tables)
+    body = ("<header class=bar><a class=home href='/'>Pitboss</a><span class=what>live tables, refereed move by "
+            "move</span><a href='#new'>New table</a><a href='/docs'>API</a></header>")
+    body += ("<main class=lobby><section class=box id=tables><h2>Tables</h2>"
+             "<table class=list><thead><tr><th>table</th><th>game</th><th>rules</th><th>seats</th><th>status</th>"
+             f"</tr></thead><tbody id=rows>{rows}</tbody></table>"
+             + ("" if tables else "<p id=none>No tables yet: start one.</p>")
+             + "<p><button type=button class=secondary id=more hidden>Older tables</button></p></section>"
+             "<div><section class=box id=new><h2>New table</h2><form class=new id=create autocomplete=off>"
+             "<label for=game>Game</label><select id=game name=game></select>"
+             "<label for=rules>Rule set</label><select id=rules name=rules></select><p class=about id=rules-about></p>"
+             "<div id=options-box><label>Options</label><div class=options id=options></div></div>"
+             "<label>Seats</label><div id=seats></div>"
+             "<p><button type=button class=secondary id=add-seat>Add a seat</button></p>"
+             "<label for=clock>Seconds per move (empty: no clock)</label>"
+             "<input type=number id=clock min=1 max=604800 step=1 placeholder='no clock'>"
+             "<div id=rounds-box><label for=rounds>Rounds</label><input type=number id=rounds min=1 max=100 value=1></div>"
+             "<details><summary>More</summary><label for=seed>Seed (the same seed deals the same cards)</label>"
+             "<input type=number id=seed min=0 step=1 placeholder=random></details>"
+             "<p><button type=submit class=primary id=start>Start the table</button></p><p class=error id=create-error>"
+             "</p></form></section>"
+             "<section class=box id=created hidden><h2>Your table</h2><p>Give each player the link of their seat: "
+             "whoever opens it plays that seat. The links are shown here only.</p><div class=links id=links></div>"
+             "<p><button type=button class=secondary id=another>Start another table</button></p></section>"
+             "<section class=box id=my-seats hidden><h2>Your seats on this browser</h2><div class=links id=my-links></div>"
+             "<p><button type=button class=secondary id=forget>Forget them</button></p></section></div></main>")
+    return _page("Pitboss tables", body, (_asset("lobby.js"),),
+                 {"games": games_offered(), "bots": list(BOT_STYLES)}, "lobby-page")
 
 
-_TABLE_SCRIPT = r"""
-const TABLE = %(id)s;
-const params = new URLSearchParams(location.hash.slice(1) || location.search.slice(1));
-const token = params.get("token");
-let view = null, picked = null, socket = null, retry = 500;
-const $ = (id) => document.getElementById(id);
-const auth = token ? {"Authorization": "Bearer " + token} : {};
-function isRed(card) { return /[HD]/.test(card.slice(-1)) && card !== "JK"; }
-function cardsOf(move) { return move.replace(/^[^:]*:/, " ").split(/[\s>()]+/); }
-async function drawPicture() {
-  const r = await fetch(`/v1/tables/${TABLE}/picture`, {headers: auth});
-  if (r.ok) $("picture").innerHTML = await r.text();
-}
-// one picture at a time, at most ten a second (a contest table moves faster than that)
-let drawing = false, redraw = false;
-async function schedulePicture() {
-  if (drawing) { redraw = true; return; }
-  drawing = true;
-  try { do { redraw = false; await drawPicture(); await new Promise((r) => setTimeout(r, 100)); } while (redraw); }
-  finally { drawing = false; }
-}
-function render() {
-  if (!view) return;
-  const who = view.to_move ? `${view.to_move} to move` : (view.status === "finished" ? "finished" : "exchange");
-  $("status").textContent = `${view.game} · ${view.rules}${view.options ? " " + view.options : ""} · ply ${view.ply}` +
-    (view.round ? ` · round ${view.round}` : "") + ` · ${who}` + (view.seat ? ` · you are ${view.seat}` : " · spectator");
-  $("moves").textContent = view.moves.join("\n");
-  $("moves").scrollTop = 1e9;
-  $("result").textContent = view.result ? "Result: " + JSON.stringify(view.result) : "";
-  if (view.contest) $("status").textContent += ` · contest table ${view.contest.table}, game ${view.round} of ${view.contest.games}` +
-    (view.status === "interrupted" ? " · interrupted" : "");
-  $("reports").textContent = (view.reports || []).map((r) => `player ${r.player} (${r.name}): ${r.kind}: ${r.message}` +
-    (r.game ? ` (game ${r.game}${r.turn ? ", turn " + r.turn : ""})` : "")).join("\n");
-  const hand = $("hand"), legal = $("legal");
-  hand.innerHTML = ""; legal.innerHTML = "";
-  if (!view.seat) return;
-  $("mine").hidden = false;
-  (view.hand || []).forEach((c) => {
-    const b = document.createElement("button");
-    b.className = "card" + (isRed(c) ? " red" : "") + (picked === c ? " picked" : "");
-    b.textContent = c; b.dataset.card = c;
-    b.onclick = () => { picked = picked === c ? null : c; render(); };
-    hand.appendChild(b);
-  });
-  $("deck").textContent = view.deck_left !== undefined ? `deck: ${view.deck_left} left` : "";
-  (view.legal || []).forEach((m) => {
-    const b = document.createElement("button");
-    const hot = picked && cardsOf(m).includes(picked);
-    b.className = "legal" + (hot ? " hot" : "");
-    b.textContent = m; b.dataset.move = m;
-    b.onclick = () => play(m);
-    legal.appendChild(b);
-  });
-  if (!(view.legal || []).length && view.status !== "finished") legal.textContent = "waiting for the others…";
-}
-async function play(move) {
-  $("error").textContent = "";
-  const r = await fetch(`/v1/tables/${TABLE}/moves`, {method: "POST",
-    headers: Object.assign({"Content-Type": "application/json"}, auth), body: JSON.stringify({move, ply: view.ply})});
-  const answer = await r.json();
-  if (r.status !== 200) { $("error").textContent = answer.message || answer.error || ("error " + r.status); return; }
-  picked = null;
-  $("drawn").textContent = answer.drawn ? `you drew ${answer.drawn}` : "";
-  if (answer.counted_as) $("error").textContent = `counted as a ${answer.counted_as}: ${answer.message}`;
-}
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/v1/tables/${TABLE}/events` + (token ? "?token=" + encodeURIComponent(token) : ""));
-  socket.onmessage = (e) => {
-    const m = JSON.parse(e.data);
-    retry = 500;
-    if (m.type === "view") { view = m; }
-    else if (m.type === "move") { view = m.view; }
-    else if (m.type === "end") { view.result = m.result; }
-    else if (m.view) { view = m.view; }
-    render(); schedulePicture();
-  };
-  socket.onclose = (e) => { if (e.code === 4401 || e.code === 4404) { $("error").textContent = e.reason; return; }
-    setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
-}
-connect();
-"""
+# ------------------------------------------------------------------ a table
 
 
 def table_page(table_id: str, game: str) -> str:
-    body = (f"<h1 style='font-size:1.2em'>Table {escape(table_id)} <a href='/' style='font-size:.7em'>all tables</a></h1>"
-            "<div id=status>connecting…</div><div id=result></div><div id=reports></div><div id=picture></div>"
-            "<section id=mine hidden><h2 style='font-size:1em'>Your hand <span id=deck></span> "
-            "<span id=drawn></span></h2><div id=hand class=row></div>"
-            "<h2 style='font-size:1em'>Your legal moves (pick a card to see its moves)</h2>"
-            "<div id=legal class=row></div></section><div id=error></div>"
-            "<details><summary>moves</summary><div id=moves></div></details>")
-    return _page(f"Pitboss table {table_id}", body, _TABLE_SCRIPT % {"id": json.dumps(table_id)})
+    """The page of one table: the picture, the hand and moves of the seat whose link
+    opened it, the end in words and pictures."""
+    found = registry.game(game)
+    body = ("<header class=bar><a class=home href='/'>Pitboss</a><span class=what id=what></span>"
+            "<span class=seat id=seat></span></header>"
+            "<div id=banner role=status aria-live=polite><span id=banner-text>connecting\u2026</span>"
+            "<span class=clock id=clock></span></div>"
+            "<main id=stage><div id=picture></div><section id=side>"
+            "<div id=status></div>"
+            "<section id=mine hidden><h2 id=hand-title>Your hand</h2><div id=hand></div>"
+            "<div id=hint></div><div id=legal></div><div id=error role=alert></div></section>"
+            "<section id=result hidden></section><div id=reports></div>"
+            "<details class=log><summary>All moves</summary><div id=moves style='white-space:pre-wrap'></div></details>"
+            "</section></main>")
+    scripts = ("window.PitbossTable = {games: {}};", found.part("render").table_script(), _asset("table.js"))
+    return _page(f"Pitboss table {table_id}", body, scripts,
+                 {"id": table_id, "game": found.name, "title": gettext_(found.title)}, "table")
+
+
+@cache
+def _replay(table_id: str, record: str) -> str:
+    from referee.jobs.annotate import annotate_timeline
+    from referee.jobs.render.frames import frames_of
+    from referee.jobs.render.html import replay_page as html_replay
+    from referee.jobs.timeline import timelines
+
+    name = f"table-{table_id}"
+    timeline = next(iter(timelines(io.StringIO(record), name)), None)
+    if timeline is None:
+        raise ValueError("the table's record holds no game")
+    frames = frames_of(annotate_timeline(timeline))
+    report = timeline.report
+    return html_replay(frames, f"Table {table_id}: {report.game}, {report.rules}",
+                       f"{len(frames)} positions · {'valid' if report.valid else 'invalid'}")
+
+
+def replay_page(table_id: str, record: str) -> str:
+    """A finished table's record replayed move by move (the page ``pitboss show --html``
+    writes), made once per table."""
+    if _replay.cache_info().currsize > 8:
+        _replay.cache_clear()
+    return _replay(table_id, record)
+
+
+# ------------------------------------------------------------------ the API's docs
 
 
 _DOCS_SCRIPT = r"""
@@ -170,5 +183,7 @@ fetch("/openapi.json").then((r) => r.json()).then((spec) => {
 
 
 def docs_page() -> str:
-    return _page("Pitboss API", "<h1>Pitboss API</h1><p id=about></p><p><a href='/openapi.json'>openapi.json</a></p>"
-                                "<div id=api></div>", _DOCS_SCRIPT)
+    return _page("Pitboss API", "<header class=bar><a class=home href='/'>Pitboss</a><span class=what>API</span></header>"
+                                "<main class=lobby><section class=box><p id=about></p>"
+                                "<p><a href='/openapi.json'>openapi.json</a></p><div id=api></div></section></main>",
+                 (_DOCS_SCRIPT,))

@@ -1,7 +1,7 @@
 """Live tables in a running service: create, submit, observe — for every protocol.
 
-The HTTP API (``referee/service/endpoints.py``) and any other protocol module (the UEC
-contest server) go through one :class:`TableHub`:
+The HTTP API (``referee/service/endpoints.py``) and a game's protocol listeners (the UEC
+contest server's, ``referee.jobs.listener``) go through one :class:`TableHub`:
 
 - ``await hub.create(body)`` -> ``(table, tokens)``: a new table (``body`` as ``POST
   /v1/tables`` takes it), stored before it is answered;

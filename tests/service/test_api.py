@@ -295,10 +295,15 @@ def test_picture_hides_what_the_reader_cannot_see(client):
 
     table_id, tokens = create(client, game="daifugo", seed=9)
     public = shown_cards(client.get(f"/v1/tables/{table_id}/picture").text)
-    assert not [c for c, where in public if where.startswith("hand.")]
+    seats = client.get(f"/v1/tables/{table_id}").json()["seats"]
+    # every hand face down: as many card backs as the seat holds, no card shown
+    assert sorted(where for c, where in public if where.startswith("hand.")) == \
+        sorted(f"hand.{s['name']}" for s in seats for _ in range(s["cards"]))
+    assert {c for c, where in public if where.startswith("hand.")} == {"?"}
     mine = client.get(f"/v1/tables/{table_id}/picture", headers=auth(tokens["Aki"])).text
     hand = client.get(f"/v1/tables/{table_id}/view", headers=auth(tokens["Aki"])).json()["hand"]
-    assert sorted(c for c, where in shown_cards(mine) if where.startswith("hand.")) == sorted(hand)
+    assert sorted(c for c, where in shown_cards(mine) if where == "hand.Aki") == sorted(hand)
+    assert {c for c, where in shown_cards(mine) if where.startswith("hand.") and where != "hand.Aki"} == {"?"}
     assert client.get(f"/v1/tables/{table_id}/picture?token=bad").status_code == 401
 
 

@@ -16,8 +16,8 @@ from 0 here (the notation counts from 1).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, fields
 from functools import cache, lru_cache
 from random import Random
 from typing import NamedTuple, Union
@@ -119,11 +119,14 @@ class Hand(NamedTuple):
 # when its class is made.
 @dataclass(frozen=True)
 class RuleSet:
-    """The points on which Caravan rule sets differ, as data and small functions."""
+    """The points on which Caravan rule sets differ, as plain data (no functions: a rule
+    set is sent to worker processes and cluster workers as it is)."""
 
     name: str
     description: str
-    direction: Callable[[Caravan], int]
+    #: Which number cards set the direction: "first-two" (the first two, reversed by each
+    #: Queen in the caravan) or "last-two" (the last two, reversed by each Queen on the last).
+    direction_from: str
     queen_last_only: bool
     max_faces_per_card: int | None
     max_numbers_per_caravan: int | None
@@ -132,13 +135,12 @@ class RuleSet:
     discard_with_empty_deck: bool
     #: May an empty caravan be disbanded (never when all three of the mover's are empty)?
     disband_empty: bool
-    #: Order in which players are checked for running out, given the mover.
-    out_check_order: Callable[[int], tuple[int, int]]
+    #: Who is checked first for running out: "mover" (the player who just moved) or
+    #: "first" (player 1 always).
+    out_checked_first: str
     #: The spec ids of this rule set's own rules for direction and running out together.
     direction_rule: str
     both_out_rule: str
-    #: The two number cards the direction is read from (for citing the equal-values ruling).
-    direction_pair: Callable[[Caravan], tuple[Slot, Slot]]
     #: The ruling that a Queen on a lone card reverses the coming direction, where it holds.
     single_card_queen_rule: str | None
     deck_min: int
@@ -146,6 +148,30 @@ class RuleSet:
 
     def __repr__(self) -> str:  # keeps State reprs short
         return f"RuleSet({self.name!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt through its constructor (compiled, a frozen class cannot have its fields
+        # set one by one), and as the named rule set itself where it is one.
+        return _restored, tuple(getattr(self, f.name) for f in fields(self))
+
+    def direction(self, caravan: Caravan) -> int:
+        """The caravan's direction under this rule set: 1 up, -1 down, 0 not set yet."""
+        return direction_fnv(caravan) if self.direction_from == "last-two" else direction_holotape(caravan)
+
+    def direction_pair(self, caravan: Caravan) -> tuple[Slot, Slot]:
+        """The two number cards the direction is read from (for citing the equal-values ruling)."""
+        return (caravan[-2], caravan[-1]) if self.direction_from == "last-two" else (caravan[0], caravan[1])
+
+    def out_check_order(self, mover: int) -> tuple[int, int]:
+        """The order in which players are checked for running out, given the mover."""
+        return (0, 1) if self.out_checked_first == "first" else (mover, 1 - mover)
+
+
+def _restored(*values: object) -> RuleSet:
+    """A pickled rule set again: the named one when it is equal to it."""
+    made = RuleSet(*values)  # type: ignore[arg-type]  # the fields, in order, as __reduce__ gave them
+    named = RULESETS.get(made.name)
+    return named if named == made else made
 
 
 class State(NamedTuple):
@@ -287,7 +313,7 @@ RULESETS: dict[str, RuleSet] = {
     "holotape": RuleSet(
         name="holotape",
         description=T("the rules as written in the game's instruction holotape"),
-        direction=direction_holotape,
+        direction_from="first-two",
         queen_last_only=False,
         max_faces_per_card=None,
         max_numbers_per_caravan=None,
@@ -296,10 +322,9 @@ RULESETS: dict[str, RuleSet] = {
         discard_with_empty_deck=True,
         disband_empty=False,
         # Cannot arise in play; for a start position, the mover's own emptiness counts first.
-        out_check_order=lambda mover: (mover, 1 - mover),
+        out_checked_first="mover",
         direction_rule="caravan.direction.first-two",
         both_out_rule="caravan.end.both-out-mover",
-        direction_pair=lambda caravan: (caravan[0], caravan[1]),
         single_card_queen_rule="caravan.queen.single-card",
         deck_min=30,
         deck_max=None,
@@ -307,7 +332,7 @@ RULESETS: dict[str, RuleSet] = {
     "fnv": RuleSet(
         name="fnv",
         description=T("what Fallout: New Vegas 1.4's own Caravan engine does"),
-        direction=direction_fnv,
+        direction_from="last-two",
         queen_last_only=True,
         max_faces_per_card=3,
         max_numbers_per_caravan=7,
@@ -315,10 +340,9 @@ RULESETS: dict[str, RuleSet] = {
         opening_discard=True,
         discard_with_empty_deck=False,
         disband_empty=True,
-        out_check_order=lambda mover: (0, 1),
+        out_checked_first="first",
         direction_rule="caravan.direction.last-two",
         both_out_rule="caravan.end.both-out-first",
-        direction_pair=lambda caravan: (caravan[-2], caravan[-1]),
         single_card_queen_rule=None,
         deck_min=30,
         deck_max=108,

@@ -66,6 +66,12 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
     return {"rules": rules_name, "options": "", "seats": list(seats), "decks": decks, "first": 0, "seed": seed}
 
 
+def form() -> dict[str, Any]:
+    """What a form for a new table offers (see :mod:`referee.jobs.live`)."""
+    return {"seats": {name: [2] for name in cv.RULESETS}, "names": ["Ann", "Bob"], "options": [], "presets": {},
+            "rounds": False}
+
+
 def open(setup: dict[str, Any]) -> CaravanMatch:  # noqa: A001 - the protocol's name
     return CaravanMatch(setup)
 
@@ -241,10 +247,14 @@ class CaravanMatch:
 
     def frame(self, seat: int | None) -> Frame:
         state = self.state
+        decks: tuple[int, ...] = ()
         if not self.over:
             mine, theirs = state.hands
             hands = (mine if seat == 0 else cv.Hand((), mine.size), theirs if seat == 1 else cv.Hand((), theirs.size))
+            decks = tuple(len(d or ()) for d in state.decks)
             state = state._replace(hands=hands, decks=(None, None))
         last = self.public[-1] if self.public else None
         return Frame("caravan", state, self.rules.name, len(self.moves), None, last,
-                     self.seats[1 - self.state.to_move] if last else None)
+                     self.seats[1 - self.state.to_move] if last else None,
+                     action=self.moves[-1] if self.moves else None, names=tuple(self.seats), hidden_decks=decks,
+                     reader=seat)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 
 from referee.engines.base import ALL_CARDS, Card
 from referee.engines.message import M, N, T
@@ -13,7 +14,7 @@ from referee.games.caravan import engine as cv
 from referee.i18n import Text, gettext_, tr
 from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES
 from referee.jobs.render.frames import Frame
-from referee.jobs.render.svg import BAD, GOOD, INK, MUTED, card, document
+from referee.jobs.render.svg import BAD, GOOD, INK, MUTED, TURN, card, count_badge, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad, visible_len
@@ -32,8 +33,10 @@ TEXT = Text({
     "value": M("value {value}"),
     "lane_open": M("lane {a}/{b}: open"),
     "lane_won": M("lane {a}/{b}: player {n}"),
+    "lane_held": M("lane {a}/{b}: {name}"),
     "hand_unknown": M("hand unknown"),
     "over": M("Game over: player {n} won"),
+    "over_named": M("Game over: {name} won"),
     "up": M("▲ up"),
     "down": M("▼ down"),
     "no_direction": M("· none"),
@@ -197,11 +200,18 @@ def last_places(frame: Frame) -> set[str]:
 COLUMN = 250
 CW, CH, STEP, FACE_STEP = 56, 80, 34, 20
 WIDTH = 3 * COLUMN + 40
-
+#: The height of a caravan's two label lines (letter and value; direction and suit).
+LABEL = 36
+#: The longest name a lane's label writes whole (a longer one is cut, with an ellipsis).
+LANE_NAME = 14
 
 
 def _cards(cards: Sequence[Card]) -> str:
     return " ".join(map(str, cards))
+
+
+def _short(name: str, most: int) -> str:
+    return name if len(name) <= most else name[:most - 1] + "\u2026"
 
 
 def data(frame: Frame) -> dict:
@@ -210,34 +220,50 @@ def data(frame: Frame) -> dict:
     state: cv.State = frame.state
     marks = [TEXT[k] for k, on in (("illegal", frame.illegal), ("disputed", frame.disputed),
                                    ("ruling", frame.ruling)) if on]
+    names = frame.names
 
     def side(p: int) -> str:
         deck = state.decks[p]
-        label = TEXT["player"].format(n=p + 1) + " · "
-        label += TEXT["deck_unknown"] if deck is None else TEXT["deck"].format(count=len(deck))
+        label = (names[p] if names else TEXT["player"].format(n=p + 1)) + " · "
+        if deck is not None:
+            label += TEXT["deck"].format(count=len(deck))
+        elif frame.hidden_decks:
+            label += TEXT["deck"].format(count=frame.hidden_decks[p])
+        else:
+            label += TEXT["deck_unknown"]
         if not state.over and state.to_move == p:
             label += " · " + TEXT["to_move"]
         return label
+
+    def won(a: str, b: str, w: int) -> str:
+        if names:
+            return TEXT["lane_held"].format(a=a, b=b, name=_short(names[w], LANE_NAME))
+        return TEXT["lane_won"].format(a=a, b=b, n=w + 1)
 
     lanes = []
     for a, b in cv.LANES:
         w = cv.lane_winner(state.values[a], state.values[b])
         la, lb = cv.LETTERS[a], cv.LETTERS[b]
-        lanes.append([TEXT["lane_open"].format(a=la, b=lb), 0] if w is None
-                     else [TEXT["lane_won"].format(a=la, b=lb, n=w + 1), 1])
+        lanes.append([TEXT["lane_open"].format(a=la, b=lb), 0] if w is None else [won(la, lb, w), 1])
     values = list(state.values)
+    over = None
+    if state.over and state.winner is not None:
+        over = (TEXT["over_named"].format(name=names[state.winner]) if names
+                else TEXT["over"].format(n=state.winner + 1))
     return {
         "heading": svg_heading(frame, gettext_(TITLE)),
         "marks": " · ".join(marks),
         "bad": frame.illegal,
         "sides": [side(0), side(1)],
+        "turn": -1 if state.over else state.to_move,
+        "near": frame.reader or 0,
         "caravans": [[[str(slot.card), _cards(slot.faces)] for slot in caravan] for caravan in state.caravans],
         "values": values,
         "tone": [1 if cv.TARGET_LOW <= v <= cv.TARGET_HIGH else 2 if v > cv.TARGET_HIGH else 0 for v in values],
         "status": [caravan_status(state, c).split(" (")[0] for c in range(6)],
         "lanes": lanes,
         "hands": [[_cards(h.known), h.unknown if h.unknown is not None else -1] for h in state.hands],
-        "over": TEXT["over"].format(n=state.winner + 1) if state.over and state.winner is not None else None,
+        "over": over,
         "last": sorted(last_places(frame)),
     }
 
@@ -255,11 +281,25 @@ def _parse(text: str) -> list[Card]:
 
 
 def _hand_row(x: float, y: float, known: str, unknown: int, where: str) -> list[str]:
+    """A hand: its known cards, then one card back per unknown card and their count."""
     cards: list[Card | None] = list(_parse(known)) + [None] * max(0, unknown)
     out = [card(x + i * 44, y, c, where, 40, 56) for i, c in enumerate(cards)]
     if unknown < 0:
         out.append(svg_text(x + len(cards) * 44 + 4, y + 34, TEXT["hand_unknown"], 13, MUTED))
+    elif unknown > 0:
+        out.append(count_badge(x + len(cards) * 44 + 2, y + 16, unknown, where))
     return out
+
+
+def _side(body: list[str], d: dict, p: int, y: float) -> None:
+    """A player's name line and hand; the band behind them marks the player to move."""
+    if d["turn"] == p:
+        body.append(f'<rect class="turn" x="14" y="{y - 19:g}" width="{WIDTH - 28}" height="86" rx="8" '
+                    f'fill="{TURN}"/>')
+    body.append(svg_text(20, y, ("\u25b6 " if d["turn"] == p else "") + d["sides"][p], 14, INK, weight="bold",
+                         cls="side"))
+    known, unknown = d["hands"][p]
+    body.extend(_hand_row(20, y + 8, known, unknown, f"hand{p + 1}"))
 
 
 def draw(d: dict) -> str:
@@ -267,15 +307,15 @@ def draw(d: dict) -> str:
     stack = max(CH + STEP * max(0, len(c) - 1) if c else CH for c in d["caravans"])
     last = set(d["last"])
     tones = (INK, GOOD, BAD)
+    near = d["near"]
+    far = 1 - near
     y = 30.0
     body.append(svg_text(20, y, d["heading"], 16, INK, weight="bold", cls="heading"))
     if d["marks"]:
         body.append(svg_text(WIDTH - 20, y, d["marks"], 14, BAD if d["bad"] else "#ffd479", "end"))
-    y += 16
-    body.append(svg_text(20, y + 14, d["sides"][1], 14, INK, weight="bold"))
-    known, unknown = d["hands"][1]
-    body.extend(_hand_row(20, y + 22, known, unknown, "hand2"))
-    y += 90
+    y += 30
+    _side(body, d, far, y)
+    y += 98
 
     def caravans(p: int, yy: float, downward: bool) -> None:
         for k in range(3):
@@ -283,13 +323,16 @@ def draw(d: dict) -> str:
             x0 = 20 + k * COLUMN
             letter = cv.LETTERS[c]
             label_y = yy if downward else yy + stack + 22
+            top = yy + LABEL - 14 if downward else yy
+            area_y = label_y - 18 if downward else top - 6
+            body.append(f'<g class="caravan" data-caravan="{letter}"><rect class="area" x="{x0 - 8}" '
+                        f'y="{area_y:g}" width="{COLUMN - 14}" height="{stack + LABEL + 12:g}" rx="8" fill="none"/>')
             body.append(svg_text(x0, label_y, letter, 18, INK, weight="bold"))
             body.append(svg_text(x0 + 22, label_y, TEXT["value"].format(value=d["values"][c]), 15,
                                  tones[d["tone"][c]], cls=f"value-{letter}"))
-            body.append(svg_text(x0 + 110, label_y, d["status"][c], 12, MUTED))
-            top = yy + 10 if downward else yy
+            body.append(svg_text(x0 + 22, label_y + 15, d["status"][c], 12, MUTED, cls="status"))
             if not d["caravans"][c]:
-                body.append(f'<rect x="{x0}" y="{top}" width="{CW}" height="{CH}" rx="6" fill="none" '
+                body.append(f'<rect x="{x0}" y="{top:g}" width="{CW}" height="{CH}" rx="6" fill="none" '
                             f'stroke="{MUTED}" stroke-dasharray="4 4"/>')
             for i, (number_card, faces) in enumerate(d["caravans"][c]):
                 cy = top + i * STEP
@@ -299,22 +342,21 @@ def draw(d: dict) -> str:
                     fwhere = f"{where}+{j + 1}"
                     body.append(card(x0 + CW + 4 + j * FACE_STEP, cy, face, fwhere, 40, 56,
                                      TEXT["face_on"].format(face=face, card=number_card), last=fwhere in last))
+            body.append("</g>")
 
-    caravans(1, y, True)
-    y += stack + 24
+    caravans(far, y, True)
+    y += stack + LABEL + 12
     for lane, (label, won) in enumerate(d["lanes"]):
         x0 = 20 + lane * COLUMN
-        body.append(f'<rect x="{x0 - 6}" y="{y - 18}" width="{COLUMN - 20}" height="28" rx="6" fill="#174a31"/>')
+        body.append(f'<rect x="{x0 - 6}" y="{y - 18:g}" width="{COLUMN - 20}" height="28" rx="6" fill="#174a31"/>')
         body.append(svg_text(x0 + 4, y + 1, label, 14, GOOD if won else MUTED, cls="lane"))
     y += 22
-    caravans(0, y, False)
-    y += stack + 56
-    body.append(svg_text(20, y, d["sides"][0], 14, INK, weight="bold"))
-    known, unknown = d["hands"][0]
-    body.extend(_hand_row(20, y + 8, known, unknown, "hand1"))
+    caravans(near, y, False)
+    y += stack + LABEL + 44
+    _side(body, d, near, y)
     y += 76
     if d["over"]:
-        body.append(svg_text(20, y, d["over"], 16, GOOD, weight="bold"))
+        body.append(svg_text(20, y, d["over"], 16, GOOD, weight="bold", cls="over"))
         y += 10
     return document(WIDTH, y + 14, body, d["heading"])
 
@@ -325,8 +367,9 @@ _SCRIPT = r"""
 window.PitbossDraw.games.caravan = function (d, L) {
   "use strict";
   var C = L.C, COLUMN = %(column)d, CW = %(cw)d, CH = %(ch)d, STEP = %(step)d, FACE = %(face)d, WIDTH = %(width)d;
-  var GOOD = "%(good)s", BAD = "%(bad)s", MUTED = "%(muted)s", LETTERS = "ABCDEF", tones = [C.INK, GOOD, BAD];
-  var body = [], last = {}, y = 30, stack = CH;
+  var LABEL = %(label)d, GOOD = "%(good)s", BAD = "%(bad)s", MUTED = "%(muted)s", TURN = "%(turn)s";
+  var LETTERS = "ABCDEF", tones = [C.INK, GOOD, BAD];
+  var body = [], last = {}, y = 30, stack = CH, near = d.near, far = 1 - near;
   d.last.forEach(function (w) { last[w] = true; });
   d.caravans.forEach(function (c) { stack = Math.max(stack, c.length ? CH + STEP * (c.length - 1) : CH); });
   function words(s) { return s ? s.split(" ") : []; }
@@ -335,15 +378,27 @@ window.PitbossDraw.games.caravan = function (d, L) {
     for (i = 0; i < cards.length; i++) { body.push(L.card(x + i * 44, yy, cards[i], where, 40, 56)); }
     for (var k = 0; k < Math.max(0, h[1]); k++, i++) { body.push(L.card(x + i * 44, yy, null, where, 40, 56)); }
     if (h[1] < 0) { body.push(L.text(x + i * 44 + 4, yy + 34, %(hand_unknown)s, 13, MUTED)); }
+    else if (h[1] > 0) { body.push(L.badge(x + i * 44 + 2, yy + 16, h[1], where)); }
+  }
+  function side(p, yy) {
+    if (d.turn === p) {
+      body.push('<rect class="turn" x="14" y="' + (yy - 19) + '" width="' + (WIDTH - 28) +
+        '" height="86" rx="8" fill="' + TURN + '"/>');
+    }
+    body.push(L.text(20, yy, (d.turn === p ? "\u25B6 " : "") + d.sides[p], 14, C.INK, "start", "bold", "side"));
+    hand(20, yy + 8, d.hands[p], "hand" + (p + 1));
   }
   function caravans(p, yy, downward) {
     for (var k = 0; k < 3; k++) {
       var c = 3 * p + k, x0 = 20 + k * COLUMN, letter = LETTERS[c];
-      var labelY = downward ? yy : yy + stack + 22, top = downward ? yy + 10 : yy;
+      var labelY = downward ? yy : yy + stack + 22, top = downward ? yy + LABEL - 14 : yy;
+      var areaY = downward ? labelY - 18 : top - 6;
+      body.push('<g class="caravan" data-caravan="' + letter + '"><rect class="area" x="' + (x0 - 8) + '" y="' +
+        areaY + '" width="' + (COLUMN - 14) + '" height="' + (stack + LABEL + 12) + '" rx="8" fill="none"/>');
       body.push(L.text(x0, labelY, letter, 18, C.INK, "start", "bold"));
       body.push(L.text(x0 + 22, labelY, %(value)s.replace("{value}", d.values[c]), 15, tones[d.tone[c]],
         "start", "normal", "value-" + letter));
-      body.push(L.text(x0 + 110, labelY, d.status[c], 12, MUTED));
+      body.push(L.text(x0 + 22, labelY + 15, d.status[c], 12, MUTED, "start", "normal", "status"));
       if (!d.caravans[c].length) {
         body.push('<rect x="' + x0 + '" y="' + top + '" width="' + CW + '" height="' + CH +
           '" rx="6" fill="none" stroke="' + MUTED + '" stroke-dasharray="4 4"/>');
@@ -356,28 +411,27 @@ window.PitbossDraw.games.caravan = function (d, L) {
           body.push(L.card(x0 + CW + 4 + j * FACE, cy, face, fw, 40, 56, %(face_on)s.replace("{face}", face).replace("{card}", slot[0]), last[fw]));
         });
       });
+      body.push("</g>");
     }
   }
   body.push(L.text(20, y, d.heading, 16, C.INK, "start", "bold", "heading"));
   if (d.marks) { body.push(L.text(WIDTH - 20, y, d.marks, 14, d.bad ? BAD : "#ffd479", "end")); }
-  y += 16;
-  body.push(L.text(20, y + 14, d.sides[1], 14, C.INK, "start", "bold"));
-  hand(20, y + 22, d.hands[1], "hand2");
-  y += 90;
-  caravans(1, y, true);
-  y += stack + 24;
+  y += 30;
+  side(far, y);
+  y += 98;
+  caravans(far, y, true);
+  y += stack + LABEL + 12;
   d.lanes.forEach(function (lane, i) {
     var x0 = 20 + i * COLUMN;
     body.push('<rect x="' + (x0 - 6) + '" y="' + (y - 18) + '" width="' + (COLUMN - 20) + '" height="28" rx="6" fill="#174a31"/>');
     body.push(L.text(x0 + 4, y + 1, lane[0], 14, lane[1] ? GOOD : MUTED, "start", "normal", "lane"));
   });
   y += 22;
-  caravans(0, y, false);
-  y += stack + 56;
-  body.push(L.text(20, y, d.sides[0], 14, C.INK, "start", "bold"));
-  hand(20, y + 8, d.hands[0], "hand1");
+  caravans(near, y, false);
+  y += stack + LABEL + 44;
+  side(near, y);
   y += 76;
-  if (d.over) { body.push(L.text(20, y, d.over, 16, GOOD, "start", "bold")); y += 10; }
+  if (d.over) { body.push(L.text(20, y, d.over, 16, GOOD, "start", "bold", "over")); y += 10; }
   return L.doc(WIDTH, y + 14, body, d.heading);
 };
 """
@@ -386,5 +440,11 @@ window.PitbossDraw.games.caravan = function (d, L) {
 def script() -> str:
     """The replay page's drawing, its words in the language spoken."""
     return _SCRIPT % {"column": COLUMN, "cw": CW, "ch": CH, "step": STEP, "face": FACE_STEP, "width": WIDTH,
-           "good": GOOD, "bad": BAD, "muted": MUTED, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
+           "label": LABEL, "good": GOOD, "bad": BAD, "muted": MUTED, "turn": TURN, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
            "value": json.dumps(TEXT["value"]), "face_on": json.dumps(TEXT["face_on"])}
+
+
+def table_script() -> str:
+    """The live table page's part (``table.js`` beside this module): which cards of the
+    hand a legal move uses, where it goes on the picture, and the end in words."""
+    return (Path(__file__).with_name("table.js")).read_text(encoding="utf-8")

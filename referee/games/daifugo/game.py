@@ -5,6 +5,7 @@ from __future__ import annotations
 from referee.engines.message import M
 from referee.games.daifugo import engine
 from referee.games.daifugo.questions import OPTIONS, QUESTIONS
+from referee.games.daifugo.uecda.listener import LISTENER
 from referee.jobs.game import Foreign, Game, Settings, lazy
 from referee.jobs.selfplay import Option, SelfPlay
 
@@ -27,9 +28,9 @@ GAME = Game(
     allowed=lazy("referee.games.daifugo.annotate:allowed"),
     set_off=lambda state: state.events,
     foreign=(Foreign("uecda-log", "a UEC contest-server log",
-                     lazy("referee.games.daifugo.notation.uecda_header:is_contest_log"),
-                     lazy("referee.games.daifugo.log_referee:validate_log"), extensions=(".log",),
-                     convert="referee.games.daifugo.convert", writes=True),),
+                     lazy("referee.games.daifugo.uecda.notation.header:is_contest_log"),
+                     lazy("referee.games.daifugo.uecda.log_referee:validate_log"), extensions=(".log",),
+                     convert="referee.games.daifugo.uecda.convert", writes=True),),
     section_tags=frozenset({"round"}),
     analysis="the fewest plays out for the mover; ? marks a play that brings the mover no nearer going out.",
     examples=("pitboss validate --json contest.log | jq .summary", "pitboss show match.dfn --html replay.html",
@@ -53,14 +54,14 @@ GAME = Game(
                 "(its exchange, points and trick rule).", choices=("2018", "later"))),
     ),
     spec_files=("daifugo.toml", "daifugo-seed.toml", "daifugo-uecda.toml"),
+    listeners=(LISTENER,),
     parts={
         "analyse": "referee.games.daifugo.analyse",
         "annotate": "referee.games.daifugo.annotate",
-        "contest": "referee.games.daifugo.contest",
         "render": "referee.games.daifugo.render",
         "rulebook": "referee.games.daifugo.rulebook",
         "selfplay": "referee.games.daifugo.selfplay",
         "solve": "referee.games.daifugo.solve.questions",
-        "live": "referee.games.daifugo.live",
+        "live": "referee.games.daifugo.tables",
     },
 )

@@ -1,4 +1,6 @@
-"""Daifugo at the live table (``pitboss serve``): the game's side of :mod:`referee.jobs.live`.
+"""Daifugo at the live table (``pitboss serve``): a table's set-up from a creation
+request (:func:`create`) and its match (:class:`DaifugoMatch`), which the game's ``live``
+part (:mod:`referee.games.daifugo.tables`) opens.
 
 A table is a match of rounds. Each round is dealt from the table's seed as self-play
 deals (one card at a time, from where the rules start the deal); the exchange gifts the
@@ -58,12 +60,30 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
             "seed": seed, "order": order}
 
 
-def open(setup: dict[str, Any]) -> DaifugoMatch:  # noqa: A001 - the protocol's name
-    if setup.get("protocol") == "uecda":  # a contest table (contest/live.py), read back
-        from referee.games.daifugo.contest import live as contest
+#: The names a form for a new table suggests, seat by seat.
+NAMES = ("Aki", "Ben", "Chie", "Dai", "Eri", "Fumi", "Gen", "Hana")
 
-        return contest.open(setup)
-    return DaifugoMatch(setup)
+
+def form() -> dict[str, Any]:
+    """What a form for a new table offers (see :mod:`referee.jobs.live`): the seat counts
+    each preset takes, its options (title, kind, the words a choice takes) and how each
+    preset sets them."""
+    from referee import spec
+    from referee.i18n import current
+
+    catalog = spec.catalog()
+    options = []
+    for name in df.OPTIONS:
+        rule = catalog.get(f"daifugo.option.{name}")
+        choices = df.OPTION_CHOICES.get(name, ())
+        options.append({"name": name, "title": spec.translated(rule, current()).title if rule else name,
+                        "kind": "choice" if choices else "length" if name == "stairs-revolution" else "bool",
+                        "choices": list(choices)})
+    return {"seats": {p: [n for n in range(2, len(NAMES) + 1) if df.check_players(r, n) is None]
+                      for p, r in df.PRESETS.items()},
+            "names": list(NAMES), "options": options,
+            "presets": {p: {name: r.option(name) for name in df.OPTIONS} for p, r in df.PRESETS.items()},
+            "rounds": True}
 
 
 def _sorted(hand: tuple[Card, ...]) -> list[Card]:
@@ -313,6 +333,7 @@ class DaifugoMatch:
         out: dict[str, Any] = {
             "to_move": None if self.over or state.to_move is None else self.seats[state.to_move],
             "round": state.round_no,
+            "round_ply": len(self.rounds[-1][1]),
             "seats": [{"name": n, "cards": len(state.hands[p]), "title": previous[p] if previous else None}
                       for p, n in enumerate(self.seats)],
             "table": table,
@@ -344,12 +365,19 @@ class DaifugoMatch:
 
     def frame(self, seat: int | None) -> Frame:
         state = self.state
+        hidden: tuple[int, ...] = ()
         if not self.over:
+            hidden = tuple(0 if p == seat else len(h) for p, h in enumerate(state.hands))
             state = state._replace(hands=tuple(h if p == seat else () for p, h in enumerate(state.hands)),
                                    dealt=None)
         table = None
         if self.last_play is not None and self.state.table is not None:
             table = TablePlay(self.seats[self.last_play.player], self.last_play.cards, self.last_play.joker_as)
-        last = self.public[-1] if self.public else None
-        return Frame("daifugo", state, self.rules.name, len(self.rounds[-1][1]), state.round_no, last,
-                     last.split(":")[0].split(" ->")[0] if last else None, table=table)
+        moves = self.rounds[-1][1]
+        # the move that led here, as the round's record has it (none at a round's start)
+        last = self.public[-1] if self.public and moves else None
+        action = moves[-1] if moves else None
+        return Frame("daifugo", state, self.rules.name, len(moves), state.round_no, last,
+                     last.split(":")[0].split(" ->")[0] if last else None, table=table, action=action,
+                     rejected=isinstance(action, df.Play) and last is not None and last.endswith(": pass"),
+                     names=tuple(self.seats), hidden_hands=hidden, reader=seat)

@@ -5,7 +5,9 @@ draws from (``data`` and ``script()``); what lies on the table beside the engine
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from referee.engines.base import ALL_CARDS, Card
@@ -16,7 +18,7 @@ from referee.games.daifugo.notation.dfn import MoveTextError, read_play
 from referee.i18n import Text, gettext_, tr
 from referee.jobs.render.cards import SUIT_GLYPHS
 from referee.jobs.render.frames import Frame, TablePlay
-from referee.jobs.render.svg import INK, MUTED, card, document
+from referee.jobs.render.svg import INK, LAST, MUTED, TURN, card, count_badge, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad
@@ -145,6 +147,26 @@ def _ordinal(n: int) -> T:
 
 #: The narrowest table; it widens for the longest hand or table play.
 MIN_WIDTH = 560
+#: How far apart the backs of a hidden hand are drawn (they overlap: only their count matters).
+BACK_STEP = 12
+#: Where a player's hand starts; left of it, the name (cut at ``NAME_CHARS``, with an
+#: ellipsis) and the status, wrapped at ``STATUS_CHARS`` a line.
+HAND_X = 184
+NAME_CHARS = 16
+STATUS_CHARS = 22
+
+
+def _lines(parts: list[str]) -> list[str]:
+    """A player's status words (title, out, passed, place) as at most two lines."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines) < 2 and len(lines[-1]) + 3 + len(part) > STATUS_CHARS:
+            lines.append(part)
+        elif lines:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    return lines
 
 #: What the picture says (one place, for translation).
 TEXT = Text({
@@ -224,12 +246,21 @@ def data(frame: Frame) -> dict:
             status.append(TEXT["passed"])
         if order is not None:
             status.append(TEXT["place"].format(n=order.index(p) + 1))
-        players.append([state.name(p), " · ".join(status), " ".join(map(str, _sorted_hand(state.hands[p]))),
-                        1 if p == state.to_move else 0])
+        hidden = frame.hidden_hands[p] if frame.hidden_hands else 0
+        name = state.name(p)
+        players.append([name, _lines(status), " ".join(map(str, _sorted_hand(state.hands[p]))),
+                        1 if p == state.to_move else 0, hidden,
+                        name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "\u2026"])
     longest = max((len(state.hands[p]) for p in state.seats), default=0)
-    width = max(MIN_WIDTH, 170 + 30 * max(0, longest - 1) + 40 + 24, 34 + 50 * len(table["cards"]) + 24)
-    return {"heading": svg_heading(frame, gettext_(TITLE)), "flags": " · ".join(flags), "table": table,
-            "players": players, "width": width, "last": sorted(last_places(frame))}
+    backs = max(frame.hidden_hands, default=0)
+    width = max(MIN_WIDTH, HAND_X + 30 * max(0, longest - 1) + 40 + 24,
+                HAND_X + BACK_STEP * max(0, backs - 1) + 40 + 70, 34 + 50 * len(table["cards"]) + 24)
+    moved = frame.player if frame.move is not None else None
+    title = svg_heading(frame, gettext_(TITLE))
+    width = max(width, 40 + round(9.5 * sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in title)))
+    return {"heading": title, "flags": " · ".join(flags), "table": table,
+            "players": players, "width": width, "last": sorted(last_places(frame)),
+            "moved": next((i for i, p in enumerate(state.seats) if state.name(p) == moved), -1)}
 
 
 def svg(frame: Frame) -> str:
@@ -246,7 +277,7 @@ def draw(d: dict) -> str:
     y += 24
     body.append(svg_text(20, y, d["flags"], 13, MUTED))
     y += 16
-    body.append(f'<rect x="20" y="{y:g}" width="{width - 40}" height="104" rx="8" fill="#174a31"/>')
+    body.append(f'<rect class="table" x="20" y="{y:g}" width="{width - 40}" height="104" rx="8" fill="#174a31"/>')
     table = d["table"]
     if table["cards"]:
         body.append(svg_text(34, y + 22, table["label"], 13, INK))
@@ -255,16 +286,23 @@ def draw(d: dict) -> str:
     else:
         body.append(svg_text(34, y + 56, table["label"], 14, MUTED if table.get("empty") else INK))
     y += 124
-    for name, status, hand, to_move in d["players"]:
+    for i, (name, status, hand, to_move, hidden, label) in enumerate(d["players"]):
+        moved = f' stroke="{LAST}" stroke-width="2" class="moved"' if i == d["moved"] else ""
         body.append(f'<rect x="14" y="{y - 6:g}" width="{width - 28}" height="70" rx="8" '
-                    f'fill="{"#2d7a52" if to_move else "none"}"/>')
-        body.append(svg_text(24, y + 18, ("▶ " if to_move else "") + name, 15, INK, weight="bold", cls="player"))
-        body.append(svg_text(24, y + 38, status, 12, MUTED))
+                    f'fill="{TURN if to_move else "none"}"{moved}/>')
+        body.append(svg_text(24, y + 18, ("▶ " if to_move else "") + label, 15, INK, weight="bold", cls="player"))
+        for k, line in enumerate(status):
+            body.append(svg_text(24, y + 36 + 14 * k, line, 11, MUTED))
         cards = hand.split()
-        for i, c in enumerate(cards):
-            body.append(card(170 + i * 30, y, _BY_NAME[c], f"hand.{name}", 40, 56))
-        if not cards:
-            body.append(svg_text(170, y + 32, TEXT["no_cards"], 13, MUTED))
+        where = f"hand.{name}"
+        for k, c in enumerate(cards):
+            body.append(card(HAND_X + k * 30, y, _BY_NAME[c], where, 40, 56))
+        for k in range(hidden):
+            body.append(card(HAND_X + k * BACK_STEP, y, None, where, 40, 56))
+        if hidden:
+            body.append(count_badge(HAND_X + (hidden - 1) * BACK_STEP + 48, y + 16, hidden, where))
+        elif not cards:
+            body.append(svg_text(HAND_X, y + 32, TEXT["no_cards"], 13, MUTED))
         y += 74
     return document(width, y + 10, body, d["heading"])
 
@@ -279,7 +317,7 @@ window.PitbossDraw.games.daifugo = function (d, L) {
   y += 24;
   body.push(L.text(20, y, d.flags, 13, MUTED));
   y += 16;
-  body.push('<rect x="20" y="' + y + '" width="' + (WIDTH - 40) + '" height="104" rx="8" fill="#174a31"/>');
+  body.push('<rect class="table" x="20" y="' + y + '" width="' + (WIDTH - 40) + '" height="104" rx="8" fill="#174a31"/>');
   if (d.table.cards.length) {
     body.push(L.text(34, y + 22, d.table.label, 13, C.INK));
     d.table.cards.forEach(function (c, i) {
@@ -289,14 +327,16 @@ window.PitbossDraw.games.daifugo = function (d, L) {
     body.push(L.text(34, y + 56, d.table.label, 14, d.table.empty ? MUTED : C.INK));
   }
   y += 124;
-  d.players.forEach(function (p) {
+  d.players.forEach(function (p, i) {
     body.push('<rect x="14" y="' + (y - 6) + '" width="' + (WIDTH - 28) + '" height="70" rx="8" fill="' +
-      (p[3] ? "#2d7a52" : "none") + '"/>');
-    body.push(L.text(24, y + 18, (p[3] ? "\u25B6 " : "") + p[0], 15, C.INK, "start", "bold", "player"));
-    body.push(L.text(24, y + 38, p[1], 12, MUTED));
-    var cards = p[2] ? p[2].split(" ") : [];
-    cards.forEach(function (c, i) { body.push(L.card(170 + i * 30, y, c, "hand." + p[0], 40, 56)); });
-    if (!cards.length) { body.push(L.text(170, y + 32, %(no_cards)s, 13, MUTED)); }
+      (p[3] ? "%(turn)s" : "none") + '"' + (i === d.moved ? ' stroke="' + C.LAST + '" stroke-width="2" class="moved"' : "") + "/>");
+    body.push(L.text(24, y + 18, (p[3] ? "\u25B6 " : "") + p[5], 15, C.INK, "start", "bold", "player"));
+    p[1].forEach(function (line, k) { body.push(L.text(24, y + 36 + 14 * k, line, 11, MUTED)); });
+    var cards = p[2] ? p[2].split(" ") : [], where = "hand." + p[0], k, X = %(hand_x)d;
+    cards.forEach(function (c, k) { body.push(L.card(X + k * 30, y, c, where, 40, 56)); });
+    for (k = 0; k < p[4]; k++) { body.push(L.card(X + k * %(back_step)d, y, null, where, 40, 56)); }
+    if (p[4]) { body.push(L.badge(X + (p[4] - 1) * %(back_step)d + 48, y + 16, p[4], where)); }
+    else if (!cards.length) { body.push(L.text(X, y + 32, %(no_cards)s, 13, MUTED)); }
     y += 74;
   });
   return L.doc(WIDTH, y + 10, body, d.heading);
@@ -306,4 +346,10 @@ window.PitbossDraw.games.daifugo = function (d, L) {
 
 def script() -> str:
     """The replay page's drawing, its words in the language spoken."""
-    return _SCRIPT % {"muted": MUTED, "no_cards": json.dumps(TEXT["no_cards"])}
+    return _SCRIPT % {"muted": MUTED, "turn": TURN, "back_step": BACK_STEP, "hand_x": HAND_X, "no_cards": json.dumps(TEXT["no_cards"])}
+
+
+def table_script() -> str:
+    """The live table page's part (``table.js`` beside this module): which cards of the
+    hand a legal move uses, where it goes on the picture, and the end in words."""
+    return (Path(__file__).with_name("table.js")).read_text(encoding="utf-8")

@@ -13,7 +13,7 @@ processes make the same matches.
 
 ``contest_logs`` plays the same random players at a UEC contest table instead and writes
 what the contest server writes: its game log (``--format uecda-log``). The server's own
-randomness (engine/tndhms.py) seats the players, picks the dealer and deals from the log's
+randomness (uecda/engine/tndhms.py) seats the players, picks the dealer and deals from the log's
 ``RANDOM_SEED``; the games are chained as the server chains them (the titles, the
 exchange: the server's transfers of the lower titles' strongest cards, then the daifugo's
 and the fugo's gifts, the 20-pass rule's random places, the running points of the later
@@ -29,9 +29,9 @@ from typing import Any, ClassVar
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.engine import tndhms
-from referee.games.daifugo.notation import uecda_log as ul
-from referee.games.daifugo.notation import uecda_log_writer as writer
+from referee.games.daifugo.uecda.engine import tndhms
+from referee.games.daifugo.uecda.notation import log as ul
+from referee.games.daifugo.uecda.notation import writer
 from referee.games.daifugo.notation.dfn import (
     hand_text,
     options_text,
@@ -247,7 +247,7 @@ class LogMaker:
     config: Any = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from referee.games.daifugo.contest.config import ConfigError, ContestConfig, with_options
+        from referee.games.daifugo.uecda.contest.config import ConfigError, ContestConfig, with_options
 
         if self.games < 1:
             raise ValueError("a match has at least one game")
@@ -281,7 +281,7 @@ def _contest_log(rng: random.Random, config, rules: df.RuleSet, random_seed: int
         state = df.new_round(rules, deal.hands, deal.seats, None if fresh else previous, n, names)
         changes: list[tuple[int, int, tuple[Card, ...]]] = []
         while state.phase == "exchange":  # the server's transfers, then the daifugo's and the fugo's gifts
-            duty = min(state.pending, key=lambda d: (not d.server, classes[d.giver]))
+            duty = state.pending[0]  # the order the server makes them: daihinmin, hinmin, daifugo, fugo
             gift = _gift(rng, state, duty)
             state = df.apply(state, gift)
             changes.append((gift.giver, gift.receiver, gift.cards))

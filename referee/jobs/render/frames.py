@@ -99,6 +99,15 @@ class Frame:
     notes: list[Note] = field(default_factory=list)
     #: Why an illegal (or rejected) move is so: the rule's id and the sentence.
     why: tuple[str, str] | None = None
+    #: A live table's view of the position (all empty or None for a record's replay):
+    #: the seats' names, in seat order (else the drawing says "Player 1" or the record's
+    #: own names); how many cards each seat holds in a hand the position hides (its
+    #: state shows none of them), and in a deck it hides (0: none hidden); the seat of
+    #: the reader, drawn nearest (None: a spectator, drawn as a record is).
+    names: tuple[str, ...] = ()
+    hidden_hands: tuple[int, ...] = ()
+    hidden_decks: tuple[int, ...] = ()
+    reader: int | None = None
 
     @property
     def title(self) -> str:

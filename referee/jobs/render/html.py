@@ -137,12 +137,19 @@ LIBRARY = r"""
       '</text><text x="' + num(w / 2) + '" y="' + num(h / 2 + w / 5) + '" font-size="' + Math.floor(w / 2) +
       '" fill="' + color + '" text-anchor="middle">' + pip + "</text></g>";
   }
+  function badge(x, y, n, where) {
+    var label = "\u00d7" + n, w = 12 + 9 * label.length;
+    return '<g class="count" data-where="' + esc(where) + '" data-count="' + n + '" transform="translate(' + num(x) +
+      "," + num(y) + ')"><rect width="' + w + '" height="24" rx="12" fill="#0b2e1d" stroke="' + C.INK +
+      '" stroke-width="1"/><text x="' + num(w / 2) + '" y="17" font-size="14" fill="' + C.INK +
+      '" text-anchor="middle" font-weight="bold">' + label + "</text></g>";
+  }
   function doc(width, height, body, title) {
     return '<svg xmlns="http://www.w3.org/2000/svg" width="' + num(width) + '" height="' + num(height) +
       '" viewBox="0 0 ' + num(width) + " " + num(height) + '" font-family="' + esc(C.FONT) + '" role="img"><title>' +
       esc(title) + '</title><rect width="100%%" height="100%%" rx="12" fill="' + C.FELT + '"/>' + body.join("") + "</svg>";
   }
-  window.PitbossDraw = {lib: {text: text, card: card, doc: doc, esc: esc, C: C}, games: {}};
+  window.PitbossDraw = {lib: {text: text, card: card, badge: badge, doc: doc, esc: esc, C: C}, games: {}};
 })();
 """
 

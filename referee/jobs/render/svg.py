@@ -24,6 +24,8 @@ RED, BLACK, JOKER_COLOR = "#c0392b", "#1d1d1d", "#6c3483"
 FELT, INK, MUTED, GOOD, BAD = "#1f5f3f", "#f4f1e8", "#b9c9bd", "#8fe3a5", "#ff9b8f"
 #: The outline of a card the last move played.
 LAST = "#ffd23f"
+#: The band behind the player to move.
+TURN = "#2d7a52"
 
 #: What the pictures say (one place, for translation).
 TEXT = Text({
@@ -68,6 +70,16 @@ def card(x: float, y: float, c: Card | None, where: str, w: int = 56, h: int = 8
             f'text-anchor="middle">{escape(pip)}</text></g>')
 
 
+def count_badge(x: float, y: float, n: int, where: str) -> str:
+    """How many cards a row of card backs stands for (``×13``), beside it."""
+    label = f"\u00d7{n}"
+    w = 12 + 9 * len(label)
+    return (f'<g class="count" data-where={quoteattr(where)} data-count="{n}" transform="translate({x:g},{y:g})">'
+            f'<rect width="{w}" height="24" rx="12" fill="#0b2e1d" stroke="{INK}" stroke-width="1"/>'
+            f'<text x="{w / 2:g}" y="17" font-size="14" fill="{INK}" text-anchor="middle" '
+            f'font-weight="bold">{label}</text></g>')
+
+
 def document(width: float, height: float, body: list[str], title: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
             f'viewBox="0 0 {width:g} {height:g}" font-family={quoteattr(FONT)} role="img">'
@@ -90,6 +102,15 @@ def shown_cards(svg_text: str) -> list[tuple[str, str]]:
         if "card" in (g.get("class") or "").split():
             out.append((g.get("data-card") or "", g.get("data-where") or ""))
     return out
+
+
+def counts(svg_text: str) -> list[tuple[str, int]]:
+    """(where, count) of every count of hidden cards an SVG made here writes."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg_text)
+    return [(g.get("data-where") or "", int(g.get("data-count") or 0))
+            for g in root.iter("{http://www.w3.org/2000/svg}g") if "count" in (g.get("class") or "").split()]
 
 
 def last_cards(svg_text: str) -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.engines.base import ALL_CARDS, JOKER, Card

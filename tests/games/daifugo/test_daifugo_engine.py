@@ -725,6 +725,29 @@ def test_stairs_revolution():
     assert not legal(snap(UECDA, ue), play(0, "9S 10S JS QS")).revolution
 
 
+@covers("daifugo.option.revolution", "daifugo.option.stairs-revolution")
+@pytest.mark.parametrize("preset", ["seed", "uecda"])
+def test_off_revolution_turns_off_every_revolution(preset):
+    """A Pitboss ruling: -revolution turns off four of a kind and long sequences alike, in
+    every preset, as the contest server's RULE_KAKUMEI NO does; a length beside it says
+    nothing (-revolution stairs-revolution=5 is -revolution)."""
+    hands = ["8S 8H 8D 8C 3S 4S 5S 6S 7S", "4H", "9C", "10C", "JD"][: 5 if preset == "uecda" else 3]
+    base = D.ruleset(preset)
+    for toggles in ({"revolution": False}, {"revolution": False, "stairs-revolution": 5},
+                    {"revolution": False, "stairs-revolution": 3}, {"revolution": False, "stairs-revolution": None}):
+        off = D.ruleset(preset, toggles)
+        assert off is D.ruleset(preset, {"revolution": False}) and off.stairs_revolution is None
+        for cards_played in ("8S 8H 8D 8C", "3S 4S 5S 6S 7S"):
+            after = legal(snap(off, hands), play(0, cards_played))
+            assert not after.revolution and not any("revolution" in e for e in after.events)
+            assert legal(snap(base, hands), play(0, cards_played)).revolution  # on by default
+    # a rule set made by hand with both fields still revolts on nothing
+    from dataclasses import replace
+
+    by_hand = replace(base, revolution=False, stairs_revolution=3)
+    assert not legal(snap(by_hand, hands), play(0, "3S 4S 5S 6S 7S")).revolution
+
+
 @covers("daifugo.option.forbidden-finish")
 def test_forbidden_finish():
     hands = ["2S", "3H", "4H 5H"]

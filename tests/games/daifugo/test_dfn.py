@@ -158,7 +158,13 @@ def test_the_writer_is_canonical_and_reads_back():
 
 def test_options_text_and_rulesets():
     rules = ruleset_of("seed", "+spade3 -revolution stairs-revolution=5 exchange=choice")
-    assert (rules.spade3, rules.revolution, rules.stairs_revolution, rules.exchange) == (True, False, 5, "choice")
+    # -revolution turns the long sequences' revolution off too: the length beside it says nothing
+    assert (rules.spade3, rules.revolution, rules.stairs_revolution, rules.exchange) == (True, False, None, "choice")
+    assert rules is ruleset_of("seed", "+spade3 -revolution exchange=choice")
+    assert options_text(rules) == "-revolution +spade3 exchange=choice"
+    assert ruleset_of("seed", options_text(rules)) == rules
+    rules = ruleset_of("seed", "+spade3 stairs-revolution=5 exchange=choice")
+    assert (rules.revolution, rules.stairs_revolution) == (True, 5)
     assert ruleset_of("seed", options_text(rules)) == rules
     assert options_text(D.ruleset("uecda")) == ""
     for bad in ("+nothing", "spade3", "stairs-revolution=x", "exchange=most"):

@@ -6,7 +6,7 @@ is caught there."""
 from __future__ import annotations
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.games.daifugo.selfplay import contest_logs, daifugo_matches
@@ -107,7 +107,7 @@ def test_a_log_maker_builds_its_table_configuration_once(monkeypatch) -> None:
     still travels to a worker (pickle) and makes the same logs there."""
     import pickle
 
-    from referee.games.daifugo.contest import config
+    from referee.games.daifugo.uecda.contest import config
     from referee.games.daifugo.selfplay import LogMaker
 
     built = []

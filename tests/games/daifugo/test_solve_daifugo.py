@@ -18,7 +18,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee.games.daifugo import engine as df

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.uecda.notation import log as ul
 from referee.jobs.validate import validate_text
 from tests.conftest import fixtures_dir
 

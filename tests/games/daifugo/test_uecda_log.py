@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from cli import app
 from referee import spec
 from referee.engines.base import JOKER, Card
 from referee.games.daifugo import engine as D
-from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.uecda.notation import log as ul
 from referee.jobs.validate import validate_file, validate_text
 
 SAMPLE = FIXTURES / "uecda-sample.log"

@@ -1,11 +1,11 @@
 """Reading every real contest log right: the later revision's lines, a name with a space,
-a log cut short (uecda_log.py)."""
+a log cut short (uecda/notation/log.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from referee.games.daifugo.notation import uecda_log as ul
+from referee.games.daifugo.uecda.notation import log as ul
 from referee.jobs.validate import validate_text
 from tests.conftest import fixtures_dir
 

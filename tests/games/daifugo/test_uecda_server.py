@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from referee.games.daifugo.contest import config as C
-from referee.games.daifugo.contest import protocol as P
-from referee.games.daifugo.contest.client import Client
+from referee.games.daifugo.uecda.contest import config as C
+from referee.games.daifugo.uecda.contest import protocol as P
+from referee.games.daifugo.uecda.contest.client import Client
 from referee.jobs.validate import validate_file
-from referee.service.uecda.server import ContestServer, Settings
+from referee.games.daifugo.uecda.server import ContestServer, Settings
 from tests.conftest import fixtures_dir
 from tests.games.daifugo import uecda_wire
 
@@ -108,7 +108,7 @@ def _table_of_clients(tmp_path: Path, clients: list[Client], config: C.ContestCo
         c.port = server.port
     threads = []
     try:
-        for c in clients:  # in order: player numbers are accept order
+        for c in clients:  # in order: player numbers are handshake order
             t = threading.Thread(target=c.run, daemon=True)
             t.start()
             threads.append(t)
@@ -176,7 +176,7 @@ def _processes(tmp_path: Path, games: int, revision: str = "2018", options: str 
     try:
         for i in range(5):
             procs.append(subprocess.Popen(
-                [sys.executable, "-m", "referee.games.daifugo.contest.client", "--port", str(server.port), "--name", f"py{i}",
+                [sys.executable, "-m", "referee.games.daifugo.uecda.contest.client", "--port", str(server.port), "--name", f"py{i}",
                  "--seed", str(i), "--illegal", "0.05", "--deadline", "600"], cwd=ROOT,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
             deadline = time.monotonic() + 10
@@ -257,7 +257,7 @@ def test_a_client_killed_mid_match(tmp_path: Path) -> None:
     try:
         for i in range(5):
             if i == 2:
-                victim = subprocess.Popen([sys.executable, "-m", "referee.games.daifugo.contest.client", "--port",
+                victim = subprocess.Popen([sys.executable, "-m", "referee.games.daifugo.uecda.contest.client", "--port",
                                            str(server.port), "--name", "p2", "--seed", "2"], cwd=ROOT,
                                           stdout=subprocess.DEVNULL)
             else:
@@ -287,12 +287,12 @@ def test_a_client_killed_mid_match(tmp_path: Path) -> None:
 
 
 def test_the_listener_on_its_own(tmp_path: Path) -> None:
-    """python -m referee.service.uecda: the options, a table, the log, a clean exit."""
+    """python -m referee.games.daifugo.uecda: the options, a table, the log, a clean exit."""
     port_probe = socket.socket()
     port_probe.bind(("127.0.0.1", 0))
     port = port_probe.getsockname()[1]
     port_probe.close()
-    proc = subprocess.Popen([sys.executable, "-m", "referee.service.uecda", "--uecda", str(port), "--uecda-games",
+    proc = subprocess.Popen([sys.executable, "-m", "referee.games.daifugo.uecda", "--uecda", str(port), "--uecda-games",
                              "2", "--uecda-seed", "5", "--uecda-options", "+eleven-back", "--tables", "1",
                              "--uecda-logs", str(tmp_path / "logs")], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
@@ -312,24 +312,25 @@ def test_the_listener_on_its_own(tmp_path: Path) -> None:
     (log,) = (tmp_path / "logs").glob("*.log")
     assert "%-----%RULE_11BACK% YES" in log.read_text() and "%-----%RANDOM_SEED% 5" in log.read_text()
     assert all(r.valid for r in validate_file(log))
-    bad = subprocess.run([sys.executable, "-m", "referee.service.uecda", "--uecda-options", "+miyako-ochi"],
+    bad = subprocess.run([sys.executable, "-m", "referee.games.daifugo.uecda", "--uecda-options", "+miyako-ochi"],
                          cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2 and "miyako-ochi" in bad.stderr
 
 
 def test_the_service_runs_the_listener_with_its_command_line_options(tmp_path: Path) -> None:
-    """How ``pitboss serve --uecda PORT`` runs it (referee.service.protocols): the package's
-    CLI_OPTIONS as keywords to ``server.serve(hub, host, port, **options)``, a coroutine
-    that listens until it is cancelled."""
+    """How ``pitboss serve --uecda PORT`` runs it (referee.jobs.listener): the game's
+    listener's options as keywords to ``server.serve(host, address, port, **options)``, a
+    coroutine that listens until it is cancelled."""
     import asyncio
 
-    from referee.service import uecda
-    from referee.service.uecda import server as listener
+    from referee.games.daifugo.uecda import server as listener
+    from referee.jobs import registry
 
-    flags = [flag for flag, *_ in uecda.CLI_OPTIONS]
-    assert flags == [f"{uecda.NAME}-{k}" for k in ("config", "games", "seed", "options", "timeout", "revision",
-                                                     "logs")]
-    options = {flag.replace("-", "_"): default for flag, _, default, _ in uecda.CLI_OPTIONS}
+    (uecda,) = registry.game("daifugo").listeners
+    assert uecda.name == "uecda" and uecda.serve() is listener.serve
+    flags = [option.flag for option in uecda.options]
+    assert flags == [f"uecda-{k}" for k in ("config", "games", "seed", "options", "timeout", "revision", "logs")]
+    options = uecda.given({})
     options.update(uecda_games=2, uecda_seed=11, uecda_logs=str(tmp_path / "logs"), uecda_options="-eight-cut")
     said: list[str] = []
 

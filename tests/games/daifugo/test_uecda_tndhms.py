@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.games.daifugo.engine import tndhms
-from referee.games.daifugo.notation.uecda_log import hand_code
+from referee.games.daifugo.uecda.engine import tndhms
+from referee.games.daifugo.uecda.notation.log import hand_code
 from tests.conftest import fixtures_dir
 
 _LINE = re.compile(r"^%(-----|\d+)%(\w+)% ?(.*)$")

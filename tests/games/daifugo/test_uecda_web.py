@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
-from referee.games.daifugo.contest.client import Client
+from referee.games.daifugo.uecda.contest.client import Client
 from referee.jobs.validate import validate_file, validate_text
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -93,7 +93,7 @@ def service(tmp_path: Path):
     from starlette.testclient import TestClient
 
     from referee.service.app import create_app
-    from referee.service.uecda import server as listener
+    from referee.games.daifugo.uecda import server as listener
 
     def run(**options: Any):
         said: list[str] = []
@@ -434,7 +434,7 @@ def test_five_client_processes_play_many_games_through_the_service(service, tmp_
     try:
         for i in range(5):
             procs.append(subprocess.Popen(
-                [sys.executable, "-m", "referee.games.daifugo.contest.client", "--port", str(port), "--name",
+                [sys.executable, "-m", "referee.games.daifugo.uecda.contest.client", "--port", str(port), "--name",
                  f"py {i}", "--seed", str(i), "--illegal", "0.05", "--deadline", "900"], cwd=ROOT,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
         outputs = [p.communicate(timeout=900)[0] for p in procs]

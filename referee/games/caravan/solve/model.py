@@ -368,7 +368,7 @@ class ReachModel:
         last_qp = FALSE
         last_qs = num(NO_QUEEN)
         parity = FALSE
-        holotape = self.rules.direction is not cv.direction_fnv
+        holotape = self.rules.direction_from != "last-two"
         for sl in self.slots[c]:
             a = sl.A[t]
             if a == FALSE:
@@ -388,7 +388,7 @@ class ReachModel:
             last_s = name(f"ds_{tag}", ite(a, sl.S, last_s))
             last_qs = name(f"dt_{tag}", ite(a, sl.QS[t], last_qs))
             n = name(f"dn_{tag}", add(n, ite(a, num(1), num(0))))
-        if self.rules.direction is cv.direction_fnv:
+        if not holotape:
             run_up = gt(last_r, prev_r)
             rev = last_qp
         else:

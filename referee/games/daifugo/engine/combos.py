@@ -246,10 +246,11 @@ def _invalid_message(rules: RuleSet, cards: Sequence[Card], joker_as: Sequence[S
 def revolution_rule(rules: RuleSet, combo: Combo) -> str | None:
     """The rule by which playing ``combo`` makes a revolution, or None if it makes none
     (daifugo.option.revolution: a group of four or more; daifugo.option.stairs-revolution:
-    a long enough sequence; never a lone joker)."""
-    if combo.lone_joker:
+    a long enough sequence; never a lone joker). With the option ``revolution`` off
+    nothing revolts, long sequences included, whatever ``stairs-revolution`` says."""
+    if combo.lone_joker or not rules.revolution:
         return None
-    if combo.kind == GROUP and combo.size >= 4 and rules.revolution:
+    if combo.kind == GROUP and combo.size >= 4:
         return "daifugo.option.revolution"
     if combo.kind == SEQUENCE and rules.stairs_revolution is not None and combo.size >= rules.stairs_revolution:
         return "daifugo.option.stairs-revolution"

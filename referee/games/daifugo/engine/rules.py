@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.engines.message import T
+from referee.engines.message import T, suggested
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
@@ -93,6 +93,12 @@ class RuleSet:
                    if f.name != "name" and getattr(self, f.name) != getattr(PRESETS[self.name], f.name)]
         return f"RuleSet({self.name!r}{''.join(', ' + c for c in changed)})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through its constructor (compiled, a frozen class cannot have its fields
+        # set one by one), and as the one object ``ruleset`` gives for it (the engine's
+        # memos are kept per rule set object).
+        return _restored, tuple(getattr(self, f.name) for f in fields(self))
+
     def jokers(self, n_players: int) -> int:
         """Jokers in the deck for ``n_players`` (seed: 1 up to 4 players, 2 from 5)."""
         return 1 if n_players <= 4 else self.jokers_for_5_plus
@@ -149,7 +155,8 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
     changes: dict[str, Any] = {}  # each value checked against its field above
     for name, value in (toggles or {}).items():
         if name not in OPTIONS:
-            raise ValueError(T("unknown Daifugo option {name}: options are {join}", name=repr(name), join=', '.join(OPTIONS)))
+            raise ValueError(suggested(T("unknown Daifugo option {name}: options are {join}", name=repr(name),
+                                         join=', '.join(OPTIONS)), name, OPTIONS))
         field_name = name.replace("-", "_")
         if name == "stairs-revolution":
             if value is None or value is False or value == 0:
@@ -168,6 +175,11 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
             if not isinstance(value, bool):
                 raise ValueError(T("option {name} is on or off (+{name} / -{name}), not {value}", name=name, value=repr(value)))
             changes[field_name] = value
+    if changes.get("revolution") is False:
+        # -revolution turns off every revolution, long sequences too (daifugo.option.revolution):
+        # a sequence length beside it says nothing, and the rule set is the one -revolution names.
+        changes["stairs_revolution"] = None
+    changes = {name: value for name, value in changes.items() if getattr(base, name) != value}
     if not changes:
         return base
     key = (preset, tuple(sorted(changes.items())))
@@ -184,6 +196,19 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
 #: serves every game under them. Bound: 1024, forgotten all at once when full. Reason:
 #: a contest log's every game asks for its header's rule set anew.
 _MADE: dict[tuple[str, tuple[tuple[str, Any], ...]], RuleSet] = {}
+
+
+def _restored(*values: Any) -> RuleSet:
+    """A pickled rule set again: the object ``ruleset`` gives for it where it is one."""
+    made = RuleSet(*values)
+    base = PRESETS.get(made.name)
+    if base is None:
+        return made
+    try:
+        same = ruleset(made.name, {name: made.option(name) for name in OPTIONS if made.option(name) != base.option(name)})
+    except ValueError:
+        return made
+    return same if same == made else made
 
 
 _K = TypeVar("_K")

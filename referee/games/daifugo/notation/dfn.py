@@ -533,12 +533,13 @@ def ruleset_of(preset: str, options: str = "") -> df.RuleSet:
 
 
 def options_text(rules: df.RuleSet) -> str:
-    """The Options value that turns ``rules``' preset into ``rules``."""
+    """The Options value that turns ``rules``' preset into ``rules`` (``-revolution``
+    alone where revolutions are off: it turns off the long sequences' too)."""
     base = df.PRESETS[rules.name]
     out = []
     for name in df.OPTIONS:
         value, default = rules.option(name), base.option(name)
-        if value == default:
+        if value == default or (name == "stairs-revolution" and not rules.revolution):
             continue
         if isinstance(value, bool):
             out.append(("+" if value else "-") + name)

@@ -1,0 +1,1 @@
+"""The contest server's log: its reader, its writer and how one is recognised."""
