@@ -76,8 +76,8 @@ def name_ok(name: Any) -> bool:
 
 
 def shown(name: str) -> str:
-    """A stored name as a listing shows it: any character a name may not hold (tables
-    stored before names were checked) as U+FFFD, so that the listing is always text."""
+    """A stored name as a listing shows it: any character a name may not hold (a row the
+    checks above never saw) as U+FFFD, so that the listing is always text."""
     if name.isprintable():
         return name
     return "".join(c if c.isprintable() else "\ufffd" for c in name)

@@ -1,7 +1,7 @@
 """What moves a table when no client does: the bots, and the clock (a seat out of time
 passes or forfeits). The moves the rules make themselves (a gift the rules fix) are made
-with the move that sets them off (``TableHub._play``); a table read back from an older
-database that still owes one gets it here.
+with the move that sets them off (``TableHub._play``); a table read back from a database
+where one is still owed gets it here.
 
 A :class:`Driver` is told after each move (:meth:`Driver.after`); it plays the bots'
 moves through the hub, one at a time under the table's lock, then arms the table's clock
@@ -64,7 +64,7 @@ class Driver:
         self.arm_clock(table)
 
     async def _drive(self, table: Table) -> None:
-        backoff = Backoff(first=0.05, most=2.0)
+        backoff = Backoff(first=0.05, most=1.0)
         try:
             while not self.closing:
                 async with table.lock:

@@ -46,8 +46,8 @@ def html(text: str) -> Reply:
 
 
 def plain(text: str) -> Reply:
-    """Text as UTF-8 (a lone surrogate, which only a table stored before names were
-    checked can hold, written as ``?``)."""
+    """Text as UTF-8 (a lone surrogate, which only a stored row the name checks never saw
+    can hold, written as ``?``)."""
     return Reply(text.encode("utf-8", "replace"), media_type=b"text/plain; charset=utf-8")
 
 

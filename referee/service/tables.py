@@ -150,6 +150,9 @@ class TableHub:
         table.row.status = fresh.row.status
         table.stale = False
         views.changed(table)
+        # what the database has may be further on (a commit whose answer was lost): its
+        # bots, its clock, or its end, as after any move
+        self.driver.after(table)
 
     async def _read(self, read: Callable[..., T], *args: Any) -> T:
         """A read of the database in a worker thread (503 while it cannot be read)."""

@@ -42,7 +42,7 @@ class Backoff:
     """When to try a lost database again: ``first`` seconds after the first failure,
     twice as long after each further one, at most ``most``."""
 
-    def __init__(self, first: float = 0.05, most: float = 1.0):
+    def __init__(self, first: float = 0.05, most: float = 0.5):
         self.first, self.most = first, most
         self.delay = 0.0
         self.at = 0.0

@@ -372,7 +372,7 @@ def test_the_store_recovers_after_failed_commits(tmp_path, monkeypatch):
         assert lost.value.retry_after > 0 and store.health.writable is False
         assert not await store.check()
         failing["on"] = False
-        await asyncio.sleep(1.2)  # the writer's back-off is at most a second
+        await asyncio.sleep(1.2)  # the writer's back-off is at most half a second
         assert store.health.writable is True
         await store.write(statement)
 
