@@ -271,6 +271,9 @@ class TableHub:
         await asyncio.shield(asyncio.get_running_loop().create_task(self._play_and_commit(table, outcome)))
 
     async def _play_and_commit(self, table: Table, outcome: Outcome) -> None:
+        lost = self.store.unavailable()
+        if lost is not None:  # refused before anything is played: the table stays as it is
+            raise unavailable(lost)
         match = table.match
         at = now()
         was = changes.before(match)

@@ -237,6 +237,13 @@ class GroupWriter(ABC):
         self._write_backoff.reset()
         return conn
 
+    def unavailable(self) -> Unavailable | None:
+        """While the database is lost: what a write would fail with now (None: it is not lost)."""
+        health = self.health
+        if health.writable:
+            return None
+        return Unavailable(f"the database is unavailable: {health.error}", max(self._write_backoff.wait(), 0.05))
+
     def _lost(self, err: Exception) -> None:
         text = f"{type(err).__name__}: {err}".strip().splitlines()[0][:300]
         if self.health.writable or self.health.error != text:
