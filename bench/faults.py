@@ -101,7 +101,8 @@ def player(base: str, table: str, tokens: dict[str, str], log: Log, stop: thread
         while not stop.is_set():
             moved = False
             for tok in tokens.values():
-                status, r = _status(lambda: c.get(f"/v1/tables/{table}/view", headers={"Authorization": f"Bearer {tok}"}))
+                status, r = _status(lambda: c.get(f"/v1/tables/{table}/view",
+                                                  headers={"Authorization": f"Bearer {tok}"}))
                 if r is None or status != "200":
                     time.sleep(0.02)
                     continue
@@ -316,8 +317,8 @@ def scenario_inputs(repo: Path) -> None:
             if r is not None and status == "201":
                 doc = r.json()
                 rec = httpx.get(f"{server.url}/v1/tables/{doc['id']}/record", timeout=10)
-                extra = f" record {rec.status_code}" + (" holds an injected Result tag" if "[Result \"1-0\"]" in rec.text
-                                                        else "")
+                injected = "[Result \"1-0\"]" in rec.text
+                extra = f" record {rec.status_code}" + (" holds an injected Result tag" if injected else "")
             print(f"  {method:6} {path[:60]!s:60} {str(body)[:40]!s:40} -> {status}{extra}")
         for path in ("/v1/tables", "/"):
             print(f"  then GET {path}: {_status(lambda: httpx.get(server.url + path, timeout=10))[0]}")
@@ -363,7 +364,8 @@ def main() -> None:
     parser.add_argument("--free-kib", type=int, default=0, help="what the full disk leaves free")
     args = parser.parse_args()
     repo = args.repo.resolve()
-    print(f"pitboss serve from {repo} ({subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=repo, capture_output=True, text=True).stdout.strip()})")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo, capture_output=True, text=True)
+    print(f"pitboss serve from {repo} ({commit.stdout.strip()})")
     if "pg" in args.only:
         scenario_pg(repo, args.outage, args.tables, args.after)
     if "disk" in args.only:

@@ -109,7 +109,8 @@ def machine() -> str:
         load = " load average %.1f %.1f %.1f," % os.getloadavg()
     except OSError:  # pragma: no cover
         load = ""
-    engines = {"0": "pure Python"}.get(os.environ["PITBOSS_COMPILED"], f"PITBOSS_COMPILED={os.environ['PITBOSS_COMPILED']}")
+    engines = {"0": "pure Python"}.get(os.environ["PITBOSS_COMPILED"],
+                                       f"PITBOSS_COMPILED={os.environ['PITBOSS_COMPILED']}")
     return (f"machine: {platform.machine()}, {cores} cores,{load} Python {platform.python_version()} "
             f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}); engines: {engines}")
 

@@ -40,8 +40,10 @@ from referee.notation.records import open_text
 
 
 def bench_inputs(args) -> tuple[list[str], int, int]:
-    cv, cv_counts = cached(f"caravan-{args.caravan}-{args.seed}.cvn", lambda p: write_caravan(p, args.caravan, args.seed))
-    df, df_counts = cached(f"daifugo-{args.daifugo}-3-{args.seed}.dfn", lambda p: write_daifugo(p, args.daifugo, args.seed, 3))
+    cv, cv_counts = cached(f"caravan-{args.caravan}-{args.seed}.cvn",
+                           lambda p: write_caravan(p, args.caravan, args.seed))
+    df, df_counts = cached(f"daifugo-{args.daifugo}-3-{args.seed}.dfn",
+                           lambda p: write_daifugo(p, args.daifugo, args.seed, 3))
     return [cv, df], cv_counts["records"] + df_counts["records"], cv_counts["moves"] + df_counts["moves"]
 
 

@@ -150,7 +150,8 @@ def command_jobs(name: str, count: int, seed: int, rounds: int) -> float:
     for n in range(1, rounds + 1):
         outputs, line = {}, []
         for jobs in (1, 2):
-            t, done = run_child(pitboss_argv("selfplay", name, "-n", str(count), "--seed", str(seed), "--jobs", str(jobs)))
+            t, done = run_child(pitboss_argv("selfplay", name, "-n", str(count), "--seed", str(seed), "--jobs",
+                                             str(jobs)))
             if done.returncode != 0:
                 sys.exit(f"error: selfplay --jobs {jobs} failed: {done.stderr[-300:]!r}")
             outputs[jobs] = done.stdout
@@ -215,7 +216,8 @@ def main(argv: list[str] | None = None) -> dict:
         if comp_cpu.values:
             print(f"  {name}: engine compiled by mypyc: {comp_cpu.median:,.0f} moves/s CPU; compiled/pure per round "
                   f"(CPU): {comp_pure.spread('{:.2f}x')}"
-                  + (f"; compiled/baseline per round (CPU): {comp_ratio.spread('{:.1f}x')}" if comp_ratio.values else ""))
+                  + (f"; compiled/baseline per round (CPU): {comp_ratio.spread('{:.1f}x')}"
+                     if comp_ratio.values else ""))
             out[f"{name}_compiled"] = comp_cpu.median
         out[name] = cpu.median
         out[f"{name}_ratio"] = ratio.median if base is not None else None

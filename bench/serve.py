@@ -32,7 +32,6 @@ import os
 import random
 import resource
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -93,7 +92,8 @@ class Conn:
         length = int(raw[at + 15:raw.index(b"\r\n", at)]) if at >= 0 else 0
         return status, await self.reader.readexactly(length) if length else b""
 
-    async def request(self, method: str, path: str, token: str | None = None, body: dict | None = None) -> tuple[int, dict]:
+    async def request(self, method: str, path: str, token: str | None = None,
+                      body: dict | None = None) -> tuple[int, dict]:
         data = b"" if body is None else json.dumps(body).encode()
         status, payload = await self.send(self.head(method, path, token, body is not None), data)
         return status, json.loads(payload) if payload else {}

@@ -60,9 +60,9 @@ class _Service:
         import asyncio
         import threading
 
+        from referee.games.daifugo.uecda.hub import Bridge
         from referee.service.store import open_store
         from referee.service.tables import TableHub
-        from referee.games.daifugo.uecda.hub import Bridge
 
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
@@ -127,12 +127,12 @@ def run_server(games: int, seed: int, timeout: float, service: bool = False, spe
         children0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         procs = []
         try:
-            for i in range(part.PLAYERS):
+            for i in range(contest.PLAYERS):
                 procs.append(subprocess.Popen(
                     [sys.executable, "-m", "referee.games.daifugo.uecda.contest.client", "--port", str(port),
                      "--name", f"b{i}", "--seed", str(i), "--illegal", "0.05", "--deadline", "3600"],
                     cwd=REPO, stdout=subprocess.DEVNULL))
-                while len(server.waiting) + part.PLAYERS * len(server.tables) <= i:
+                while len(server.waiting) + contest.PLAYERS * len(server.tables) <= i:
                     time.sleep(0.002)
             if not server.join(3600):
                 raise SystemExit("the table did not finish")

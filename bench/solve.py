@@ -44,15 +44,15 @@ import z3
 from harness import machine, pct  # before referee: it chooses the engines (pure unless PITBOSS_COMPILED says)
 
 from referee.games.caravan import engine as cv
-from referee.games.daifugo import engine as df
-from referee.games.daifugo.notation.dfn import decode_cards, ruleset_of
-from referee.games.daifugo.selfplay import daifugo_matches
-from referee.games.daifugo.solve.search import forced_out
 from referee.games.caravan.selfplay import caravan_games
 from referee.games.caravan.solve.model import ReachModel
 from referee.games.caravan.solve.puzzle import Goal, prepare, replay
 from referee.games.caravan.solve.questions import line_question
 from referee.games.caravan.solve.search import forced_win, shortest_line
+from referee.games.daifugo import engine as df
+from referee.games.daifugo.notation.dfn import decode_cards, ruleset_of
+from referee.games.daifugo.selfplay import daifugo_matches
+from referee.games.daifugo.solve.search import forced_out
 from referee.jobs.solve import Deadline, Timeout
 from referee.notation.cards import parse_card
 
@@ -266,7 +266,8 @@ def main(argv: list[str] | None = None) -> dict:
         print(f"  faster method for reach at p95: {faster} (search {reach['search'] * 1000:.1f} ms, "
               f"z3 {reach['z3'] * 1000:.1f} ms): `--method auto` finds the line with it")
     if 3 in wins:
-        print(f"  forced win at depth 3, p95 under 0.5 s: {wins[3]['p95']:.3f} s {'met' if wins[3]['p95'] < 0.5 else 'NOT met'}")
+        print(f"  forced win at depth 3, p95 under 0.5 s: {wins[3]['p95']:.3f} s "
+              f"{'met' if wins[3]['p95'] < 0.5 else 'NOT met'}")
     if 4 in wins:
         ok = wins[4]["max"] <= 10 and not wins[4]["unknown"]
         print(f"  forced win at depth 4 answered within 10 s: max {wins[4]['max']:.3f} s, "

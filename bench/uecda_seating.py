@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import socket
 import struct
 import sys
-import shutil
 import tempfile
 import threading
 import time

@@ -46,7 +46,7 @@ def read_lines(lines: Iterable[str], file: str = "<text>") -> list[Record]:
     for index, chunk in enumerate(split(lines), start=1):
         kind = find(chunk.game)
         if kind is not None and not chunk.findings:
-            out.append(kind.read(chunk, file, index))
+            out.append(kind.notation.read(chunk, file, index))
     return out
 
 
@@ -61,7 +61,7 @@ def replay(record: Record, rules: str | None = None) -> GameReport:
     from referee.jobs.replay import replay as run
 
     kind = game(record.game or "")
-    setting = kind.settings.parse(rules) if rules is not None else None
+    setting = kind.settings.get().parse(rules) if rules is not None else None
     return run(kind, record, setting=setting)
 
 

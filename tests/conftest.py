@@ -1,5 +1,5 @@
-"""What the tests share: where the real contest logs are, and a solver deadline counted in
-positions."""
+"""What the tests share: the games kept in the test suite, where the real contest logs
+are, and a solver deadline counted in positions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,20 @@ from pathlib import Path
 
 import pytest
 
+from referee.jobs import registry
 from referee.jobs.solve import Deadline
+
+
+def _register_test_games() -> None:
+    """Register each game kept in the test suite: a folder ``tests/games/<name>/`` holding a
+    ``game`` module (its ``GAME``), named in ``PITBOSS_GAMES`` so that every process the
+    tests start (workers, a Dask cluster, the command line run as a program) knows it too.
+    Only the tests know them; the package never does."""
+    found = [f"tests.games.{p.parent.name}.game" for p in sorted((Path(__file__).parent / "games").glob("*/game.py"))]
+    os.environ[registry.ENVIRONMENT] = ",".join(found)
+
+
+_register_test_games()
 
 # The tests expect English (the goldens are English): a developer's locale must not choose
 # another language for the command line run in-process or in a subprocess. The language

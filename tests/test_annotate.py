@@ -53,7 +53,8 @@ def test_golden_annotation(path: Path) -> None:
             expected.write_text(got, encoding="utf-8")
             continue  # regenerating proves nothing: the run is reported as skipped below
         assert expected.exists(), f"{expected.name} is missing: generate it with PITBOSS_REGOLD=1"
-        assert got == expected.read_text(encoding="utf-8"), f"{expected.name} differs: rerun with PITBOSS_REGOLD=1 if intended"
+        assert got == expected.read_text(encoding="utf-8"), \
+            f"{expected.name} differs: rerun with PITBOSS_REGOLD=1 if intended"
     if os.environ.get("PITBOSS_REGOLD"):
         pytest.skip("golden outputs regenerated, not compared")
 
@@ -165,7 +166,8 @@ def test_annotate_cli_text_json_and_exit_codes(tmp_path: Path) -> None:
     assert move["move"] == "QD>A1" and move["disputed"] is True and move["legal"] is True
     assert move["verdicts"]["fnv"] == {"legal": False, "rejected": False, "rule": "caravan.queen.last",
                                        "message": move["verdicts"]["fnv"]["message"], "allowed": []}
-    assert [s["summary"] for s in first["settings"]] == ["holotape valid", "fnv first fails at ply 1 [caravan.queen.last]"]
+    assert [s["summary"] for s in first["settings"]] == ["holotape valid",
+                                                         "fnv first fails at ply 1 [caravan.queen.last]"]
     assert move["comments"][0].startswith("disputed | holotape: legal")
     result = runner.invoke(app, ["annotate", "--rules", "fnv", "--json", str(src)])
     assert json.loads(result.output)["records"][0]["variants"] == ["holotape", "fnv"]
@@ -203,7 +205,8 @@ def test_explain_cli() -> None:
     assert [v["rules"] for v in doc["verdicts"]] == ["fnv", "holotape"]
     assert doc["verdicts"][1]["checked"] == [{"id": "caravan.number.direction", "role": "broken",
                                                **{k: doc["verdicts"][1]["checked"][0][k] for k in
-                                                  ("title", "kind", "rulesets", "options", "text", "source", "rulebook")}}]
+                                                  ("title", "kind", "rulesets", "options", "text", "source",
+                                                   "rulebook")}}]
     checked = {c["id"]: c for c in doc["verdicts"][0]["checked"]}
     assert checked["caravan.direction.last-two"]["rulesets"] == ["fnv"]
     result = runner.invoke(app, ["explain", str(path), "--ply", "4"])
@@ -279,7 +282,7 @@ def test_each_setting_verdict_is_what_validate_says_under_it(path: Path) -> None
         assert game is not None
         for judged in annotated.judged:
             setting = judged.variant.rules
-            assert game.settings.parse(judged.variant.label) == setting
+            assert game.settings.get().parse(judged.variant.label) == setting
             (report,) = validate_text(annotated.timeline.chunk.text, path.name, settings={game.name: setting})
             want = judged.first_failure()
             got = report.errors[0] if report.errors else None

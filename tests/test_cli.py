@@ -10,6 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from cli import app
+from referee.jobs import registry
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -125,4 +126,5 @@ def test_show_of_a_record_it_cannot_draw_says_why_in_one_line() -> None:
     path = ROOT / "tests" / "golden" / "daifugo" / "notation-tags.dfn"
     result = runner.invoke(app, ["show", str(path)])
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == f"pitboss: {path}, record 1: unknown game 'daifugou'; pitboss knows Caravan, Daifugo\n"
+    known = ", ".join(g.title for g in registry.games())
+    assert result.stderr == f"pitboss: {path}, record 1: unknown game 'daifugou'; pitboss knows {known}\n"

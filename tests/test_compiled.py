@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 
 from referee.compiled import build, loader
+from referee.compiled import cache as where
 from tests.test_layers import game_of, layer
 
 ROOT = Path(__file__).resolve().parents[1]
-REQUIRED = loader.mode() == "1"
+REQUIRED = where.mode() == "1"
 
 #: Prints, for every group's modules, whether it was loaded compiled.
 PROBE = """
@@ -69,12 +70,12 @@ def test_a_build_whose_sources_changed_is_not_used(tmp_path: Path) -> None:
     and refused (PITBOSS_COMPILED=1)."""
     group = _group()
     copy = _copy_sources(tmp_path)
-    folder = tmp_path / "cache" / "compiled" / loader.python_tag() / "0123456789abcdef0123"
+    folder = tmp_path / "cache" / "compiled" / where.python_tag() / "0123456789abcdef0123"
     folder.mkdir(parents=True)
     modules = {m: {"path": build.source_file(m).relative_to(ROOT).as_posix(),  # type: ignore[union-attr]
                    "sha256": "0" * 64, "binary": "missing.so"} for m in group.modules}
     (folder / "manifest.json").write_text(json.dumps({
-        "format": loader.FORMAT, "group": group.name, "python": loader.python_tag(), "built": 1.0,
+        "format": where.FORMAT, "group": group.name, "python": where.python_tag(), "built": 1.0,
         "lib": None, "lib_file": None, "modules": modules, "dependencies": {}}))
     done = _probe(copy, tmp_path / "cache", list(group.modules))
     assert done.returncode == 0, done.stderr
@@ -100,7 +101,7 @@ def test_a_real_build_is_used_until_a_source_is_edited(tmp_path: Path, edited: s
     current = _current_build(group)
     copy = _copy_sources(tmp_path)
     cache = tmp_path / "cache"
-    shutil.copytree(current, cache / "compiled" / loader.python_tag() / current.name)
+    shutil.copytree(current, cache / "compiled" / where.python_tag() / current.name)
     names = list(group.modules)
     done = _probe(copy, cache, names)
     assert done.returncode == 0, done.stderr
@@ -131,9 +132,9 @@ def test_the_engines_under_test_are_the_ones_asked_for() -> None:
     for group in build.groups():
         if REQUIRED:
             _current_build(group)
-        expected = REQUIRED or (loader.mode() == "auto" and group.name in current)
+        expected = REQUIRED or (where.mode() == "auto" and group.name in current)
         for module in group.modules:
-            assert loader.is_compiled(importlib.import_module(module)) == expected, (module, loader.mode())
+            assert loader.is_compiled(importlib.import_module(module)) == expected, (module, where.mode())
 
 
 def test_nothing_built_installs_nothing(tmp_path: Path) -> None:

@@ -52,7 +52,8 @@ def commands() -> dict:
 def test_version_and_short_help() -> None:
     for flag in ("--version", "-V"):
         result = runner.invoke(app, [flag])
-        assert result.exit_code == 0 and re.fullmatch(r"pitboss \S+\n(compiled engines: .+\n)?", result.output), result.output
+        assert result.exit_code == 0, result.output
+        assert re.fullmatch(r"pitboss \S+\n(compiled engines: .+\n)?", result.output), result.output
     for args in (["-h"], ["validate", "-h"], ["solve", "-h"], ["selfplay", "-h"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 0 and "Usage:" in result.output, args
@@ -116,7 +117,8 @@ def test_examples_in_help_and_docs_use_the_short_options_as_they_are() -> None:
     texts = [e for g in registry.games() for e in g.examples]
     texts += [(ROOT / f).read_text(encoding="utf-8") for f in ("README.md", "docs/solve.md", "docs/api.md")]
     for text in texts:
-        assert not re.search(r"pitboss solve [^\n]*-q (reach|fewest|forced-win|out|unbeatable|forced-out)", text), text[:200]
+        questions = r"(reach|fewest|forced-win|out|unbeatable|forced-out)"
+        assert not re.search(r"pitboss solve [^\n]*-q " + questions, text), text[:200]
 
 
 def test_color_auto_always_never(tmp_path: Path) -> None:
@@ -131,7 +133,8 @@ def test_color_auto_always_never(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- validate's reports
 
-WARNED = '[Game "Caravan"]\n[Table "A: 4S; B: 7D; C: 9C; D: 10H; E: 8S; F: 6D"]\n[Hand1 "5S 2C"]\n[Hand2 "?"]\n[ToMove "1"]\n[Phase "main"]\n\n5. 5S>A *\n'
+WARNED = ('[Game "Caravan"]\n[Table "A: 4S; B: 7D; C: 9C; D: 10H; E: 8S; F: 6D"]\n[Hand1 "5S 2C"]\n[Hand2 "?"]\n'
+          '[ToMove "1"]\n[Phase "main"]\n\n5. 5S>A *\n')
 
 
 def test_github_format_annotates_each_finding() -> None:
@@ -233,7 +236,8 @@ def test_dash_is_standard_output_for_every_output_option(tmp_path: Path) -> None
                  ["show", "--html", "-", str(ILLEGAL)], ["show", "--svg", "-", str(ILLEGAL)]):
         result = runner.invoke(app, args)
         assert result.exit_code in (0, 1), (args, result.output)
-        assert any(mark in result.output[:400] for mark in ("[Game", "<!DOCTYPE html", "<svg")), (args, result.output[:80])
+        marks = ("[Game", "<!DOCTYPE html", "<svg")
+        assert any(mark in result.output[:400] for mark in marks), (args, result.output[:80])
     assert not (ROOT / "-").exists() and not list(Path.cwd().glob("-"))
 
 
@@ -442,9 +446,11 @@ def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path: Path) -> None:
 def test_serve_with_a_database_it_cannot_open_says_which_in_one_line(tmp_path: Path) -> None:
     for db in (str(tmp_path / "missing" / "t.db"), str(tmp_path)):
         result = runner.invoke(app, ["serve", "--port", "0", "--db", db])
-        assert result.exit_code == 2 and result.stderr == f"pitboss: cannot open the database {db}: unable to open database file\n"
+        assert result.exit_code == 2
+        assert result.stderr == f"pitboss: cannot open the database {db}: unable to open database file\n"
     port = _free_port()
     result = runner.invoke(app, ["serve", "--port", "0", "--db", f"postgresql://ann:secret@127.0.0.1:{port}/pitboss"])
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
-    assert result.stderr.startswith(f"pitboss: cannot open the database postgresql://ann:***@127.0.0.1:{port}/pitboss: ")
+    assert result.stderr.startswith(f"pitboss: cannot open the database postgresql://ann:***@127.0.0.1:{port}/pitboss: "
+                                    f"")
     assert "refused" in result.stderr and "secret" not in result.stderr

@@ -11,6 +11,9 @@ lines anywhere inside the record:
 Errors and warnings must be exactly those listed, in order. The ids a golden file expects
 or covers count towards the spec coverage test: every rule id of spec/ is exercised by
 some golden record.
+
+The golden records are the files under tests/golden/ (and a test-only game's
+``tests/games/<game>/golden/``) in any registered game's notation or whole-file format.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from referee.jobs.replay import cite
 from referee.jobs.validate import split, validate_file
 
 GOLDEN = Path(__file__).parent / "golden"
+#: A game kept under tests/ keeps its golden records in its own folder.
+GAME_GOLDENS = sorted((Path(__file__).parent / "games").glob("*/golden"))
 _EXPECT = re.compile(r";\s*expect:\s*(valid|error|warning)\b\s*(\S+)?\s*(\d+:\d+)?\s*(?:ply\s+(\d+))?")
 _COVERS = re.compile(r";\s*covers:\s*(.+)")
 
@@ -39,8 +44,18 @@ class Expectation:
     covers: list[str] = field(default_factory=list)
 
 
+def whole_file_endings() -> set[str]:
+    """The endings of the registered games' whole-file formats (a contest log)."""
+    return {e for g in registry.games() for f in g.foreign for e in f.extensions}
+
+
 def golden_files() -> list[Path]:
-    return sorted(p for p in GOLDEN.rglob("*") if p.suffix in (".cvn", ".dfn", ".log"))
+    endings = whole_file_endings() | {e for g in registry.games() for e in g.notation.extensions}
+    return sorted(p for folder in (GOLDEN, *GAME_GOLDENS) for p in folder.rglob("*") if p.suffix in endings)
+
+
+def _id(path: Path) -> str:
+    return str(path.relative_to(GOLDEN if path.is_relative_to(GOLDEN) else GOLDEN.parent / "games"))
 
 
 def expectations(path: Path) -> list[Expectation]:
@@ -48,8 +63,9 @@ def expectations(path: Path) -> list[Expectation]:
     file is one expectation for the whole file, listed before its first line)."""
     found: list[Expectation] = []
     current: Expectation | None = None
+    whole_file = path.suffix in whole_file_endings()
     for line in path.read_text(encoding="utf-8").splitlines():
-        if re.match(r'\ufeff*\s*\[\s*Game\s', line, re.IGNORECASE) or current is None and path.suffix == ".log":
+        if re.match(r'\ufeff*\s*\[\s*Game\s', line, re.IGNORECASE) or current is None and whole_file:
             current = Expectation()
             found.append(current)
         if current is None:
@@ -76,7 +92,7 @@ def _matches(finding, want: tuple[str, str | None, str | None]) -> bool:
     return ply is None or finding.ply == int(ply)
 
 
-@pytest.mark.parametrize("path", golden_files(), ids=lambda p: str(p.relative_to(GOLDEN)))
+@pytest.mark.parametrize("path", golden_files(), ids=_id)
 def test_golden(path: Path) -> None:
     reports = list(validate_file(path))
     wanted = expectations(path)
@@ -89,7 +105,8 @@ def test_golden(path: Path) -> None:
         for finding, w in zip(report.errors, want.errors):
             assert _matches(finding, w), f"record {report.index}: got {got}, expected {want.errors}"
         warned = [f"{f.rule} {f.line}:{f.column}" for f in report.warnings]
-        assert len(report.warnings) == len(want.warnings), f"record {report.index}: warnings {warned}, expected {want.warnings}"
+        assert len(report.warnings) == len(want.warnings), \
+            f"record {report.index}: warnings {warned}, expected {want.warnings}"
         for finding, w in zip(report.warnings, want.warnings):
             assert _matches(finding, w), f"record {report.index}: warnings {warned}, expected {want.warnings}"
         for finding in report.errors + report.warnings:
@@ -100,7 +117,7 @@ def test_golden(path: Path) -> None:
 
 def _check_covers(path: Path, wanted: list[Expectation]) -> None:
     """A record's ``covers`` must be rules its own legal moves were decided by."""
-    if path.suffix == ".log":
+    if path.suffix in whole_file_endings():
         return
     with path.open(encoding="utf-8") as handle:
         chunks = list(split(handle))
@@ -108,7 +125,7 @@ def _check_covers(path: Path, wanted: list[Expectation]) -> None:
         if not want.covers:
             continue
         kind = registry.game(chunk.game or "")
-        cited = cite(kind, kind.read(chunk, str(path), index))
+        cited = cite(kind, kind.notation.read(chunk, str(path), index))
         expected = {r for r, _, _ in want.errors + want.warnings}
         missing = sorted(set(want.covers) - cited - expected)
         assert not missing, f"record {index} claims to cover {missing}, but its moves cite only {sorted(cited)}"
@@ -121,7 +138,7 @@ def test_every_golden_record_states_its_verdict() -> None:
             assert not (want.valid and want.errors), f"{path.name} record {i} is both valid and invalid"
 
 
-@pytest.mark.parametrize("game", ["caravan", "daifugo"])
+@pytest.mark.parametrize("game", registry.names())
 def test_every_rule_id_is_reached_by_a_golden_record(game: str) -> None:
     """The spec coverage proof: each rule of a game (and each notation rule) is the verdict
     of, or is covered by, some golden record."""
@@ -130,9 +147,9 @@ def test_every_rule_id_is_reached_by_a_golden_record(game: str) -> None:
         for want in expectations(path):
             reached.update(r for r, _, _ in want.errors + want.warnings)
             reached.update(want.covers)
+    if not spec.ids(game + "."):
+        pytest.fail(f"no rules of {game} in spec/")
     missing = sorted(spec.ids(game + ".") - reached)
-    if game == "daifugo" and not spec.ids("daifugo."):
-        pytest.fail("no Daifugo rules in spec/")
     assert not missing, f"rule ids no golden record reaches: {missing}"
     unknown = sorted(r for r in reached if r not in spec.catalog())
     assert not unknown, f"golden records name ids that are not in spec/: {unknown}"

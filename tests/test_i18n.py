@@ -39,8 +39,6 @@ from referee.i18n import catalogs
 from referee.jobs import registry, rulebook
 
 ROOT = Path(__file__).resolve().parents[1]
-LOCALE = ROOT / "referee" / "locale"
-POT = LOCALE / "pitboss.pot"
 TRANSLATED = i18n.LANGUAGES[1:]
 
 
@@ -165,34 +163,41 @@ def test_the_locale_in_gettexts_order() -> None:
 # ------------------------------------------------------------------ the catalogs
 
 
-def test_the_template_is_current(tmp_path: Path) -> None:
-    """Re-extracting finds the very msgids of referee/locale/pitboss.pot (run
+DOMAINS = {d.name: d for d in catalogs.domains()}
+CATALOGS = [(d.name, lang) for d in DOMAINS.values() for lang in d.languages]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_template_is_current(tmp_path: Path, domain: str) -> None:
+    """Re-extracting finds the very msgids of each domain's template (run
     ``python -m referee.i18n.catalogs extract`` after marking messages)."""
-    command = catalogs.commands("extract")[0]
+    (command,) = catalogs.commands("extract", only=domain)
     out = tmp_path / "fresh.pot"
     command[command.index("-o") + 1] = str(out)
     pybabel = Path(sys.executable).with_name("pybabel")
     subprocess.run([str(pybabel), *command[1:]], cwd=ROOT, check=True, capture_output=True)
-    fresh, committed = _msgids(_read(out)), _msgids(_read(POT))
-    assert sorted(fresh - committed) == [], "marked but not in pitboss.pot: re-extract"
-    assert sorted(committed - fresh) == [], "in pitboss.pot but no longer marked: re-extract"
+    pot = DOMAINS[domain].template
+    fresh, committed = _msgids(_read(out)), _msgids(_read(pot))
+    assert sorted(fresh - committed) == [], f"marked but not in {pot.name}: re-extract"
+    assert sorted(committed - fresh) == [], f"in {pot.name} but no longer marked: re-extract"
 
 
-def test_no_template_babel_reads_as_a_percent_format() -> None:
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_no_template_babel_reads_as_a_percent_format(domain: str) -> None:
     """A msgid Babel flags python-format gets its %-sequences checked at compile time: the
     notation's %-----% belongs in an argument."""
-    flagged = [m.id for m in _read(POT) if m.id and "python-format" in m.flags]
+    flagged = [m.id for m in _read(DOMAINS[domain].template) if m.id and "python-format" in m.flags]
     assert flagged == []
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_every_message_is_translated_with_its_placeholders(lang: str) -> None:
-    po = i18n.catalog_path(lang, ".po")
-    assert po.is_file(), f"{lang}: no catalog at {po.relative_to(ROOT)}"
+@pytest.mark.parametrize("domain,lang", CATALOGS)
+def test_every_message_is_translated_with_its_placeholders(domain: str, lang: str) -> None:
+    po = DOMAINS[domain].catalog(lang)
+    assert po.is_file(), f"{lang}: no catalog at {po}"
     cat = _read(po)
     have = {(m.id if isinstance(m.id, str) else m.id[0]): m for m in cat if m.id}
     problems = []
-    for template in _read(POT):
+    for template in _read(DOMAINS[domain].template):
         if not template.id:
             continue
         key = template.id if isinstance(template.id, str) else template.id[0]
@@ -209,16 +214,29 @@ def test_every_message_is_translated_with_its_placeholders(lang: str) -> None:
         for s in strings:
             if _fields(s) != wanted:
                 problems.append(f"placeholders {sorted(_fields(s))} instead of {sorted(wanted)}: {key!r} -> {s!r}")
-    assert problems == [], f"{lang}: {len(problems)} problems, e.g. " + "\n".join(problems[:15])
+    assert problems == [], f"{domain}, {lang}: {len(problems)} problems, e.g. " + "\n".join(problems[:15])
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_each_compiled_catalog_is_what_pybabel_compile_makes_of_its_po(lang: str) -> None:
-    po, mo = i18n.catalog_path(lang, ".po"), i18n.catalog_path(lang)
+@pytest.mark.parametrize("domain,lang", CATALOGS)
+def test_each_compiled_catalog_is_what_pybabel_compile_makes_of_its_po(domain: str, lang: str) -> None:
+    po, mo = DOMAINS[domain].catalog(lang), DOMAINS[domain].catalog(lang, ".mo")
     assert po.is_file() and mo.is_file(), f"{lang}: run python -m referee.i18n.catalogs compile"
     buf = io.BytesIO()
     write_mo(buf, _read(po))
     assert mo.read_bytes() == buf.getvalue(), f"{lang}: {mo.name} is stale: python -m referee.i18n.catalogs compile"
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_each_domains_messages_are_said_from_its_own_catalog(domain: str) -> None:
+    """The catalogs of every domain are read together: a message that only one domain
+    holds is said in the language from that domain's catalog."""
+    others = set().union(*(_msgids(_read(d.template)) for d in DOMAINS.values() if d.name != domain))
+    for lang in DOMAINS[domain].languages:
+        cat = _read(DOMAINS[domain].catalog(lang))
+        own = [m for m in cat if m.id and isinstance(m.id, str) and m.id not in others and m.string]
+        assert own, f"{domain} has no message of its own in {lang}"
+        for m in own:
+            assert i18n.gettext_(m.id, lang) == m.string, (domain, lang, m.id)
 
 
 def test_the_catalogs_ship_in_the_package() -> None:
@@ -227,47 +245,64 @@ def test_the_catalogs_ship_in_the_package() -> None:
     text = (ROOT / "pyproject.toml").read_text()
     wheel = tomllib.loads(text)["tool"]["hatch"]["build"]["targets"]["wheel"]
     assert "referee" in wheel["only-include"] and wheel["force-include"]["spec"] == "referee/_data/spec"
-    assert i18n.LOCALE_DIR == ROOT / "referee" / "locale" and POT.is_file()
+    assert i18n.LOCALE_DIR == ROOT / "referee" / "locale" and all(
+        d.template.is_file() for d in DOMAINS.values() if d.locale == i18n.LOCALE_DIR)
     assert "babel" in " ".join(tomllib.loads(text)["project"]["dependencies"])
 
 
 # ------------------------------------------------------------------ the rule texts
 
 
-def _spec_files() -> list[str]:
-    return sorted(p.stem for p in (ROOT / "spec").glob("*.toml"))
+def _spec_files() -> list[tuple[Path, str, tuple[str, ...]]]:
+    """Every spec file (its folder, its name) and the languages it is translated into: the
+    shared ones (notation.toml) into every language, a game's into the game's."""
+    games = registry.games()
+    owned = {(g.spec_dir, f): g.languages for g in games for f in g.spec_files}
+    shared = [(folder, p.name) for folder in spec.folders() for p in sorted(folder.glob("*.toml"))]
+    return [(folder, name, owned.get((folder, name), tuple(TRANSLATED))) for folder, name in shared]
 
 
-@pytest.mark.parametrize("lang", TRANSLATED)
-def test_every_rule_has_its_text_in_every_language(lang: str) -> None:
-    folder = ROOT / "spec" / "i18n" / lang
+RULE_TEXTS = [(folder, name, lang) for folder, name, langs in _spec_files() for lang in langs]
+
+
+@pytest.mark.parametrize("folder,name,lang", RULE_TEXTS, ids=lambda x: x.name if isinstance(x, Path) else str(x))
+def test_every_rule_has_its_text_in_every_language(folder: Path, name: str, lang: str) -> None:
     problems = []
-    for name in _spec_files():
-        english = tomllib.loads((ROOT / "spec" / f"{name}.toml").read_text(encoding="utf-8"))["rule"]
-        path = folder / f"{name}.toml"
-        if not path.is_file():
-            problems.append(f"missing {path.relative_to(ROOT)}")
-            continue
-        entries = tomllib.loads(path.read_text(encoding="utf-8")).get("rule", [])
-        by_id = {e.get("id"): e for e in entries}
-        for e in entries:
-            if set(e) - {"id", "title", "text"}:
-                problems.append(f"{name}: {e.get('id')} has more than id, title, text")
-        for rule in english:
-            e = by_id.get(rule["id"])
-            if e is None or not str(e.get("title", "")).strip() or not str(e.get("text", "")).strip():
-                problems.append(f"{name}: no title and text for {rule['id']}")
-        extra = set(by_id) - {r["id"] for r in english}
-        if extra:
-            problems.append(f"{name}: ids the spec does not have: {sorted(extra)}")
+    english = tomllib.loads((folder / name).read_text(encoding="utf-8"))
+    path = folder / "i18n" / lang / name
+    assert path.is_file(), f"missing {path}"
+    said = tomllib.loads(path.read_text(encoding="utf-8"))
+    entries = said.get("rule", [])
+    by_id = {e.get("id"): e for e in entries}
+    for e in entries:
+        if set(e) - {"id", "title", "text"}:
+            problems.append(f"{name}: {e.get('id')} has more than id, title, text")
+    for rule in english["rule"]:
+        e = by_id.get(rule["id"])
+        if e is None or not str(e.get("title", "")).strip() or not str(e.get("text", "")).strip():
+            problems.append(f"{name}: no title and text for {rule['id']}")
+    extra = set(by_id) - {r["id"] for r in english["rule"]}
+    if extra:
+        problems.append(f"{name}: ids the spec does not have: {sorted(extra)}")
+    topics = said.get("topics", {})
+    if set(topics) != set(english.get("topics", {})) or not all(str(v).strip() for v in topics.values()):
+        problems.append(f"{name}: [topics] is not its spec's, each with a heading")
     assert problems == [], f"{lang}: " + "; ".join(problems[:20])
 
 
-def test_every_rulebook_topic_is_said_through_the_catalog() -> None:
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_rulebook_topic_has_its_heading(lang: str) -> None:
+    """The rulebook groups a game's rules by topic under the headings of its spec (in the
+    language spoken: the rule texts' test holds each translation's [topics] complete)."""
     for game in registry.games():
+        headings = spec.topics(f"{game.name}.toml", lang)
         for rule in rulebook.game_rules(game):
             topic = rulebook.topic_of(rule, game)
-            assert topic == "notation" or topic in rulebook.TOPICS, f"{rule.id}: topic {topic!r} has no heading"
+            assert topic == "notation" or topic in headings, f"{rule.id}: topic {topic!r} has no heading"
+        with i18n.speaking(lang):
+            shown = [heading for heading, _ in rulebook.book(game).topics]
+            records = rulebook.TEXT["notation"]
+        assert set(shown) <= set(headings.values()) | {records}
 
 
 def _book(lang: str) -> tuple[str, str]:
@@ -284,10 +319,11 @@ def test_every_rule_is_in_the_rulebook_with_its_source_in_every_language(lang: s
 
     text, html = _book(lang)
     translations = spec.translations(lang)
+    untranslated = {f for g in registry.games() if lang not in g.languages for f in g.spec_files}
     missing = []
     for rule in spec.catalog().values():
         shown = spec.translated(rule, lang)
-        if lang != "en" and rule.id not in translations:
+        if lang != "en" and rule.id not in translations and rule.file not in untranslated:
             missing.append(f"{rule.id}: no {lang} text")
         assert f"[{rule.id}]" in text, f"{lang}: {rule.id} is not in the text rulebook"
         assert f'id="{rule.id}"' in html, f"{lang}: {rule.id} is not in the HTML rulebook"
@@ -420,13 +456,16 @@ def test_every_finding_and_comment_of_the_golden_records_can_be_translated() -> 
     from referee.jobs.annotate import annotate_file
     from referee.jobs.validate import validate_file
 
-    paths = sorted(p for p in (ROOT / "tests" / "golden").rglob("*.*") if p.suffix in (".cvn", ".dfn", ".log"))
+    whole = {e for g in registry.games() for f in g.foreign for e in f.extensions}
+    endings = whole | {e for g in registry.games() for e in g.notation.extensions}
+    paths = sorted(p for p in (ROOT / "tests" / "golden").rglob("*.*") if p.suffix in endings)
     paths += sorted((ROOT / "examples").iterdir())
     bare = set()
     for path in paths:
         for report in validate_file(path):
-            bare |= {f"{path.name}: {f.message}" for f in report.errors + report.warnings if not isinstance(f.message, T)}
-        if path.suffix != ".log":
+            bare |= {f"{path.name}: {f.message}" for f in report.errors + report.warnings
+                     if not isinstance(f.message, T)}
+        if path.suffix not in whole:
             for a in annotate_file(str(path)):
                 comments = [c for n in a.notes for c in n.comments] + a.record_comments
                 bare |= {f"{path.name}: {c}" for c in comments if not isinstance(c, T)}

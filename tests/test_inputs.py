@@ -23,7 +23,8 @@ from referee.notation.records import (
 
 ROOT = Path(__file__).resolve().parents[1]
 ILLEGAL = (ROOT / "examples" / "illegal.cvn").read_text(encoding="utf-8")
-VALID = '[Game "Caravan"]\n[Table "A: 4S; B: 7D; C: 9C; D: 10H; E: 8S; F: 6D"]\n[Hand1 "5S 2C"]\n[Hand2 "?"]\n[ToMove "1"]\n[Phase "main"]\n\n1. 5S>A *\n'
+VALID = ('[Game "Caravan"]\n[Table "A: 4S; B: 7D; C: 9C; D: 10H; E: 8S; F: 6D"]\n[Hand1 "5S 2C"]\n[Hand2 "?"]\n'
+         '[ToMove "1"]\n[Phase "main"]\n\n1. 5S>A *\n')
 
 
 def verdicts(text: str) -> list[tuple]:

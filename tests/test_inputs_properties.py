@@ -16,9 +16,9 @@ import os
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from click.testing import CliRunner
 
 from cli import app
 from referee.jobs.validate import validate_file, validate_text
@@ -62,7 +62,8 @@ def check_places(data: bytes, reports) -> None:
                 continue
             assert 1 <= f.line <= max(len(lines), 1), (f, len(lines))
             if f.column is not None and lines:
-                length = len(lines[f.line - 1].rstrip("\n").lstrip("\ufeff")) if f.rule != "notation.limit" else MAX_LINE
+                line = lines[f.line - 1].rstrip("\n").lstrip("\ufeff")
+                length = len(line) if f.rule != "notation.limit" else MAX_LINE
                 assert 1 <= f.column <= length + 1, (f, lines[f.line - 1])
 
 

@@ -1,4 +1,5 @@
-"""The shape of the code: layers import only downward, games only through the registry.
+"""The shape of the code: layers import only downward, games only through the registry,
+and no module imports itself through others (no import cycle).
 
 Layers, lowest first: engines (rules and state, no I/O), notation (grammars, readers,
 writers), jobs (validate, annotate, ..., each game's glue), faces (the command line, the
@@ -9,6 +10,9 @@ its ``engine`` and ``notation`` (and those of a package in it, such as Daifugo's
 
 Generic modules (those whose path names no game) never import a game's module, except
 the one registry, and never name a game in their code (docstrings and comments may).
+
+An import is any ``import`` statement anywhere in a module: at its top, inside a function
+or under ``TYPE_CHECKING`` (a cycle hidden in a function is still a cycle of the design).
 """
 
 from __future__ import annotations
@@ -56,7 +60,8 @@ def layer(module: str) -> str:
         return parts[1]
     # referee/__init__.py, resources.py (where the data files are), spec.py (the rules as data);
     # the compiled engines' import hook (referee/__init__.py installs it)
-    low = ("referee", "referee.resources", "referee.compiled", "referee.compiled.loader", "referee.compiled.finder")
+    low = ("referee", "referee.resources", "referee.compiled", "referee.compiled.cache", "referee.compiled.loader",
+           "referee.compiled.finder")
     return "notation" if module in low else "jobs"
 
 
@@ -105,7 +110,7 @@ def test_imports_go_down(module: str) -> None:
 def _game_words() -> re.Pattern[str]:
     words = set()
     for g in registry.games():
-        words |= {g.name, g.title.lower(), g.notation.lower()}
+        words |= {g.name, g.title.lower(), g.notation.name.lower()}
         # A rule set named by an everyday word (Daifugo's "seed", the random seed) cannot be
         # told apart from that word; the distinctive ones are checked.
         words |= {r for r in g.rule_sets if r not in ("seed",)}
@@ -148,6 +153,59 @@ def test_generic_code_names_no_game(module: str) -> None:
     assert not named, f"{module} names a game (go through the Game object): " + "; ".join(named[:8])
 
 
+def _graph() -> dict[str, set[str]]:
+    """Module -> the project modules it imports (a package it is part of left out: importing
+    one's own package is no cycle)."""
+    return {m: {t for _, t in _imports(path, m) if t != m and not m.startswith(t + ".")}
+            for m, path in MODULES.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles: each strongly connected group of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(start: str) -> None:
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                    break
+                if nxt in stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    found = cycles(_graph())
+    assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
 def test_the_layer_of_every_module_is_known() -> None:
     assert {layer(m) for m in MODULES} <= set(LAYERS)
     assert layer("referee.games.caravan.engine") == "engines"
@@ -166,4 +224,6 @@ def test_the_checks_catch_what_they_look_for(tmp_path: Path) -> None:
     tree = ast.parse('"""About Caravan."""\nx = "fnv"\ndef f(daifugo_state): pass\n')
     named = [t for _, t in _code_words(tree) if pattern.search(t)]
     assert named == ["fnv", "daifugo_state"]
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
     assert layer("referee.jobs.validate") == "jobs" and LAYERS.index("notation") < LAYERS.index("jobs")

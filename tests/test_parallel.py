@@ -170,7 +170,8 @@ def every_setting() -> list[list[str]]:
 def setting_inputs() -> list[str]:
     """Records of both games (the goldens of the options and of what the rule sets
     dispute) and a contest log."""
-    return [*map(str, sorted(GOLDEN.glob("caravan/disputed-*.cvn"))), *map(str, sorted(GOLDEN.glob("daifugo/option-*.dfn"))),
+    return [*map(str, sorted(GOLDEN.glob("caravan/disputed-*.cvn"))), *map(str,
+                                                                           sorted(GOLDEN.glob("daifugo/option-*.dfn"))),
             *map(str, sorted(GOLDEN.glob("daifugo/uecda-*.dfn"))), str(GOLDEN / "daifugo" / "uecda-log-11back.log")]
 
 

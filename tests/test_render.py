@@ -124,7 +124,8 @@ def test_caravan_svg_shows_every_card(name: str) -> None:
             root = ET.fromstring(svg)
             assert root.tag == f"{SVG_NS}svg" and float(root.get("width")) > 0
             assert Counter(shown_cards(svg)) == _expected_caravan_cards(frame.state), frame.title
-            values = {t.get("class"): t.text for t in root.iter(f"{SVG_NS}text") if (t.get("class") or "").startswith("value-")}
+            values = {t.get("class"): t.text for t in root.iter(f"{SVG_NS}text")
+                      if (t.get("class") or "").startswith("value-")}
             assert values == {f"value-{cv.LETTERS[c]}": f"value {frame.state.values[c]}" for c in range(6)}
 
 
@@ -296,7 +297,8 @@ def test_html_replay_in_headless_chromium(tmp_path: Path) -> None:
                 assert status.startswith(f"Position {i + 1} of {len(caravan_frames)}")
                 if frame.move is not None:
                     assert status.endswith(f"{frame.number} {frame.mover}: {frame.move}"), status
-                notes = page.eval("Array.from(document.querySelectorAll('#notes p')).map(p => p.firstChild.textContent)")
+                notes = page.eval("Array.from(document.querySelectorAll('#notes p')).map(p => "
+                                  "p.firstChild.textContent)")
                 assert notes == [n.text for n in frame.notes]
             # The keyboard, the move list and the slider move too.
             page.key("Home", "Home", 36)
@@ -411,7 +413,7 @@ def _check_layout(page, path: Path, frame_no: int, width: int, height: int, dark
 def test_a_frame_made_by_hand_draws() -> None:
     """The live service builds frames itself (no annotate): the state, the rules, the ply,
     the round, the last move and its mover, and for a table the play on it."""
-    from referee.jobs.render.frames import Frame, TablePlay
+    from referee.jobs.frame import Frame, TablePlay
 
     _, frames = _frames(GOLDEN / "annotate" / "daifugo-rulings.dfn")
     shown = select(frames, 1)
@@ -481,7 +483,7 @@ def _live(game: str, seats: list[str], moves: int):
     """A live table of ``game`` (its ``live`` part) after ``moves`` of the greedy bot's moves."""
     from referee.jobs import registry
 
-    live = registry.game(game).part("live")
+    live = registry.game(game).live.get()
     match = live.open(live.create({"game": game, "seats": seats, "seed": 11, "bots": {}}))
     for i in range(moves):
         match.commit(match.bot_move(match.movers()[0], "greedy", i))

@@ -15,8 +15,9 @@ from click.testing import CliRunner
 
 from cli import app
 from referee.jobs import parallel, registry
+from referee.jobs.game import SelfPlay
 from referee.jobs.parallel import RunError
-from referee.jobs.selfplay import SelfPlay, produce, produce_game
+from referee.jobs.selfplay import produce, produce_game
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -66,7 +67,8 @@ def _runnable(game, args: list[str]) -> list[str]:
     raise AssertionError(f"no rule set of {game.name} takes {args}")
 
 
-@pytest.mark.parametrize(("name", "args"), _variants(), ids=lambda v: v if isinstance(v, str) else " ".join(v) or "default")
+@pytest.mark.parametrize(("name", "args"), _variants(),
+                         ids=lambda v: v if isinstance(v, str) else " ".join(v) or "default")
 def test_one_process_and_two_write_the_same_bytes(name: str, args: list[str], tmp_path: Path) -> None:
     game = registry.game(name)
     args = _runnable(game, args)
@@ -144,7 +146,8 @@ class _Item:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_an_item_that_fails_is_a_clear_error_after_the_items_before_it(jobs: int) -> None:
     seen = []
-    with pytest.raises(RunError, match=r"making things number 8 \(--seed 5\) failed: ValueError: item 7 cannot be made"):
+    with pytest.raises(RunError,
+                       match=r"making things number 8 \(--seed 5\) failed: ValueError: item 7 cannot be made"):
         for made in produce(Failing(7), 40, 5, jobs=jobs, noun="things"):
             seen.append(made.text)
     assert seen == [f"5:{i}\n" for i in range(7)]

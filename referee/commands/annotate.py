@@ -38,7 +38,7 @@ from .output import need_file, writing
               help="Also analyse every legal move with the solver (slow: up to about 2 s a move): the mover's best "
                    "outcome after it, in an 'analysis: ...' comment, and a mark (?? or ?) on a move that threw "
                    "some of it away, where the move has no glyph of its own. "
-                   + " ".join(f"{g.title}: {g.analysis}" for g in registry.games() if g.analysis))
+                   + " ".join(f"{g.title}: {g.analyser.summary}" for g in registry.games() if g.analyser is not None))
 @click.option("--depth", type=integer(min=1), default=2, help="With --analyse: own turns searched for a forced win.")
 @click.option("--within", type=integer(min=0), default=3,
               help="With --analyse: own moves searched for each goal within reach.")

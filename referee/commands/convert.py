@@ -29,7 +29,7 @@ def writable() -> dict[str, tuple[Game, Foreign]]:
 @click.option("--to", metavar="FORMAT",
               help="What to write: for a contest log its game's notation (the default); for records another "
                    "format they can be written in ("
-                   + ", ".join(f"{name}: {g.notation} records" for name, (g, _) in writable().items()) + ").")
+                   + ", ".join(f"{name}: {g.notation.name} records" for name, (g, _) in writable().items()) + ").")
 @click.option("--game", "-g", type=integer(min=1),
               help="Which record of the file, where the target holds one (default: the only one).")
 @click.option("--output", "-o", type=click.Path(path_type=Path), metavar="PATH",
@@ -67,8 +67,8 @@ def command(file: str, to: str | None, game: int | None, output: Path | None) ->
         owner = next(g for g in registry.games() if foreign in g.foreign)
         if foreign.convert is None:
             fail(f"{name} is {foreign.title}, which Pitboss cannot write in another notation")
-        if to is not None and to.strip().lower() != owner.notation.lower():
-            fail(f"{name} is {foreign.title}: it can be written in {owner.notation}, not {to}")
+        if to is not None and to.strip().lower() != owner.notation.name.lower():
+            fail(f"{name} is {foreign.title}: it can be written in {owner.notation.name}, not {to}")
         left_out = 0
         with writing(output) as out:
             for piece in foreign.converted(stream, name):
@@ -78,7 +78,8 @@ def command(file: str, to: str | None, game: int | None, output: Path | None) ->
         if file != "-":
             handle.close()
     if output is not None:
-        click.echo(f"{output}: {name} as {owner.notation}" + (f", {left_out} game(s) left out" if left_out else ""))
+        click.echo(f"{output}: {name} as {owner.notation.name}"
+                   + (f", {left_out} game(s) left out" if left_out else ""))
     elif left_out:
         click.echo(f"pitboss: {left_out} game(s) of {name} left out (see the ; comments)", err=True)
     done(1 if left_out else 0)
@@ -88,7 +89,7 @@ def convert_records(stream: Iterable[str], name: str, to: str | None, record: in
                     output: Path | None) -> NoReturn:
     """Records in a game's own notation, written in the format ``to`` names; ends the command."""
     targets = writable()
-    said = ", ".join(f"{t} ({g.notation} records)" for t, (g, _) in targets.items()) or "none"
+    said = ", ".join(f"{t} ({g.notation.name} records)" for t, (g, _) in targets.items()) or "none"
     if to is None:
         fail(f"{name} holds records in a game's own notation; say what to write with --to: {said}")
     target = targets.get(to.strip().lower())

@@ -24,7 +24,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def formats_text() -> str:
     """What the readers read, as the helps list it ("CVN records, ..., UEC contest-server logs")."""
-    return ", ".join([f"{g.notation} records" for g in registry.games()]
+    return ", ".join([f"{g.notation.name} records" for g in registry.games()]
                      + [f.title.removeprefix("a ") + "s" for g in registry.games() for f in g.foreign])
 
 
@@ -121,7 +121,7 @@ def games_of(text: str) -> list[Game]:
     out = []
     for game in registry.games():
         try:
-            game.settings.parse(text)
+            game.settings.get().parse(text)
         except ValueError:
             continue
         out.append(game)
@@ -141,7 +141,7 @@ def setting_error(text: str) -> str:
     reasons = []
     for game in owners:
         try:
-            game.settings.parse(text)
+            game.settings.get().parse(text)
         except ValueError as err:
             reasons.append(said(err))
     return T("--rules {text}: {reasons}", text=repr(text), reasons=J("; ", reasons))

@@ -10,8 +10,8 @@ from typing import Any
 import click
 
 from referee.jobs import registry
-from referee.jobs.game import Game
-from referee.jobs.selfplay import Made, Option, SelfPlay
+from referee.jobs.game import Game, Option, SelfPlay
+from referee.jobs.selfplay import Made
 
 from .base import Choice, Command, Group, default_shown, fail, integer
 from .output import Progress, writing

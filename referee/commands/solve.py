@@ -1,5 +1,5 @@
 """``pitboss solve``: answer a question about a position. Its common options, then every
-game's question options (``Game.question_options``), declared by the games as data."""
+game's question options (``Solver.options``), declared by the games as data."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from referee import i18n
 from referee.engines.message import T, said
 from referee.i18n import tr
 from referee.jobs import registry
-from referee.jobs.questions import QuestionOption, question_names, question_options
+from referee.jobs.questions import QuestionOption
+from referee.jobs.solve.ask import question_names, question_options
 
 from .base import Argument, Choice, Command, done, fail, integer, kind, real
 from .findings import print_finding
@@ -31,7 +32,7 @@ def help_text() -> str:
              "confirmed, no with the reason in words (from z3's unsat core or the exhaustive search),",
              "or unknown when --timeout runs out.", "", "Questions (--question), each with an example:"]
     for g in registry.games():
-        for q in g.questions:
+        for q in g.solver.questions if g.solver is not None else ():
             lines += ["", "\b", f"  {q.name:<11} {g.title}: {q.summary}", f"  {'':<11} {q.example}"]
     lines += ["", "The rule set is the record's own. Exit status: 0 answered (yes, no or unknown); 1 the",
               "position itself is invalid (its findings are printed as validate prints them); 2 could",

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from referee import i18n
-from referee.engines.message import M, N, T, J
+from referee.engines.message import J, M, N, T
 from referee.i18n import tr
 from referee.jobs.report import GameReport
 from referee.jobs.validate import Summary, expand_inputs
@@ -21,8 +21,19 @@ from referee.notation.records import NotText, visible
 
 from .base import Argument, Choice, Command, done, fail, integer
 from .findings import github, paint, print_finding
-from .options import (check_settings, color_option, color_wanted, formats_text, lang_option, rule_sets_text,
-                      rules_setting, speak, unmet_settings, warn, with_warnings)
+from .options import (
+    check_settings,
+    color_option,
+    color_wanted,
+    formats_text,
+    lang_option,
+    rule_sets_text,
+    rules_setting,
+    speak,
+    unmet_settings,
+    warn,
+    with_warnings,
+)
 from .output import Progress
 
 FORMATS = ("text", "json", "github")

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.compiled import finder, loader
+from referee.compiled import cache, finder, loader
 
 #: mypyc's optimisation level (the C compiler's -O); part of the build's hash.
 OPT_LEVEL = "3"
@@ -75,7 +75,7 @@ def groups() -> list[Group]:
     return found
 
 
-def source_file(module: str, root: Path = Path(loader.ROOT)) -> Path | None:
+def source_file(module: str, root: Path = Path(cache.ROOT)) -> Path | None:
     base = root.joinpath(*module.split("."))
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():
@@ -110,7 +110,7 @@ def closure(modules: Iterable[str]) -> dict[str, Path]:
     seen: dict[str, Path] = {}
     while todo:
         name = todo.pop()
-        if name in seen or name.partition(".")[0] != loader.PACKAGE:
+        if name in seen or name.partition(".")[0] != cache.PACKAGE:
             continue
         path = source_file(name)
         if path is None:
@@ -121,7 +121,7 @@ def closure(modules: Iterable[str]) -> dict[str, Path]:
 
 
 def _rel(path: Path) -> str:
-    return path.relative_to(loader.ROOT).as_posix()
+    return path.relative_to(cache.ROOT).as_posix()
 
 
 def _mypy_version() -> str | None:
@@ -162,7 +162,7 @@ class Plan:
 
     @property
     def folder(self) -> Path:
-        base = loader.cache_folder()
+        base = cache.cache_folder()
         if base is None:
             raise BuildError("the cache is turned off (PITBOSS_CACHE_DIR is empty): set it to a folder")
         return Path(base) / self.digest
@@ -182,7 +182,7 @@ def plan(group: Group) -> Plan:
 def _digest(group: Group, contents: dict[str, bytes]) -> str:
     """A build's name: the interpreter, the compiler, the options and every file's bytes."""
     digest = hashlib.sha256()
-    for part in (loader.python_tag(), _mypy_version() or "", OPT_LEVEL, ",".join(sorted(group.modules))):
+    for part in (cache.python_tag(), _mypy_version() or "", OPT_LEVEL, ",".join(sorted(group.modules))):
         digest.update(part.encode() + b"\0")
     for name in sorted(contents):
         digest.update(name.encode() + b"\0" + contents[name] + b"\0")
@@ -199,7 +199,7 @@ def build(group: Group) -> tuple[Path, bool]:
     if missing:
         raise BuildError("cannot compile: missing " + "; ".join(missing))
     folder.parent.mkdir(parents=True, exist_ok=True)
-    lib = f"{loader.LIB_PREFIX}{p.digest}"
+    lib = f"{cache.LIB_PREFIX}{p.digest}"
     with tempfile.TemporaryDirectory(prefix="pitboss-compile-") as tmp:
         src, out = Path(tmp, "src"), Path(tmp, "out")
         hashes: dict[str, str] = {}
@@ -231,7 +231,7 @@ def build(group: Group) -> tuple[Path, bool]:
         if done.returncode != 0:
             tail = (done.stdout + done.stderr).strip().splitlines()[-15:]
             raise BuildError(f"{group.name}: mypyc failed:\n  " + "\n  ".join(tail))
-        suffix = loader.extension_suffix()
+        suffix = cache.extension_suffix()
         modules = {}
         for module in group.modules:
             binary = Path(*module.split(".")).as_posix() + suffix
@@ -240,7 +240,7 @@ def build(group: Group) -> tuple[Path, bool]:
             modules[module] = {"path": _rel(p.files[module]), "sha256": hashes[module], "binary": binary}
         lib_file = f"{lib}__mypyc{suffix}"
         manifest = {
-            "format": loader.FORMAT, "group": group.name, "python": loader.python_tag(),
+            "format": cache.FORMAT, "group": group.name, "python": cache.python_tag(),
             "mypy": _mypy_version(), "opt_level": OPT_LEVEL, "built": time.time(),
             "lib": f"{lib}__mypyc" if (out / lib_file).is_file() else None,
             "lib_file": lib_file if (out / lib_file).is_file() else None,
@@ -271,11 +271,12 @@ class Status:
 def status(group: Group) -> Status:
     """Judged as the import hook judges it: the hashes in the builds' manifests against the
     files of this checkout (a build of other sources, e.g. another checkout's, is stale here)."""
-    builds = [b for b in finder.read_builds(loader.cache_folder()) if b.group == group.name]
-    query = finder.CompiledFinder(loader.cache_folder(), required=False)
+    builds = [b for b in finder.read_builds(cache.cache_folder()) if b.group == group.name]
+    query = finder.CompiledFinder(cache.cache_folder(), required=False)
     chosen = query.choose(group.name, builds, importing=False) if builds else None
     if chosen is not None:
-        return Status(group, "compiled", f"{len(chosen.binaries)} module{'s' if len(chosen.binaries) != 1 else ''}", Path(chosen.folder))
+        return Status(group, "compiled", f"{len(chosen.binaries)} module{'s' if len(chosen.binaries) != 1 else ''}",
+                      Path(chosen.folder))
     if builds:
         return Status(group, "stale", query.why[group.name] + "; run python -m referee.compiled build")
     return Status(group, "not built", "run python -m referee.compiled build")
@@ -284,7 +285,7 @@ def status(group: Group) -> Status:
 def clean(everything: bool) -> list[Path]:
     """Remove the builds that no group of this checkout would load (all of them with
     ``everything``), half-written ones included. Returns what was removed."""
-    base = loader.cache_folder()
+    base = cache.cache_folder()
     if base is None or not Path(base).is_dir():
         return []
     keep = set()
@@ -333,11 +334,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             with ThreadPoolExecutor(max_workers=max(1, min(len(todo), available_cores()))) as pool:
                 results = list(pool.map(build, todo))  # each group's compiler is a process of its own
             for group, (folder, made) in zip(todo, results):
-                print(f"{group.name}: {len(group.modules)} module{'s' if len(group.modules) != 1 else ''} compiled, {'built' if made else 'already built'}: {folder}")
+                print(f"{group.name}: {len(group.modules)} module{'s' if len(group.modules) != 1 else ''} compiled, "
+                      f"{'built' if made else 'already built'}: {folder}")
             if any(made for _, made in results):
                 print(f"built in {_cpu() - start:.1f} s CPU (mypyc and the C compiler)")
         elif args.command == "status":
-            print(f"python {loader.python_tag()}, {loader.ENV}={loader.mode()}, builds in {loader.cache_folder()}")
+            print(f"python {cache.python_tag()}, {cache.ENV}={cache.mode()}, builds in {cache.cache_folder()}")
             states = [status(group) for group in groups()]
             for s in states:
                 where = f" ({s.folder})" if s.folder else ""

@@ -1,4 +1,4 @@
-"""The finder of the compiled engines (see :mod:`referee.compiled.loader`): reads the builds'
+"""The finder of the compiled engines (installed by :mod:`referee.compiled.loader`): reads the builds'
 manifests, checks them against the files beside it, and serves the extension modules of a
 current build. Imported only when a build exists (or ``PITBOSS_COMPILED=1``).
 """
@@ -6,7 +6,7 @@ current build. Imported only when a build exists (or ``PITBOSS_COMPILED=1``).
 import os
 import sys
 
-from referee.compiled.loader import ENV, FORMAT, LIB_PREFIX, PACKAGE, ROOT, cache_folder, python_tag
+from referee.compiled.cache import ENV, FORMAT, LIB_PREFIX, PACKAGE, ROOT, cache_folder, python_tag
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -157,9 +157,7 @@ def _spec(name: str, file: str) -> "ModuleSpec":
 def current_groups() -> list[str]:
     """The groups (games) whose engine an import would load compiled, by their manifests'
     hashes; nothing is imported."""
-    from referee.compiled.loader import finder
-
-    if finder() is None:
+    if not any(isinstance(entry, CompiledFinder) for entry in sys.meta_path):
         return []
     query = CompiledFinder(cache_folder(), required=False)
     builds = read_builds(query.folder)

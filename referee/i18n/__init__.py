@@ -5,12 +5,16 @@ sentence and remembers its template and arguments); a face says them in the chos
 at the last moment, with :func:`tr` (one message), :func:`localize` (a JSON document: every
 message in it) or a :class:`Text` table (the render and rulebook strings).
 
-The catalogs are gettext's, domain ``pitboss``, made with Babel: the template
-``referee/locale/pitboss.pot``, one ``<lang>/LC_MESSAGES/pitboss.po`` per language, and
-beside it the ``pitboss.mo`` that ``pybabel compile`` makes of it (committed, so that a
-fresh clone and a wheel work without compiling; ``tests/test_i18n.py`` checks that each is
-exactly what ``pybabel compile`` makes of its ``.po``). Only the standard library's
-``gettext`` reads them, on the first message said in that language.
+The catalogs are gettext's, made with Babel, one *domain* per game and one (``pitboss``)
+for everything else, so that a game's messages are added and translated without touching
+another's: the templates ``referee/locale/<domain>.pot``, one
+``<lang>/LC_MESSAGES/<domain>.po`` per language and domain, and beside each the ``.mo``
+that ``pybabel compile`` makes of it (committed, so that a fresh clone and a wheel work
+without compiling; ``tests/test_i18n.py`` checks that each is exactly what ``pybabel
+compile`` makes of its ``.po``). A message is looked up in ``pitboss`` first, then in the
+games' domains. A game kept outside the package keeps its catalogs in its own folder
+(:func:`include`). Only the standard library's ``gettext`` reads them, on the first
+message said in that language.
 
 The language: ``--lang`` or, without it, the locale (``LANGUAGE``, ``LC_ALL``,
 ``LC_MESSAGES``, ``LANG``, in gettext's order), told apart by :func:`normalize`
@@ -121,23 +125,51 @@ def speaking(lang: str) -> Iterator[None]:
         _current.reset(token)
 
 
-def catalog_path(lang: str, suffix: str = ".mo") -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / (DOMAIN + suffix)
+#: Folders of catalogs beside referee/locale (:func:`include`).
+_included: list[Path] = []
+
+
+def include(folder: Path) -> None:
+    """Read the catalogs of ``folder`` (``<lang>/LC_MESSAGES/<domain>.mo``) too."""
+    if folder not in _included:
+        _included.append(folder)
+        catalog.cache_clear()
+
+
+def locale_dirs() -> list[Path]:
+    """Where catalogs are: referee/locale, then the folders included."""
+    return [LOCALE_DIR, *_included]
+
+
+def catalog_path(lang: str, suffix: str = ".mo", domain: str = DOMAIN, folder: Path = LOCALE_DIR) -> Path:
+    return folder / lang / "LC_MESSAGES" / (domain + suffix)
+
+
+def domains(folder: Path = LOCALE_DIR) -> list[str]:
+    """The domains of a folder of catalogs (those with a template), ``pitboss`` first."""
+    found = sorted(p.stem for p in folder.glob("*.pot"))
+    return sorted(found, key=lambda d: d != DOMAIN)
 
 
 @cache
 def catalog(lang: str) -> gettext.NullTranslations:
-    """The compiled catalog of ``lang`` (read once); English, or a language whose catalog
-    is missing, says every message as it is."""
-    found: gettext.NullTranslations
-    try:
-        if lang == "en":
-            raise FileNotFoundError(lang)
-        with catalog_path(lang).open("rb") as f:
-            found = gettext.GNUTranslations(f)
-    except OSError:
-        found = gettext.NullTranslations()
-    return found
+    """The compiled catalogs of ``lang`` as one (read once): ``pitboss`` first, then each
+    game's; English, or a language without catalogs, says every message as it is."""
+    found: gettext.NullTranslations = gettext.NullTranslations()
+    if lang == "en":
+        return found
+    chain: list[gettext.NullTranslations] = []
+    for folder in locale_dirs():
+        names = sorted((folder / lang / "LC_MESSAGES").glob("*.mo"), key=lambda p: (p.stem != DOMAIN, p.stem))
+        for path in names:
+            try:
+                with path.open("rb") as f:
+                    chain.append(gettext.GNUTranslations(f))
+            except OSError:
+                continue
+    for later in chain[1:]:
+        chain[0].add_fallback(later)
+    return chain[0] if chain else found
 
 
 def gettext_(text: str, lang: str | None = None) -> str:

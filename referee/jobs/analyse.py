@@ -37,58 +37,13 @@ valid record that ``validate`` reads with the same verdicts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TextIO
+from dataclasses import dataclass
+from typing import TextIO
 
 from referee.i18n import tr
-from referee.jobs.annotate import Annotated, annotate_lines
-from referee.jobs.solve import Deadline
-from referee.notation.records import open_text, text_lines
-
-#: Defaults: own turns for the forced win, own moves for a sale, seconds per query and per move.
-DEPTH = 2
-WITHIN = 3
-QUERY_SECONDS = 0.5
-MOVE_SECONDS = 2.0
-
-
-@dataclass(frozen=True)
-class Limits:
-    depth: int = DEPTH
-    within: int = WITHIN
-    #: Seconds for one solver query (the forced-win search before and after a move share one).
-    query_seconds: float = QUERY_SECONDS
-    #: Seconds for all the queries of one move.
-    move_seconds: float = MOVE_SECONDS
-
-
-@dataclass
-class MoveAnalysis:
-    index: int
-    player: str
-    before: dict[str, Any] = field(default_factory=dict)
-    after: dict[str, Any] = field(default_factory=dict)
-    #: The mark the analysis gives ("??", "?") or None; ``added`` says whether it was written.
-    glyph: str | None = None
-    added: bool = False
-    comment: str | None = None
-    time: float = 0.0
-
-    def to_json(self) -> dict:
-        return {"before": self.before, "after": self.after, "glyph": self.glyph, "glyph_added": self.added,
-                "comment": self.comment, "time": round(self.time, 3)}
-
-
-class Budget:
-    """The time of one move, handed out query by query."""
-
-    def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.clock = Deadline(limits.move_seconds)
-
-    def query(self) -> Deadline:
-        left = self.clock.remaining() or 0.0
-        return Deadline(max(0.0, min(self.limits.query_seconds, left)))
+from referee.jobs.analysis import Limits, MoveAnalysis
+from referee.jobs.annotate import Annotated, annotate_lines, written
+from referee.notation.records import MoveEntry, open_text, text_lines
 
 
 @dataclass
@@ -103,7 +58,7 @@ class Analysed:
     def text(self) -> str:
         return self.annotated.text
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         doc = self.annotated.to_json()
         for move in doc["moves"]:
             found = self.moves.get(move["index"] - 1)
@@ -118,9 +73,9 @@ def analyse(annotated: Annotated, limits: Limits = Limits()) -> Analysed:
     """The analysis of every legal move of an annotated record, and its text rewritten with
     the analysis comments (after the move's others) and the marks (where it had no glyph)."""
     game = annotated.timeline.kind
-    if game is None or not game.has("analyse") or annotated.unchanged is not None or not annotated.notes:
+    if game is None or game.analyser is None or annotated.unchanged is not None or not annotated.notes:
         return Analysed(annotated, {}, limits)
-    analyser = game.part("analyse").analyse
+    analyser = game.analyser.analyse
     timeline = annotated.timeline
     found: dict[int, MoveAnalysis] = {}
     for note in annotated.notes:
@@ -131,7 +86,7 @@ def analyse(annotated: Annotated, limits: Limits = Limits()) -> Analysed:
     for note in annotated.notes:
         if note.comments:
             comments.setdefault(note.step.index, []).extend(note.comments)
-    saved: list[tuple[Any, tuple[str, ...]]] = []
+    saved: list[tuple[MoveEntry[object], tuple[str, ...]]] = []
     for note in annotated.notes:
         a = found.get(note.step.index)
         if a is None:
@@ -145,8 +100,8 @@ def analyse(annotated: Annotated, limits: Limits = Limits()) -> Analysed:
             entry.glyphs = (a.glyph,)
             a.added = True
     try:
-        annotated.text = game.part("annotate").write(timeline, {i: [tr(c) for c in cs] for i, cs in comments.items()},
-                                                     [tr(c) for c in annotated.record_comments])
+        annotated.text = written(timeline, {i: [tr(c) for c in cs] for i, cs in comments.items()},
+                                 [tr(c) for c in annotated.record_comments])
     finally:
         for entry, glyphs in saved:  # the record as read stays as read
             entry.glyphs = glyphs

@@ -41,10 +41,13 @@ from referee import spec
 from referee.engines.message import J, M, R, T, said
 from referee.i18n import tr
 from referee.jobs import registry
-from referee.jobs.game import Comparison, Game
-from referee.jobs.replay import Step, unrejected
+from referee.jobs.game import Comparison, Setting
+from referee.jobs.registry import SomeGame
+from referee.jobs.replay import allowed
 from referee.jobs.report import GameReport
-from referee.jobs.timeline import ContestLog, Timeline, replayed, timelines
+from referee.jobs.rulebook import anchor
+from referee.jobs.segment import Step, unrejected
+from referee.jobs.timeline import ContestLog, SomeTimeline, replayed, timelines
 from referee.notation.records import Finding, open_text, text_lines
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
@@ -64,7 +67,7 @@ class Variant:
 
     label: str
     preset: str
-    rules: Any
+    rules: Setting
     #: Is this the record's own setting?
     own: bool = False
 
@@ -75,7 +78,7 @@ class Verdict:
     #: The rule broken (illegal) and its sentence.
     rule: str | None = None
     message: str | None = None
-    #: The rules that decided a legal move (the engine's account: ``Game.allowed``).
+    #: The rules that decided a legal move (the engine's account: ``replay.allowed``).
     allowed: tuple[str, ...] = ()
     #: Illegal, and the rules counted it as a pass.
     rejected: bool = False
@@ -94,10 +97,10 @@ class Judged:
     """One setting's replay of the record."""
 
     variant: Variant
-    timeline: Timeline
+    timeline: SomeTimeline
     #: Kept only when it changes some verdict (a single option toggled).
     toggle_only: bool = False
-    steps: dict[int, Step] = field(default_factory=dict)
+    steps: dict[int, Step[object, object]] = field(default_factory=dict)
 
     @property
     def report(self) -> GameReport:
@@ -134,7 +137,7 @@ def _ply(f: Finding) -> T:
 @dataclass
 class MoveNote:
     #: The move as the first setting that reached it met it (the record's own while it lasts).
-    step: Step
+    step: Step[object, object]
     #: Each setting's verdict, for the settings that reach the move in the same position.
     verdicts: dict[str, Verdict]
     disputed: bool
@@ -168,8 +171,6 @@ class MoveNote:
 
     def rulebook(self) -> dict[str, str]:
         """Each rule the notes cite, and its place in the rulebook (``pitboss rules``)."""
-        from referee.jobs.rulebook import anchor
-
         ids = [self.step.violation.rule] if self.step.violation else []
         ids += [v.rule for v in self.verdicts.values() if v.rule] + list(self.rulings)
         catalog = spec.catalog()
@@ -178,7 +179,7 @@ class MoveNote:
 
 @dataclass
 class Annotated:
-    timeline: Timeline
+    timeline: SomeTimeline
     variants: list[Variant]
     notes: list[MoveNote]
     #: The record written back, annotated.
@@ -225,7 +226,7 @@ def parse_wanted(wanted: Sequence[str]) -> list[str]:
         errors = []
         for game in registry.games():
             try:
-                game.settings.parse(text)
+                game.settings.get().parse(text)
                 break
             except ValueError as err:
                 errors.append(T("{game}: {error}", game=game.title, error=said(err)))
@@ -235,35 +236,41 @@ def parse_wanted(wanted: Sequence[str]) -> list[str]:
 
 
 
-def _comparisons(game: Game, own: Any, timeline: Timeline, wanted: Sequence[str]) -> list[Comparison]:
+def _comparisons(game: SomeGame, own: Setting, timeline: SomeTimeline,
+                 wanted: Sequence[str]) -> list[Comparison[Setting]]:
+    settings = game.settings.get()
     if not wanted:
-        return list(game.settings.comparisons(own, timeline.record))
-    out = []
+        return list(settings.comparisons(own, timeline.record))
+    out: list[Comparison[Setting]] = []
     for text in wanted:
         try:
-            out.append(Comparison(game.settings.parse(text)))
+            out.append(Comparison(settings.parse(text)))
         except ValueError:
             continue  # a setting of another game
     return out
 
 
-def _own_setting(game: Game, timeline: Timeline) -> Any:
+def _own_setting(game: SomeGame, timeline: SomeTimeline) -> Setting | None:
+    settings = game.settings.get()
     if timeline.setting is not None:
         return timeline.setting
     if timeline.segments:
-        return timeline.segments[0].start.rules
-    return game.settings.declared(timeline.record)
+        found: Setting = settings.of(timeline.segments[0].start)
+        return found
+    declared: Setting | None = settings.declared(timeline.record)
+    return declared
 
 
 # ------------------------------------------------------------------ judging
 
 
-def _verdict(game: Game, step: Step) -> Verdict:
+def _verdict(game: SomeGame, step: Step[object, object]) -> Verdict:
     v = step.violation
     if v is not None:
         message = unrejected(v.message)
         return Verdict(False, v.rule, message, rejected=step.rejected)
-    return Verdict(True, allowed=tuple(dict.fromkeys(game.allowed(step.before, step.entry.move, step.after))))
+    assert step.after is not None  # a legal move leads somewhere
+    return Verdict(True, allowed=tuple(dict.fromkeys(allowed(game.engine, step.before, step.entry.move, step.after))))
 
 
 def _rulings(verdict: Verdict) -> list[str]:
@@ -272,10 +279,10 @@ def _rulings(verdict: Verdict) -> list[str]:
     return [r for r in ids if r in catalog and catalog[r].kind == "ruling"]
 
 
-def _judge_moves(game: Game, judged: list[Judged]) -> list[MoveNote]:
+def _judge_moves(game: SomeGame, judged: list[Judged]) -> list[MoveNote]:
     """Every move some replay reached: judged under the settings that reach it in the same
     position as the first of them that reaches it."""
-    key = game.settings.position_key
+    key = game.settings.get().position_key
     parted: dict[tuple[str, str], str] = {}
     notes = []
     indices = sorted({i for j in judged for i in j.steps})
@@ -310,7 +317,7 @@ def _judge_moves(game: Game, judged: list[Judged]) -> list[MoveNote]:
     return notes
 
 
-def _step_ply(step: Step) -> T:
+def _step_ply(step: Step[object, object]) -> T:
     if step.round is not None:
         return T("round {round}, ply {ply}", round=step.round, ply=step.ply)
     return T("ply {ply}", ply=step.ply)
@@ -354,20 +361,20 @@ def _cite(rule_id: str) -> str:
     return T("[{rule}] {title} ({source})", rule=rule_id, title=R(rule_id, rule.title), source=rule.source)
 
 
-def _distinctive(game: Game, rule_id: str, variant: Variant, variants: Sequence[Variant]) -> bool:
+def _distinctive(game: SomeGame, rule_id: str, variant: Variant, variants: Sequence[Variant]) -> bool:
     """Does ``rule_id`` belong to ``variant`` and not to every other variant (a rule-set
     rule, or one brought in by an option the variants set differently)?"""
     rule = spec.catalog().get(rule_id)
     if rule is None:
         return False
     others = [v for v in variants if v is not variant]
-    if any(v.preset not in rule.rulesets for v in others):
+    if any(not rule.applies_to(v.preset) for v in others):
         return True
-    option = game.settings.option
+    option = game.settings.get().option
     return any(option(variant.rules, name) != option(v.rules, name) for v in others for name in rule.options)
 
 
-def _disputed_comment(game: Game, note: MoveNote, variants: Sequence[Variant], head: str = M("disputed")) -> str:
+def _disputed_comment(game: SomeGame, note: MoveNote, variants: Sequence[Variant], head: str = M("disputed")) -> str:
     """The verdicts of the settings on a move (``head``: ``disputed``, or ``parts here``)."""
     judging = [v for v in variants if v.label in note.verdicts]
     broken = {v.rule for v in note.verdicts.values() if not v.legal}
@@ -392,7 +399,7 @@ def _disputed_comment(game: Game, note: MoveNote, variants: Sequence[Variant], h
         ids = [r for r in verdict.allowed if r in broken]
         ids += [r for r in verdict.allowed if r not in broken and _distinctive(game, r, variant, judging)]
         absent = [r for r in sorted(x for x in broken if x) if r not in verdict.allowed
-                  and variant.preset not in catalog.get(r, _NO_RULE).rulesets]
+                  and not _applies(catalog.get(r), variant.preset)]
         # Parting settings differ in what a move set off: only that is worth naming.
         shown = ids or ([] if absent or head != "disputed" else list(verdict.allowed))
         text = (T("{label}: legal {rules}", label=variant.label, rules=J("; ", (_cite(r) for r in shown))) if shown
@@ -411,14 +418,11 @@ def _with_apart(comment: str, note: MoveNote) -> str:
     return T("{comment} ({apart})", comment=comment, apart=J("; ", note.apart.values()))
 
 
-class _NoRule:
-    rulesets: tuple[str, ...] = ()
+def _applies(rule: spec.Rule | None, rule_set: str) -> bool:
+    return rule is not None and rule.applies_to(rule_set)
 
 
-_NO_RULE = _NoRule()
-
-
-def comments_for(game: Game, note: MoveNote, variants: Sequence[Variant], explain_all: bool) -> list[str]:
+def comments_for(game: SomeGame, note: MoveNote, variants: Sequence[Variant], explain_all: bool) -> list[str]:
     step = note.step
     ref = next(v for v in variants if v.label in note.verdicts)
     out: list[str] = []
@@ -445,7 +449,7 @@ def comments_for(game: Game, note: MoveNote, variants: Sequence[Variant], explai
 # ------------------------------------------------------------------ the record
 
 
-def _record_comments(timeline: Timeline) -> list[str]:
+def _record_comments(timeline: SomeTimeline) -> list[str]:
     """Findings that belong to no move: tags, the deal, the result, the finishing order."""
     out: list[str] = []
     report = timeline.report
@@ -472,7 +476,7 @@ def _settings_comments(judged: Sequence[Judged], not_compared: Sequence[str]) ->
     return out
 
 
-def annotate_timeline(timeline: Timeline, wanted: Sequence[str] = (), explain_all: bool = False) -> Annotated:
+def annotate_timeline(timeline: SomeTimeline, wanted: Sequence[str] = (), explain_all: bool = False) -> Annotated:
     """The record of ``timeline`` annotated: compared with the settings ``wanted`` (texts
     as ``--rules`` takes them), or by default with the game's comparisons."""
     game = timeline.kind
@@ -484,7 +488,7 @@ def annotate_timeline(timeline: Timeline, wanted: Sequence[str] = (), explain_al
         why = (T("it cannot be read as written ([{rule}] {message})", rule=first.rule, message=first.message)
                if first else T("it cannot be read"))
         return Annotated(timeline, [], [], timeline.chunk.text, why)
-    settings = game.settings
+    settings = game.settings.get()
     own_setting = _own_setting(game, timeline)
     judged: list[Judged] = []
     not_compared: list[str] = []
@@ -500,7 +504,7 @@ def annotate_timeline(timeline: Timeline, wanted: Sequence[str] = (), explain_al
             if comparison.setting in seen:
                 continue
             seen.add(comparison.setting)
-            record = game.read(timeline.chunk, report.file, report.index)
+            record = game.notation.read(timeline.chunk, report.file, report.index)
             other = replayed(game, timeline.chunk, record, comparison.setting)
             setting = comparison.setting
             judged.append(Judged(Variant(settings.label(setting), setting.name, setting), other,
@@ -520,10 +524,16 @@ def annotate_timeline(timeline: Timeline, wanted: Sequence[str] = (), explain_al
             by_index.setdefault(note.step.index, []).extend(note.comments)
     record_comments = _record_comments(timeline) + _settings_comments(judged, not_compared)
     # The comments go into the record in the language spoken; the JSON keeps them as messages.
-    text = game.part("annotate").write(timeline, {i: [tr(c) for c in cs] for i, cs in by_index.items()},
-                                       [tr(c) for c in record_comments])
+    text = written(timeline, {i: [tr(c) for c in cs] for i, cs in by_index.items()}, [tr(c) for c in record_comments])
     return Annotated(timeline, variants, notes, text, judged=judged, not_compared=not_compared,
                      record_comments=record_comments)
+
+
+def written(timeline: SomeTimeline, comments: dict[int, list[str]], record_comments: list[str]) -> str:
+    """A readable record written back by its game's notation, with these comments."""
+    game = timeline.kind
+    assert game is not None and timeline.record is not None
+    return game.notation.write(timeline.record, timeline.chunk, comments, record_comments)
 
 
 def annotate_lines(lines: Iterable[str], file: str, wanted: Sequence[str] = (),

@@ -33,7 +33,7 @@ from typing import Any
 
 from referee.jobs.parallel import RunError, Unread
 from referee.jobs.report import GameReport
-from referee.jobs.validate import validate_lines
+from referee.jobs.validate import Choices, validate_lines
 from referee.notation.records import open_text
 
 #: How long to try to reach the scheduler.
@@ -46,7 +46,7 @@ class ClusterError(RunError):
     """The cluster cannot be reached, or gave up on a file."""
 
 
-def validate_bytes(name: str, data: bytes, settings: dict[str, Any] | None = None,
+def validate_bytes(name: str, data: bytes, settings: Choices | None = None,
                    ) -> tuple[list[GameReport], str | None, OSError | None]:
     """The task a worker runs: every report of one file, given as its bytes, named as
     the user named it; the address of the worker that did it; and what stopped the file
@@ -101,7 +101,7 @@ def connect(scheduler: Any) -> tuple[Any, bool]:
 
 
 def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None,
-              settings: dict[str, Any] | None = None,
+              settings: Choices | None = None,
               ) -> Iterator[tuple[str, list[GameReport], str | None, OSError | None]]:
     """(file, its reports, the worker that judged it, what stopped it being read) for
     each file, in input order; a file that cannot be read has no reports, and the run goes on."""
@@ -153,7 +153,7 @@ def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None,
 
 
 def validate_on_dask(scheduler: Any, paths: Iterable[str], in_flight: int | None = None,
-                     settings: dict[str, Any] | None = None) -> Iterator[GameReport | Unread]:
+                     settings: Choices | None = None) -> Iterator[GameReport | Unread]:
     """Each record's report of each file, in input order, validated on the cluster whose
     scheduler is at that address (or through that ``distributed.Client``); a file that
     cannot be read is an :class:`Unread` in its place."""

@@ -48,7 +48,7 @@ class Explanation:
             entry: dict[str, object] = {"id": rule_id, "role": "allowed" if verdict.legal else "broken"}
             if rule is not None:
                 rule = spec.translated(rule, current())
-                entry.update(title=rule.title, kind=rule.kind, rulesets=list(rule.rulesets),
+                entry.update(title=rule.title, kind=rule.kind, rulesets=list(registry.rule_sets_of(rule)),
                              options=list(rule.options), text=rule.text, source=rule.source,
                              rulebook=anchor(rule.id))
             out.append(entry)
@@ -177,7 +177,8 @@ def explanation_text(ex: Explanation, color: bool = False) -> str:
                          else T("{rules}: ILLEGAL", rules=variant.label))
             lines.append(paint(tr(state), "red", "bold"))
             rule = rule_of(verdict.rule or "")
-            lines.append(f"  {paint('✗', 'red')} {verdict.rule} — {rule.title if rule else ''}{_rule_tag(rule, variant)}")
+            lines.append(f"  {paint('✗', 'red')} {verdict.rule} — "
+                         f"{rule.title if rule else ''}{_rule_tag(rule, variant)}")
             lines.append(f"    {tr(verdict.message)}")
             if rule is not None:
                 lines.append("    " + tr(T("The rule: {text}", text=rule.text)))
@@ -211,7 +212,7 @@ def explanation_text(ex: Explanation, color: bool = False) -> str:
 def _who(game: str | None, player: str, move: str) -> str:
     """The move, and who moved where the move's text does not say it (its notation names no player)."""
     kind = registry.find(game)
-    if kind is not None and not kind.moves_name_mover:
+    if kind is not None and not kind.notation.moves_name_mover:
         return T("player {player}: {move}", player=player, move=move)
     return move
 
@@ -222,8 +223,9 @@ def _rule_tag(rule, variant) -> str:
     bits = []
     if rule.kind == "ruling":
         bits.append(T("ruling"))
-    if len(rule.rulesets) == 1:
-        bits.append(T("{rules} only", rules=rule.rulesets[0]))
+    sets = registry.rule_sets_of(rule)
+    if len(sets) == 1:
+        bits.append(T("{rules} only", rules=sets[0]))
     if rule.options:
         bits.append(T("option {options}", options=", ".join(rule.options)))
     return f"  [{tr(J('; ', bits))}]" if bits else ""

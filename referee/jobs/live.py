@@ -1,19 +1,10 @@
-"""What a game gives the live service (``pitboss serve``): one live table at a time.
+"""What a live table of a game is to the service (``pitboss serve``): one table at a time.
 
-The service (``referee/service``) never names a game. Each game's ``live`` part
-(``registry.game(name).part("live")``, a module ``referee/games/<game>/live.py``) offers:
-
-- ``create(body) -> dict``: a table's set-up from a creation request's fields (``rules``,
-  ``options``, ``seats``, ``decks``, ``rounds``, ``seed``), checked, with every random
-  choice already made (decks, deals are derived from the seed). It is JSON, stored as is,
-  and holds secrets (decks, the seed): the service never shows it. Raises
-  :class:`LiveError` on a bad request.
-- ``open(setup) -> Match``: the table at its start; the service replays the stored moves
-  on it (:meth:`Match.replay`) after a restart.
-- ``form() -> dict``: what a form for a new table offers, as JSON: ``seats`` (rule set ->
-  the seat counts it takes), ``names`` (names to suggest, seat by seat), ``options`` (each
-  ``{"name", "title", "kind": "bool" | "choice" | "length", "choices"}``), ``presets``
-  (rule set -> each option's value there) and ``rounds`` (does a table play rounds?).
+The service (``referee/service``) never names a game. A game's live tables (``Game.live``,
+a :class:`referee.jobs.game.Live`: ``create(body)`` checks a creation request and makes
+every random choice, ``open(setup)`` gives the table at its start, ``form()`` says what a
+form for a new table offers) are each a :class:`Match`, which takes the moves; a refused
+request is a :class:`LiveError`.
 
 A :class:`Match` is the table's state; the engines judge every move it takes. All its
 texts are notation (notation.md): a seat's legal moves, the public move text, the record.
@@ -28,12 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from referee.jobs.frame import Frame
+
 
 class LiveError(Exception):
     """A request the game cannot take: ``status`` 400 (malformed) or 422 (against a rule),
     ``rule`` the rule id that decided it, when one did."""
 
-    def __init__(self, message: str, status: int = 422, rule: str | None = None, detail: Any = None):
+    def __init__(self, message: str, status: int = 422, rule: str | None = None, detail: object = None):
         super().__init__(message)
         self.message = message
         self.status = status
@@ -106,7 +99,7 @@ class Match(Protocol):
     def replay(self, seat: int, stored: str) -> None:
         """Apply a stored move again (after a restart). Raises LiveError when it does not fit."""
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> dict[str, object]:
         """The game's part of a view: ``to_move``, ``round``, ``seats`` (name, cards),
         ``table``, ``moves`` (public texts), ``result``; with a seat also ``hand`` and
         whatever else that seat may see (``deck_left``). Never a card the reader cannot see."""
@@ -115,7 +108,7 @@ class Match(Protocol):
         """The record: the whole one (decks, hands, ``Seed``) once finished, else only the
         public record."""
 
-    def frame(self, seat: int | None) -> Any:
+    def frame(self, seat: int | None) -> Frame[object, object]:
         """A render frame (``referee.jobs.render.frames.Frame``) of the position as that
         reader may see it."""
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from referee.jobs.report import GameReport
 from referee.jobs.validate import (
+    Choices,
     judge_chunk,
     sniff,
     split,
@@ -31,7 +32,7 @@ from referee.jobs.validate import (
 )
 from referee.notation.records import Chunk, RecordFile, open_text
 
-if TYPE_CHECKING:  # the pool's modules cost 40 ms to import: only when a pool starts
+if TYPE_CHECKING:  # the pool's modules are slow to import: only when a pool starts
     from concurrent.futures import Future, ProcessPoolExecutor
 
 #: A batch is cut when it holds this many records or this many characters of text.
@@ -77,11 +78,11 @@ def call_packed(data: bytes) -> Any:
     return fn(*args)
 
 
-def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: dict[str, Any] | None = None) -> list[GameReport]:
+def judge_batch(file: str, items: list[tuple[Chunk, int]], settings: Choices | None = None) -> list[GameReport]:
     return [judge_chunk(chunk, file, index, settings) for chunk, index in items]
 
 
-def validate_whole(path: str, settings: dict[str, Any] | None = None) -> tuple[list[GameReport], OSError | None]:
+def validate_whole(path: str, settings: Choices | None = None) -> tuple[list[GameReport], OSError | None]:
     """Every report of one file (a contest log), and the read error that stopped it."""
     reports: list[GameReport] = []
     try:
@@ -107,7 +108,7 @@ class _Unit:
     error: OSError | None = None
     future: Future | None = None
 
-    def run_here(self, settings: dict[str, Any] | None) -> Any:
+    def run_here(self, settings: Choices | None) -> Any:
         if self.kind == "batch":
             return judge_batch(self.file, self.items, settings)
         if self.kind == "whole":
@@ -116,7 +117,7 @@ class _Unit:
 
 
 def _units(paths: Iterable[str], stdin: TextIO | None, batch_records: int,
-           settings: dict[str, Any] | None) -> Generator[_Unit, None, None]:
+           settings: Choices | None) -> Generator[_Unit, None, None]:
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
@@ -168,10 +169,10 @@ def _fraction(handle: RecordFile | TextIO, size: int | None) -> float | None:
         return None
 
 
-def _warm(units: Iterable[_Unit], settings: dict[str, Any] | None) -> None:
+def _warm(units: Iterable[_Unit], settings: Choices | None) -> None:
     """Judge, once and to nowhere, the first record of each game among ``units`` before the
     workers are forked: they then start with that game's modules imported and its parsers
-    built (40-50 ms of CPU each, paid once instead of once per worker)."""
+    built (paid once instead of once per worker)."""
     seen: set[str | None] = set()
     for unit in units:
         for chunk, index in unit.items[:1]:
@@ -220,7 +221,7 @@ def worker_failed(err: BaseException, what: str) -> RunError:
 
 
 def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO | None = None,
-                   batch_records: int = BATCH_RECORDS, settings: dict[str, Any] | None = None,
+                   batch_records: int = BATCH_RECORDS, settings: Choices | None = None,
                    ) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """Each record's report of each file, in input order, with how far through its file
     the reader is (None for standard input), validated on ``jobs`` processes (default:
@@ -279,31 +280,7 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             if not pending:
                 done = True
                 return
-            unit = pending.popleft()
-            if unit.kind == "error":
-                assert unit.error is not None
-                yield Unread(unit.path, unit.error), None
-                continue
-            if unit.kind == "here":
-                assert unit.stream is not None
-                for report in unit.stream:
-                    yield report, None
-                continue
-            try:
-                result = unit.future.result() if unit.future is not None else unit.run_here(settings)
-            except broken as err:
-                raise RunError(f"a worker process died while validating {unit.path} ({err}); "
-                               "run again, or with --jobs 1") from err
-            except Exception as err:  # noqa: BLE001 - whatever the worker raised, said in one line
-                raise worker_failed(err, f"validating {unit.path}") from err
-            if unit.kind == "batch":
-                yield from zip(result, unit.fractions)
-            else:
-                reports, error = result
-                for report in reports:
-                    yield report, 1.0
-                if error is not None:
-                    yield Unread(unit.path, error), None
+            yield from _delivered(pending.popleft(), settings, broken)
     finally:
         units.close()
         if pool is not None:
@@ -313,8 +290,38 @@ def validate_paths(paths: Iterable[str], jobs: int | None = None, stdin: TextIO 
             pool.shutdown(wait=done, cancel_futures=not done)
 
 
+def _delivered(unit: _Unit, settings: Choices | None,
+               broken: tuple[type[BaseException], ...]) -> Iterator[tuple[GameReport | Unread, float | None]]:
+    """A unit's reports, in order, once its turn has come: an unreadable file's
+    :class:`Unread`, standard input's as it is read, a worker's as it sent them."""
+    if unit.kind == "error":
+        assert unit.error is not None
+        yield Unread(unit.path, unit.error), None
+        return
+    if unit.kind == "here":
+        assert unit.stream is not None
+        for report in unit.stream:
+            yield report, None
+        return
+    try:
+        result = unit.future.result() if unit.future is not None else unit.run_here(settings)
+    except broken as err:
+        raise RunError(f"a worker process died while validating {unit.path} ({err}); "
+                       "run again, or with --jobs 1") from err
+    except Exception as err:  # noqa: BLE001 - whatever the worker raised, said in one line
+        raise worker_failed(err, f"validating {unit.path}") from err
+    if unit.kind == "batch":
+        yield from zip(result, unit.fractions)
+        return
+    reports, error = result
+    for report in reports:
+        yield report, 1.0
+    if error is not None:
+        yield Unread(unit.path, error), None
+
+
 def _serial(paths: Iterable[str], stdin: TextIO | None,
-            settings: dict[str, Any] | None) -> Iterator[tuple[GameReport | Unread, float | None]]:
+            settings: Choices | None) -> Iterator[tuple[GameReport | Unread, float | None]]:
     """One process, streamed, record by record (``--jobs 1``)."""
     for path in paths:
         name = "<stdin>" if path == "-" else path

@@ -1,12 +1,10 @@
 """What ``pitboss solve`` can ask, as data: each game's questions and their options
-(``Game.questions``, ``Game.question_options``). Light: the answers are in each game's
-``solve`` part, loaded only when a question is asked."""
+(``Game.solver``: ``Solver.questions``, ``Solver.options``). Light: the answers are in
+each game's ``solve`` part, loaded only when a question is asked."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from referee.jobs import registry
 
 #: The largest --within (own moves) and --depth (own turns or plays) a question takes: past
 #: them even building the question's model outgrows any sensible --timeout and memory.
@@ -16,7 +14,7 @@ MAX_DEPTH = 30
 
 @dataclass(frozen=True)
 class Question:
-    """A question ``pitboss solve`` can ask of a game's positions (``Game.questions``)."""
+    """A question ``pitboss solve`` can ask of a game's positions (``Solver.questions``)."""
 
     name: str
     summary: str
@@ -38,21 +36,3 @@ class QuestionOption:
     min: int | None = None
     #: The largest value taken (a documented maximum; past it, a clear error).
     max: int | None = None
-
-
-def question_names() -> list[str]:
-    """Every game's questions, by name (what ``--question`` accepts)."""
-    return [q.name for g in registry.games() for q in g.questions]
-
-
-def question_options() -> dict[str, list[QuestionOption]]:
-    """Each question option's name -> its declarations, one per game that has it."""
-    out: dict[str, list[QuestionOption]] = {}
-    for g in registry.games():
-        for option in g.question_options:
-            out.setdefault(option.name, []).append(option)
-    return out
-
-
-def option_names() -> list[str]:
-    return list(question_options())

@@ -5,7 +5,7 @@ explain, show, solve and analyse, the citations the tests check) runs this loop 
 observes it; none has a loop of its own.
 
 A game says what to replay through its *plan* (``Game.plan``): a generator that checks
-the record's tags, yields each :class:`Segment` to play (a Caravan record, a Daifugo
+the record's tags, yields each :class:`~referee.jobs.segment.Segment` to play (a Caravan record, a Daifugo
 round: its start position and its moves) and is sent the position the segment ended in
 (it can then check the result or the finishing order, and set up the next segment). The
 loop here does the rest, the same for every game:
@@ -20,145 +20,78 @@ loop here does the rest, the same for every game:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Generic, TypeVar
 
-from referee.engines.base import Violation
-from referee.engines.message import M, T
+from referee.jobs.game import Engine, Game, Record, Setting
 from referee.jobs.report import GameReport
-from referee.notation.records import Finding, MoveEntry
+from referee.jobs.segment import Plan, Segment, Step, rejected
+from referee.notation.records import Finding
 
-if TYPE_CHECKING:
-    from referee.jobs.game import Game
-
-#: The message of a counted illegal move (a warning): the violation's, said as rejected.
-REJECTED = M("rejected, counted as a pass: {message}")
-
-
-def rejected(message: str) -> T:
-    """A counted illegal move's message."""
-    return T(REJECTED, message=message)
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+RecordT = TypeVar("RecordT", bound=Record)
+SettingT = TypeVar("SettingT", bound=Setting)
 
 
-def unrejected(message: str) -> str:
-    """The violation's own message inside a counted illegal move's (else ``message``)."""
-    if isinstance(message, T) and message.msgid == REJECTED:
-        return message.args["message"]
-    prefix = REJECTED.partition("{")[0]
-    return message[len(prefix):] if message.startswith(prefix) else message
+def allowed(engine: Engine[StateT, MoveT], before: StateT, move: MoveT, after: StateT) -> list[str]:
+    """The ids of the rules that decided a legal move, the engine's own account: those its
+    ``check`` consulted, then those the move set off (``effects``)."""
+    consulted: list[str] = []
+    engine.check(before, move, consulted)
+    return consulted + list(engine.effects(before, move, after))
 
 
-@dataclass
-class Segment:
-    """A stretch of play from one start position: a Caravan record, a Daifugo round."""
-
-    round: int | None
-    start: Any
-    #: The moves to play, as read (each a MoveEntry: the engine's move and its place).
-    entries: Sequence[MoveEntry]
-    #: Who made a move, as the record names players ("1"/"2", "Aki"); given the game's
-    #: state and one of ``entries`` (the game's own MoveEntry subclass).
-    mover: Callable[[Any, Any], str]
-    #: Rewords a violation for the record's reader (a move naming an unknown player).
-    reword: Callable[[Any, Any, Violation], Violation] | None = None
-    #: Index of the segment's first move among all the record's moves.
-    offset: int = 0
-    #: The moves played, once replayed (kept only by observers that keep positions).
-    steps: list[Step] = field(default_factory=list)
-
-
-@dataclass
-class Step:
-    """One move of a record as the replay met it."""
-
-    #: Index of the move in the record (0-based, file order, all rounds together).
-    index: int
-    #: Ply as ``validate`` counts it: from 1 within the record (Caravan) or round (Daifugo).
-    ply: int
-    round: int | None
-    entry: MoveEntry
-    #: Who moved, as the record names them.
-    player: str
-    before: Any
-    #: The position after the move; None when the move was illegal and ended the replay.
-    after: Any | None
-    #: The rule the move broke, or None.
-    violation: Violation | None = None
-    #: The move was illegal and the rules counted it as a pass (the contest server).
-    rejected: bool = False
-
-    @property
-    def legal(self) -> bool:
-        return self.violation is None
-
-    def to_json(self) -> dict[str, Any]:
-        """Where the move stands and how the replay's rules judged it."""
-        return {
-            "round": self.round,
-            "ply": self.ply,
-            "line": self.entry.line,
-            "column": self.entry.column,
-            "player": self.player,
-            "move": self.entry.text,
-            "legal": self.legal,
-            "rejected": self.rejected,
-        }
-
-
-class Observer:
+class Observer(Generic[StateT, MoveT]):
     """What a replay tells whoever follows it. The base class ignores everything."""
 
-    def segment_started(self, segment: Segment) -> None:
+    def segment_started(self, segment: Segment[StateT, MoveT]) -> None:
         """A segment starts in ``segment.start`` (after the deal and the exchange duties)."""
 
-    def moved(self, step: Step) -> None:
+    def moved(self, step: Step[StateT, MoveT]) -> None:
         """A move was judged: legal, counted (``step.rejected``) or illegal (``after`` None)."""
 
 
-class Positions(Observer):
+class Positions(Observer[StateT, MoveT]):
     """Keeps every segment and every step: what annotate, explain and show read."""
 
     def __init__(self) -> None:
-        self.segments: list[Segment] = []
+        self.segments: list[Segment[StateT, MoveT]] = []
 
-    def segment_started(self, segment: Segment) -> None:
+    def segment_started(self, segment: Segment[StateT, MoveT]) -> None:
         self.segments.append(segment)
 
-    def moved(self, step: Step) -> None:
+    def moved(self, step: Step[StateT, MoveT]) -> None:
         self.segments[-1].steps.append(step)
 
 
-class Citations(Observer):
-    """The ids of the rules that decided the legal moves (``Game.allowed``) and of the
-    counted illegal ones."""
+class Citations(Observer[StateT, MoveT]):
+    """The ids of the rules that decided the legal moves (:func:`allowed`) and of the
+    counted illegal ones (what set them off: ``Engine.set_off``)."""
 
-    def __init__(self, game: Game) -> None:
-        self.game = game
+    def __init__(self, engine: Engine[StateT, MoveT]) -> None:
+        self.engine = engine
         self.ids: set[str] = set()
 
-    def segment_started(self, segment: Segment) -> None:
-        self.ids.update(self.game.set_off(segment.start))
+    def segment_started(self, segment: Segment[StateT, MoveT]) -> None:
+        self.ids.update(self.engine.set_off(segment.start))
 
-    def moved(self, step: Step) -> None:
+    def moved(self, step: Step[StateT, MoveT]) -> None:
         if step.after is None:
             return
         if step.violation is None:
-            self.ids.update(self.game.allowed(step.before, step.entry.move, step.after))
+            self.ids.update(allowed(self.engine, step.before, step.entry.move, step.after))
         else:
-            self.ids.update(self.game.set_off(step.after))
+            self.ids.update(self.engine.set_off(step.after))
 
 
-#: A plan: yields segments, is sent the position each ended in.
-Plan = Generator[Segment, Any, None]
-
-
-def play(engine: Any, segment: Segment, report: GameReport, observer: Observer | None = None) -> Any | None:
+def play(engine: Engine[StateT, MoveT], segment: Segment[StateT, MoveT], report: GameReport,
+         observer: Observer[StateT, MoveT] | None = None) -> StateT | None:
     """Play a segment's moves from its start: findings into ``report``, each move to the
     observer. The position after the last move, or None when an illegal move ended it."""
     # Without an observer (validate) a legal move builds no Step: that is the hot path.
     watching = observer is not None
-    observer = observer or _IGNORE
+    if observer is None:
+        observer = Observer()
     observer.segment_started(segment)
     check, apply, after_illegal = engine.check, engine.apply, engine.after_illegal
     state = segment.start
@@ -175,12 +108,12 @@ def play(engine: Any, segment: Segment, report: GameReport, observer: Observer |
             continue
         if segment.reword is not None:
             violation = segment.reword(state, entry, violation)
-        after = after_illegal(state, move, violation)
+        counted = after_illegal(state, move, violation)
         finding = Finding(violation.rule, violation.message, entry.line, entry.column, ply=ply,
                           round=segment.round, player=segment.mover(state, entry), move=entry.text)
-        step = Step(segment.offset + ply - 1, ply, segment.round, entry, finding.player or "", state, after,
-                    violation, rejected=after is not None)
-        if after is None:
+        step = Step(segment.offset + ply - 1, ply, segment.round, entry, finding.player or "", state, counted,
+                    violation, rejected=counted is not None)
+        if counted is None:
             report.errors.append(finding)
             report.plies += ply - 1
             observer.moved(step)
@@ -188,18 +121,19 @@ def play(engine: Any, segment: Segment, report: GameReport, observer: Observer |
         finding.message = rejected(finding.message)
         report.warnings.append(finding)
         observer.moved(step)
-        state = after
+        state = counted
     report.plies += ply
     return state
 
 
-def replay(game: Game, record: Any, observer: Observer | None = None, setting: Any = None,
+def replay(game: Game[StateT, MoveT, RecordT, SettingT], record: RecordT,
+           observer: Observer[StateT, MoveT] | None = None, setting: SettingT | None = None,
            report: GameReport | None = None) -> GameReport:
     """The verdict on a read record: its reader's findings, then its game's plan played
     out (under ``setting`` instead of the record's own rules, when given)."""
     if report is None:
         report = game.new_report(record)
-    plan: Plan = game.plan(record, report, setting)
+    plan: Plan[StateT, MoveT] = game.plan(record, report, setting)
     engine = game.engine
     try:
         segment = next(plan)
@@ -214,12 +148,9 @@ def replay(game: Game, record: Any, observer: Observer | None = None, setting: A
     return report
 
 
-_IGNORE = Observer()
-
-
-def cite(game: Game, record: Any) -> set[str]:
+def cite(game: Game[StateT, MoveT, RecordT, SettingT], record: RecordT) -> set[str]:
     """The ids of every rule that decided the record's moves, replayed up to its first
     illegal one (what the golden records' ``covers`` claims are checked against)."""
-    citations = Citations(game)
+    citations = Citations(game.engine)
     replay(game, record, citations)
     return citations.ids

@@ -4,7 +4,9 @@ For each game (from the registry): its rule sets in a few words; the differences
 them side by side (for each topic, the rules each rule set has that another lacks, and
 the options each sets); then every rule, topic by topic, with its id, title, text, the
 rule sets and options it belongs to, whether it is a ruling (decided where the sources
-are silent), and its source. ``--rules`` keeps one rule set's rules.
+are silent), and its source. ``--rules`` keeps one rule set's rules. The topics and their
+headings are the game's spec's (``[topics]`` in spec/<game>.toml); what a rule set is in
+a few words, and its options, the game's ``rulebook`` part says.
 
 A rule's place in the rulebook's page is :func:`anchor` (``rules.html#<rule id>``);
 ``explain`` says where its rules are, and annotate's JSON gives each cited rule's place.
@@ -20,8 +22,8 @@ from xml.sax.saxutils import escape, quoteattr
 from referee import spec
 from referee.engines.message import M, T
 from referee.i18n import BCP47, Text, current, gettext_
-from referee.jobs.game import Game
-from referee.jobs.render.html import head
+from referee.jobs.registry import SomeGame, rule_sets_of
+from referee.jobs.render.page import head
 
 #: What the rulebook says (one place, for translation).
 TEXT = Text({
@@ -43,24 +45,9 @@ TEXT = Text({
     "notation": M("records (both notations)"),
 })
 
-#: The topics the rules are grouped by (the middle part of their ids: ``caravan.deck.size``
-#: is about the deck), as the rulebook's section headings say them. A topic missing here
-#: is shown as its id part (tests/test_i18n.py checks that none is).
-TOPICS = Text({
-    "combo": M("combo"), "deal": M("deal"), "deck": M("deck"), "direction": M("direction"),
-    "disband": M("disband"), "discard": M("discard"), "draw": M("draw"), "end": M("end"),
-    "exchange": M("exchange"), "face": M("face"), "finish": M("finish"), "hand": M("hand"),
-    "jack": M("jack"), "joker": M("joker"), "lane": M("lane"), "lead": M("lead"), "lock": M("lock"),
-    "log": M("log"), "miyako": M("miyako"), "number": M("number"), "opening": M("opening"),
-    "option": M("option"), "pass": M("pass"), "play": M("play"), "queen": M("queen"),
-    "result": M("result"), "round": M("round"), "suit": M("suit"), "trick": M("trick"),
-    "turn": M("turn"), "value": M("value"),
-})
-
-
 @dataclass(frozen=True)
 class Book:
-    game: Game
+    game: SomeGame
     #: The rule sets shown (all of the game's, or the one asked for).
     rule_sets: tuple[str, ...]
     #: (topic, rules) in reading order.
@@ -71,15 +58,15 @@ class Book:
         return [r for _, rules in self.topics for r in rules]
 
 
-def game_rules(game: Game) -> list[spec.Rule]:
+def game_rules(game: SomeGame) -> list[spec.Rule]:
     """The game's rules: those of its spec files, then the record rules it shares."""
     catalog = spec.catalog().values()
     own = [r for f in game.spec_files for r in catalog if r.file == f]
-    shared = [r for r in catalog if r.file not in game.spec_files and set(r.rulesets) >= set(game.rule_sets)]
+    shared = [r for r in catalog if r.file not in game.spec_files and all(r.applies_to(s) for s in game.rule_sets)]
     return own + shared
 
 
-def topic_of(rule: spec.Rule, game: Game) -> str:
+def topic_of(rule: spec.Rule, game: SomeGame) -> str:
     """The topic a rule is shown under: its id's middle part (a record rule: the records')."""
     if rule.file not in game.spec_files:
         return "notation"
@@ -87,28 +74,30 @@ def topic_of(rule: spec.Rule, game: Game) -> str:
     return parts[1] if len(parts) > 2 else parts[0]
 
 
-def _topic(rule: spec.Rule, game: Game) -> str:
-    topic = topic_of(rule, game)
-    if rule.file not in game.spec_files:
-        return TEXT["notation"]
-    return TOPICS.get(topic, topic)
+def topics(game: SomeGame) -> dict[str, str]:
+    """The topics of a game's rules, each with its heading in the language spoken: its
+    main spec file's ``[topics]`` (spec/<game>.toml)."""
+    return spec.topics(f"{game.name}.toml", current())
 
 
-def book(game: Game, rule_set: str | None = None) -> Book:
+def book(game: SomeGame, rule_set: str | None = None) -> Book:
     """The rulebook of ``game`` (only ``rule_set``'s rules when given). Raises ValueError
     for a rule set the game does not have."""
     if rule_set is not None and rule_set not in game.rule_sets:
         raise ValueError(T("{game} has no rule set {rules}: use one of {choices}", game=game.title,
                            rules=repr(rule_set), choices=", ".join(game.rule_sets)))
     sets = (rule_set,) if rule_set else game.rule_sets
-    topics: dict[str, list[spec.Rule]] = {}
+    grouped: dict[str, list[spec.Rule]] = {}
     lang = current()
+    headings = topics(game)
     for rule in game_rules(game):
-        if rule_set is not None and rule_set not in rule.rulesets:
+        if rule_set is not None and not rule.applies_to(rule_set):
             continue
+        topic = topic_of(rule, game)
+        heading = TEXT["notation"] if rule.file not in game.spec_files else headings.get(topic, topic)
         # In the language spoken: the rule's title and text where it has them, else English.
-        topics.setdefault(_topic(rule, game), []).append(spec.translated(rule, lang))
-    return Book(game, sets, list(topics.items()))
+        grouped.setdefault(heading, []).append(spec.translated(rule, lang))
+    return Book(game, sets, list(grouped.items()))
 
 
 def anchor(rule_id: str, page: str = "rules.html") -> str:
@@ -121,24 +110,23 @@ def differences(b: Book) -> list[tuple[str, list[list[spec.Rule]]]]:
     rule set lacks."""
     out = []
     for topic, rules in b.topics:
-        distinct = [r for r in rules if not set(b.rule_sets) <= set(r.rulesets)]
+        distinct = [r for r in rules if not all(r.applies_to(s) for s in b.rule_sets)]
         if distinct:
-            out.append((topic, [[r for r in distinct if s in r.rulesets] for s in b.rule_sets]))
+            out.append((topic, [[r for r in distinct if r.applies_to(s)] for s in b.rule_sets]))
     return out
 
 
 def _options(b: Book) -> list[tuple[str, list[str]]]:
-    part = b.game.part("rulebook") if b.game.has("rulebook") else None
-    if part is None:
+    if b.game.rulebook is None:
         return []
+    part = b.game.rulebook.get()
     per_set = [part.options(s) for s in b.rule_sets]
     names = list(per_set[0]) if per_set else []
     return [(n, [o.get(n, TEXT["none"]) for o in per_set]) for n in names]
 
 
 def _describe(b: Book, rule_set: str) -> str:
-    part = b.game.part("rulebook") if b.game.has("rulebook") else None
-    return part.describe(rule_set) if part is not None else ""
+    return b.game.rulebook.get().describe(rule_set) if b.game.rulebook is not None else ""
 
 
 # ------------------------------------------------------------------ text
@@ -225,7 +213,7 @@ def text(books: Sequence[Book], width: int = 88) -> str:
                 lines.append("")
                 lines.append(f"  [{r.id}] {r.title}")
                 lines += _wrap(r.text, width, "    ")
-                facts = [TEXT["belongs"].format(sets=", ".join(r.rulesets))]
+                facts = [TEXT["belongs"].format(sets=", ".join(rule_sets_of(r)))]
                 if r.options:
                     facts.append(TEXT["by_options"].format(options=", ".join(r.options)))
                 if r.kind == "ruling":
@@ -268,7 +256,8 @@ nav ul { columns: 2 12rem; }
 
 
 def _link(r: spec.Rule) -> str:
-    return f'<a href="#{escape(r.id)}" title={quoteattr(r.id)}>{escape(r.title)} <span class="id">{escape(r.id)}</span></a>'
+    return (f'<a href="#{escape(r.id)}" title={quoteattr(r.id)}>{escape(r.title)} '
+            f'<span class="id">{escape(r.id)}</span></a>')
 
 
 def html(books: Sequence[Book]) -> str:
@@ -292,12 +281,13 @@ def html(books: Sequence[Book]) -> str:
                                + "".join(f"<td>{escape(v)}</td>" for v in values) + "</tr>")
             out.append("</tbody></table></div>")
         out.append(f"<h2>{escape(TEXT['rules'])}</h2><nav><ul>")
-        out += [f'<li><a href="#{escape(g.name)}-{n}">{escape(topic)}</a></li>' for n, (topic, _) in enumerate(b.topics, 1)]
+        out += [f'<li><a href="#{escape(g.name)}-{n}">{escape(topic)}</a></li>'
+                for n, (topic, _) in enumerate(b.topics, 1)]
         out.append("</ul></nav>")
         for n, (topic, rules) in enumerate(b.topics, start=1):
             out.append(f'<h3 id="{escape(g.name)}-{n}">{n}. {escape(topic)}</h3>')
             for r in rules:
-                facts = [TEXT["belongs"].format(sets=", ".join(r.rulesets))]
+                facts = [TEXT["belongs"].format(sets=", ".join(rule_sets_of(r)))]
                 if r.options:
                     facts.append(TEXT["by_options"].format(options=", ".join(r.options)))
                 if r.kind == "ruling":

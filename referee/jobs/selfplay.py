@@ -3,7 +3,7 @@ on every core.
 
 A game's self-play is data on its :class:`~referee.jobs.game.Game` (``selfplay``): what
 one generated item is called, the options its generator takes beyond the common ones
-(how many, the seed, the rule set), and its *maker* (loaded when first used): given the
+(how many, the seed, the rule set), and its *maker* (loaded when first called): given the
 rule set and the options it checks them (ValueError) and returns a callable that makes
 item number ``index`` of seed ``seed`` on its own, from a random generator seeded with
 both (:func:`unit_random`). Items are independent of each other, so any number of
@@ -18,44 +18,17 @@ says so with ``whole_file`` and its items name their file (``file_name(number)``
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from referee.jobs.game import Game, Maker, WholeFile
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of a game's self-play: ``--name`` on the command line, ``name`` (with
-    ``_`` for ``-``) as the generator's keyword."""
-
-    name: str
-    default: Any
-    help: str
-    choices: tuple[str, ...] = ()
-    min: int | None = None
-    max: int | None = None
-    #: A boolean option's off switch (``--no-draws``) is written beside it.
-    negatable: bool = False
-
-    @property
-    def keyword(self) -> str:
-        return self.name.replace("-", "_")
-
-
-class Maker(Protocol):
-    """Makes item ``index`` (from 0) of ``seed``; picklable (it travels to the workers)."""
-
-    #: Does each item fill a file of its own (``file_name(number)`` names it)?
-    whole_file: bool
-
-    def __call__(self, seed: int, index: int) -> Any: ...
 
 
 ItemT = TypeVar("ItemT")
@@ -71,29 +44,6 @@ def unit_random(seed: int, index: int) -> random.Random:
     """The random generator item ``index`` of ``seed`` is made from: its own, so that each
     item is the same whichever process makes it and whatever was made before it."""
     return random.Random(f"{seed}:{index}")
-
-
-@dataclass(frozen=True)
-class SelfPlay:
-    #: What one generated record is called, plural ("games", "matches").
-    noun: str
-    #: The command's help.
-    help: str
-    #: "module:function": (rules, **options) -> a :class:`Maker`; raises ValueError for a
-    #: combination of options the rules do not allow.
-    maker: str
-    options: tuple[Option, ...] = ()
-
-    def prepare(self, rules: str, **options: Any) -> Maker:
-        """The maker for these options (ValueError saying what is wrong with them)."""
-        module, _, function = self.maker.partition(":")
-        made: Maker = getattr(importlib.import_module(module), function)(rules, **options)
-        return made
-
-    def generate(self, count: int, seed: int, rules: str, **options: Any) -> Iterator[Any]:
-        """``count`` items of ``seed``, made in this process, in order (the options are
-        checked before the first is made)."""
-        return items(self.prepare(rules, **options), count, seed)
 
 
 # ------------------------------------------------------------------ on every core
@@ -128,7 +78,10 @@ class MakeError(Exception):
 def _made(maker: Maker, seed: int, index: int) -> Made:
     try:
         item = maker(seed, index)
-        return Made(index, item.text(), item.counts(), item.file_name(index + 1) if maker.whole_file else None)
+        if not maker.whole_file:
+            return Made(index, item.text(), item.counts())
+        assert isinstance(item, WholeFile)
+        return Made(index, item.text(), item.counts(), item.file_name(index + 1))
     except Exception as err:  # any failure of one item is reported as that item's
         raise MakeError(index, f"{type(err).__name__}: {err}") from None
 
@@ -236,8 +189,9 @@ def _failed(err: MakeError, noun: str, seed: int) -> str:
     return f"making {noun} number {err.index + 1} (--seed {seed}) failed: {err.why}"
 
 
-def produce_game(game: Any, count: int, seed: int, rules: str | None = None, jobs: int | None = None,
-                 start: int = 0, **options: Any) -> Generator[Made, None, None]:
+def produce_game(game: Game[Any, Any, Any, Any], count: int, seed: int, rules: str | None = None,
+                 jobs: int | None = None,
+                 start: int = 0, **options: object) -> Generator[Made, None, None]:
     """A game's self-play on every core, from Python: ``count`` items from number
     ``start`` as :func:`produce` yields them (ValueError for options the game refuses,
     before any is made)."""

@@ -11,37 +11,45 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from referee.engines.message import T
 from referee.jobs import registry
-from referee.jobs.game import Game
-from referee.jobs.replay import Positions, Segment, Step, replay
+from referee.jobs.game import Game, Record, Setting
+from referee.jobs.registry import SomeGame
+from referee.jobs.replay import Positions, replay
 from referee.jobs.report import GameReport
+from referee.jobs.segment import Segment, Step
 from referee.jobs.validate import attach_sources, judge_chunk, sniff, split
 from referee.notation.records import Chunk, MoveEntry
 
-__all__ = ["ContestLog", "Segment", "Step", "Timeline", "record_chunks", "timeline_of", "timelines"]
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+RecordT = TypeVar("RecordT", bound=Record)
+SettingT = TypeVar("SettingT", bound=Setting)
+
+__all__ = ["ContestLog", "Segment", "SomeTimeline", "Step", "Timeline", "record_chunks", "timeline_of", "timelines"]
 
 
 @dataclass
-class Timeline:
+class Timeline(Generic[StateT, MoveT, RecordT, SettingT]):
     game: str | None
     chunk: Chunk
-    record: Any | None
+    #: The record as read (None: its game is unknown, or it was over a size limit).
+    record: RecordT | None
     report: GameReport
-    segments: list[Segment] = field(default_factory=list)
+    segments: list[Segment[StateT, MoveT]] = field(default_factory=list)
     #: Every move of the record, replayed or not (in file order).
-    entries: list[MoveEntry] = field(default_factory=list)
+    entries: list[MoveEntry[MoveT]] = field(default_factory=list)
     #: The setting the replay judged under (None: the record's own rules).
-    setting: Any = None
+    setting: SettingT | None = None
 
     @property
-    def steps(self) -> list[Step]:
+    def steps(self) -> list[Step[StateT, MoveT]]:
         return [s for seg in self.segments for s in seg.steps]
 
     @property
-    def kind(self) -> Game | None:
+    def kind(self) -> SomeGame | None:
         return registry.find(self.game)
 
     @property
@@ -56,21 +64,28 @@ class Timeline:
         return self.report.rules
 
 
-def timeline_of(chunk: Chunk, file: str, index: int, setting: Any = None) -> Timeline:
+def timeline_of(chunk: Chunk, file: str, index: int, setting: Setting | None = None) -> SomeTimeline:
     """The record's verdict (as ``validate`` gives it) and its positions, from one replay
     (under ``setting`` instead of the record's own rules, when given)."""
     game = registry.find(chunk.game)
     if game is None or chunk.findings:  # an unknown game, or a record over a size limit
         return Timeline(chunk.game, chunk, None, judge_chunk(chunk, file, index))
-    return replayed(game, chunk, game.read(chunk, file, index), setting)
+    return replayed(game, chunk, game.notation.read(chunk, file, index), setting)
 
 
-def replayed(game: Game, chunk: Chunk, record: Any, setting: Any = None) -> Timeline:
+def replayed(game: Game[StateT, MoveT, RecordT, SettingT], chunk: Chunk, record: RecordT,
+             setting: SettingT | None = None) -> Timeline[StateT, MoveT, RecordT, SettingT]:
     """A read record's timeline under ``setting`` (None: its own rules)."""
-    positions = Positions()
+    positions: Positions[StateT, MoveT] = Positions()
     report = replay(game, record, positions, setting)
     attach_sources(report, chunk)
-    return Timeline(game.name, chunk, record, report, positions.segments, list(game.moves(record)), setting)
+    return Timeline(game.name, chunk, record, report, positions.segments, list(game.notation.moves(record)),
+                    setting)
+
+
+#: A timeline of a record of any game (the registry's games are of types generic code
+#: does not know).
+SomeTimeline = Timeline[Any, Any, Any, Any]
 
 
 class ContestLog(ValueError):
@@ -86,7 +101,7 @@ def record_chunks(lines: Iterable[str], file: str) -> Iterator[Chunk]:
         yield from split(stream)
         return
     if foreign.convert is None:
-        notations = " and ".join(g.notation for g in registry.games())
+        notations = " and ".join(g.notation.name for g in registry.games())
         raise ContestLog(T("{file} is {format}: this command takes {notations} records; judge it with {command}",
                            file=file, format=foreign.title, notations=notations,
                            command=f"`pitboss validate {file}`"))
@@ -94,7 +109,7 @@ def record_chunks(lines: Iterable[str], file: str) -> Iterator[Chunk]:
     yield from split(converted)
 
 
-def timelines(lines: Iterable[str], file: str, setting: Any = None) -> Iterator[Timeline]:
+def timelines(lines: Iterable[str], file: str, setting: Setting | None = None) -> Iterator[SomeTimeline]:
     """Each record's timeline. Raises ContestLog for a whole-file format."""
     for index, chunk in enumerate(record_chunks(lines, file), start=1):
         yield timeline_of(chunk, file, index, setting)

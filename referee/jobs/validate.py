@@ -14,11 +14,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from referee.engines.message import J, T, said
 from referee.jobs import registry
-from referee.jobs.game import Foreign
+from referee.jobs.game import Foreign, Setting
 from referee.jobs.replay import replay
 from referee.jobs.report import GameReport
 from referee.notation.records import (
@@ -83,18 +83,22 @@ def split(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
     return split_records(lines, first_line, registry.section_tags())
 
 
-def parse_settings(texts: Iterable[str]) -> dict[str, Any]:
+#: Settings chosen by name (``--rules``), each the setting of its game: game name -> setting.
+Choices = dict[str, Setting]
+
+
+def parse_settings(texts: Iterable[str]) -> Choices:
     """``--rules`` values (``fnv``, ``seed +spade3 -eight-cut``) as each game's setting:
     game name -> setting. A text is the setting of every game whose settings parse it
     (rule-set names differ between games); one no game takes raises ValueError with each
     game's reason."""
-    out: dict[str, Any] = {}
+    out: Choices = {}
     for text in texts:
         reasons = []
         taken = False
         for game in registry.games():
             try:
-                setting = game.settings.parse(text)
+                setting = game.settings.get().parse(text)
             except ValueError as err:
                 reasons.append(said(err))
                 continue
@@ -107,7 +111,7 @@ def parse_settings(texts: Iterable[str]) -> dict[str, Any]:
     return out
 
 
-def judge_chunk(chunk: Chunk, file: str, index: int, settings: dict[str, Any] | None = None) -> GameReport:
+def judge_chunk(chunk: Chunk, file: str, index: int, settings: Choices | None = None) -> GameReport:
     """One record's verdict; ``settings`` (game name -> setting, see :func:`parse_settings`)
     judges a game's records under that setting instead of their own rules."""
     kind = registry.find(chunk.game)
@@ -127,7 +131,7 @@ def judge_chunk(chunk: Chunk, file: str, index: int, settings: dict[str, Any] | 
         report = GameReport(file, index, chunk.game, None, errors=list(chunk.findings), line=chunk.line)
         attach_sources(report, chunk)
         return report
-    report = replay(kind, kind.read(chunk, file, index), setting=(settings or {}).get(kind.name))
+    report = replay(kind, kind.notation.read(chunk, file, index), setting=(settings or {}).get(kind.name))
     attach_sources(report, chunk)
     return report
 
@@ -171,7 +175,7 @@ def sniff(lines: Iterable[str]) -> tuple[Iterator[str], Foreign | None]:
     return chain(head, iterator), found
 
 
-def validate_lines(lines: Iterable[str], file: str, settings: dict[str, Any] | None = None) -> Iterator[GameReport]:
+def validate_lines(lines: Iterable[str], file: str, settings: Choices | None = None) -> Iterator[GameReport]:
     """Every record of a file given as lines (a contest log is recognised by its first
     line; ``settings`` applies to records in a game's own notation, a log's rules are
     its header's)."""
@@ -183,7 +187,8 @@ def validate_lines(lines: Iterable[str], file: str, settings: dict[str, Any] | N
         yield judge_chunk(chunk, file, index, settings)
 
 
-def validate_file(path: str | Path, stdin: TextIO | None = None, settings: dict[str, Any] | None = None) -> Iterator[GameReport]:
+def validate_file(path: str | Path, stdin: TextIO | None = None,
+                  settings: Choices | None = None) -> Iterator[GameReport]:
     """Reports for each record of a file (``-`` is standard input; gzip, bzip2 and xz
     are read transparently). Raises OSError if the file cannot be opened or is binary
     (:class:`referee.notation.records.NotText`)."""
@@ -195,7 +200,7 @@ def validate_file(path: str | Path, stdin: TextIO | None = None, settings: dict[
         handle.close()
 
 
-def validate_text(text: str, file: str = "<text>", settings: dict[str, Any] | None = None) -> list[GameReport]:
+def validate_text(text: str, file: str = "<text>", settings: Choices | None = None) -> list[GameReport]:
     """Every record of a text (lines counted as in a file: LF, CRLF or CR)."""
     return list(validate_lines(text_lines(text), file, settings))
 
@@ -207,7 +212,8 @@ COMPRESSED = (".gz", ".bz2", ".xz")
 def record_extensions() -> tuple[str, ...]:
     """The file endings a folder is searched for: each game's notation and whole-file
     formats, plain or compressed."""
-    plain = [e for g in registry.games() for e in (*g.extensions, *(x for f in g.foreign for x in f.extensions))]
+    plain = [e for g in registry.games() for e in (*g.notation.extensions,
+                                                   *(x for f in g.foreign for x in f.extensions))]
     return tuple(plain + [e + c for e in plain for c in COMPRESSED])
 
 

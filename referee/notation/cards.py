@@ -24,6 +24,7 @@ class CardError(ValueError):
 def parse_card(text: str) -> Card:
     card = _CARDS.get(text.upper())
     if card is None:
-        raise CardError(T("{text} is not a card (write rank then suit, e.g. 10H, QS, AC; JK for the joker)", text=repr(text)))
+        raise CardError(T("{text} is not a card (write rank then suit, e.g. 10H, QS, AC; JK for the joker)",
+                          text=repr(text)))
     return card
 

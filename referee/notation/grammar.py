@@ -42,21 +42,23 @@ TERMINAL_NAMES = {
 
 
 @cache
-def load(name: str, start: tuple[str, ...] = ("start",), transformer: type[Transformer] | None = None) -> Lark:
-    """An LALR parser for ``grammar/<name>.lark`` (strict: terminals may not collide).
+def load(name: str, start: tuple[str, ...] = ("start",), transformer: type[Transformer] | None = None,
+         folder: Path | None = None) -> Lark:
+    """An LALR parser for ``grammar/<name>.lark`` (strict: terminals may not collide), or
+    for ``<folder>/<name>.lark`` (a game that keeps its grammar in its own folder).
 
-    Building one costs 50-500 ms (most of it Lark's strict collision check), so a built
+    Building one is slow (most of it Lark's strict collision check), so a built
     parser is kept in the per-user cache (:func:`cache_dir`) under a name that carries a
     digest of every grammar file, the options, Lark's version and Python's: a changed
     grammar or an upgraded Lark is never served a stale parser. The grammar file stays the
     one definition; the cache is only its compiled form, and is rebuilt whenever missing,
     unreadable or unwritable (then the parser is simply built each time).
     """
-    path = data_dir("grammar") / f"{name}.lark"
+    path = (folder or data_dir("grammar")) / f"{name}.lark"
     built: dict[str, Any] = {"parser": "lalr", "strict": True, "start": list(start), "maybe_placeholders": False}
     # What is given again when a saved parser is loaded (Lark does not save these).
     given: dict[str, Any] = {"propagate_positions": True, "transformer": transformer() if transformer else None}
-    target = _cache_file(name, start)
+    target = _cache_file(name, start, folder)
     if target is not None:
         try:
             with open(target, "rb") as f:
@@ -110,22 +112,23 @@ def cache_dir() -> Path | None:
 
 
 @cache
-def _grammar_digest() -> str:
-    """A digest of every grammar file (``%import`` reaches a file's siblings) and of the
-    Lark and Python versions that compile them."""
+def _grammar_digest(folder: Path | None = None) -> str:
+    """A digest of every grammar file of the folder (``%import`` reaches a file's
+    siblings), of the folder itself, and of the Lark and Python versions that compile them."""
     digest = hashlib.sha256()
-    for part in (lark.__version__, sys.version.split()[0]):
+    for part in (lark.__version__, sys.version.split()[0], *([str(folder)] if folder else [])):
         digest.update(part.encode() + b"\0")
-    for file in sorted(data_dir("grammar").glob("*.lark")):
+    for file in sorted((folder or data_dir("grammar")).glob("*.lark")):
         digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def _cache_file(name: str, start: tuple[str, ...]) -> Path | None:
+def _cache_file(name: str, start: tuple[str, ...], grammars: Path | None = None) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
-    digest = hashlib.sha256(f"{name}\0{','.join(start)}\0{_grammar_digest()}".encode()).hexdigest()
+    files = _grammar_digest(grammars) if grammars else _grammar_digest()
+    digest = hashlib.sha256(f"{name}\0{','.join(start)}\0{files}".encode()).hexdigest()
     return folder / f"{name}-{'-'.join(start)}-{digest[:24]}.lark.pickle"
 
 

@@ -7,7 +7,6 @@ lines, before any grammar, so one broken record cannot swallow the next).
 
 from __future__ import annotations
 
-from referee.engines.message import T
 import io
 import os
 import re
@@ -17,7 +16,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Generic, TextIO, TypeVar
+
+from referee.engines.message import T
+
+MoveT = TypeVar("MoveT")
 
 
 @dataclass
@@ -59,7 +62,7 @@ class Tag:
     name_column: int = 0
 
 
-class MoveEntry:
+class MoveEntry(Generic[MoveT]):
     """A move as read: the engine's move, where it stands, its annotation glyphs.
 
     Each game's reader makes its own subclass, whose ``text`` is the move in canonical
@@ -68,7 +71,7 @@ class MoveEntry:
 
     __slots__ = ("move", "line", "column", "glyphs")
 
-    def __init__(self, move: Any, line: int, column: int, glyphs: tuple[str, ...] = ()) -> None:
+    def __init__(self, move: MoveT, line: int, column: int, glyphs: tuple[str, ...] = ()) -> None:
         self.move = move
         self.line = line
         self.column = column
@@ -233,8 +236,10 @@ def split_records(lines: Iterable[str], first_line: int = 1,
         if isinstance(raw, Overlong) or len(line.rstrip("\r\n")) > line_limit:
             length = raw.length if isinstance(raw, Overlong) else len(line.rstrip("\r\n"))
             if not findings:
-                findings.append(Finding("notation.limit", T("line {lineno} is {length:,} characters long; a record line may hold at most "
-                                                            "{line_limit:,}: the record is not read", lineno=lineno, length=length, line_limit=line_limit),
+                findings.append(Finding("notation.limit",
+                                        T("line {lineno} is {length:,} characters long; a record line may hold at "
+                                          "most {line_limit:,}: the record is not read", lineno=lineno, length=length,
+                                          line_limit=line_limit),
                                         lineno, 1))
             line = "\n"
         m = _TAG_LINE.match(line)
@@ -283,8 +288,10 @@ def split_records(lines: Iterable[str], first_line: int = 1,
         size += len(line)
         if size > record_limit:
             if not any(f.rule == "notation.limit" for f in findings):
-                findings.append(Finding("notation.limit", T("the record is over {record_limit:,} characters long (from line {start}); a record "
-                                                            "may hold at most that: it is not read", record_limit=record_limit, start=start),
+                findings.append(Finding("notation.limit",
+                                        T("the record is over {record_limit:,} characters long (from line {start}); "
+                                          "a record may hold at most that: it is not read", record_limit=record_limit,
+                                          start=start),
                                         lineno, 1))
             continue  # not kept: the record is reported by its findings, not read
         buf.append(line)

@@ -195,7 +195,8 @@ def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 
     # uvicorn hands the signal it stopped on back to the handler it found once it is done;
     # that handler only notes it, so that a requested stop exits 0
     stopped_by: list[int] = []
-    previous = {sig: signal.signal(sig, lambda s, _frame: stopped_by.append(s)) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, lambda s, _frame: stopped_by.append(s))
+                for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             runner.run(main())

@@ -12,7 +12,8 @@ legal moves (compared only where several seats move at once)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from referee.jobs.live import Match
 
 
 @dataclass
@@ -24,12 +25,12 @@ class Before:
     legal: dict[int, list[str]]
 
 
-def before(match: Any) -> Before:
+def before(match: Match) -> Before:
     movers = frozenset(match.movers())
     return Before(movers, {s: match.legal(s) for s in movers} if len(movers) > 1 else {})
 
 
-def changed(match: Any, was: Before, mover: int) -> set[int]:
+def changed(match: Match, was: Before, mover: int) -> set[int]:
     """The seats whose options the moves since ``was`` changed (``mover`` made the first)."""
     now = frozenset(match.movers())
     out = {mover} | (was.movers ^ now)

@@ -36,7 +36,7 @@ def check_body(body: Any) -> dict[str, Any]:
         raise _bad(f"unknown field{'s' if len(extra) > 1 else ''}: {', '.join(extra)}", extra)
     game = body.get("game")
     kind = registry.find(game) if isinstance(game, str) else None
-    if kind is None or not kind.has("live"):
+    if kind is None or kind.live is None:
         raise _bad(f"game must be one of {', '.join(registry.names())}", {"game": game})
     seats = body.get("seats")
     if not isinstance(seats, list) or not seats or len(seats) > MAX_SEATS or not all(map(name_ok, seats)):

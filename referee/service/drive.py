@@ -99,8 +99,9 @@ class Driver:
             if not bots:
                 return False
             seat = bots[0]
+            style = table.bot(seat) or ""
             seed = hash((table.row.setup.get("seed"), match.ply)) & 0xFFFFFFFF
-            outcome = match.bot_move(seat, table.bot(seat), seed)
+            outcome = match.bot_move(seat, style, seed)
         await self._play(table, outcome)
         return True
 

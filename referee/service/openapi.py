@@ -52,7 +52,7 @@ def build() -> dict[str, Any]:
     games = registry.games()
     titles = " and ".join(g.title for g in games)
     rules = "; ".join(f"{', '.join(g.rule_sets)} ({g.title})" for g in games)
-    notations = " or ".join(g.notation for g in games)
+    notations = " or ".join(g.notation.name for g in games)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Pitboss live referee", "version": "1",
@@ -145,7 +145,7 @@ _VIEW = {"type": "object", "required": ["id", "game", "rules", "status", "ply", 
 def _solve() -> dict[str, Any]:
     """``/v1/solve``'s body: the record, the question, the options every game takes and
     each game's question options (``referee.service.jobs.solve`` checks the same)."""
-    from referee.jobs.questions import question_names, question_options
+    from referee.jobs.solve.ask import question_names, question_options
 
     properties: dict[str, Any] = {
         "record": {"type": "string", "description": "the record's text"},
@@ -253,6 +253,6 @@ def _page_paths() -> dict[str, Any]:
         "/tables/{id}/replay": {"get": {"summary": "Web page: a finished table's record replayed move by move "
                                                    "(what `pitboss show --html` writes)",
                                         "parameters": [_TABLE_ID],
-                                        "responses": {"200": _HTML, "404": _404, "409": _error("the table is not finished"),
-                                                      "503": _503}}},
+                                        "responses": {"200": _HTML, "404": _404,
+                                                      "409": _error("the table is not finished"), "503": _503}}},
     }

@@ -64,13 +64,13 @@ def games_offered() -> list[dict[str, Any]]:
     """Every game a table can be started for, as the lobby's form offers it."""
     out = []
     for game in registry.games():
-        if not game.has("live"):
+        if game.live is None:
             continue
-        rulebook = game.part("rulebook") if game.has("rulebook") else None
+        rulebook = game.rulebook.get() if game.rulebook is not None else None
         out.append({"name": game.name, "title": gettext_(game.title), "default": game.default_rules,
                     "rule_sets": [{"name": r, "about": rulebook.describe(r) if rulebook else ""}
                                   for r in game.rule_sets],
-                    **game.part("live").form()})
+                    **game.live.get().form()})
     return out
 
 
@@ -101,7 +101,8 @@ def index_page(tables: list[dict[str, Any]]) -> str:
              "<p><button type=button class=secondary id=add-seat>Add a seat</button></p>"
              "<label for=clock>Seconds per move (empty: no clock)</label>"
              "<input type=number id=clock min=1 max=604800 step=1 placeholder='no clock'>"
-             "<div id=rounds-box><label for=rounds>Rounds</label><input type=number id=rounds min=1 max=100 value=1></div>"
+             "<div id=rounds-box><label for=rounds>Rounds</label>"
+             "<input type=number id=rounds min=1 max=100 value=1></div>"
              "<details><summary>More</summary><label for=seed>Seed (the same seed deals the same cards)</label>"
              "<input type=number id=seed min=0 step=1 placeholder=random></details>"
              "<p><button type=submit class=primary id=start>Start the table</button></p><p class=error id=create-error>"
@@ -109,7 +110,8 @@ def index_page(tables: list[dict[str, Any]]) -> str:
              "<section class=box id=created hidden><h2>Your table</h2><p>Give each player the link of their seat: "
              "whoever opens it plays that seat. The links are shown here only.</p><div class=links id=links></div>"
              "<p><button type=button class=secondary id=another>Start another table</button></p></section>"
-             "<section class=box id=my-seats hidden><h2>Your seats on this browser</h2><div class=links id=my-links></div>"
+             "<section class=box id=my-seats hidden><h2>Your seats on this browser</h2>"
+             "<div class=links id=my-links></div>"
              "<p><button type=button class=secondary id=forget>Forget them</button></p></section></div></main>")
     return _page("Pitboss tables", body, (_asset("lobby.js"),),
                  {"games": games_offered(), "bots": list(BOT_STYLES)}, "lobby-page")
@@ -133,7 +135,8 @@ def table_page(table_id: str, game: str) -> str:
             "<section id=result hidden></section><div id=reports></div>"
             "<details class=log><summary>All moves</summary><div id=moves style='white-space:pre-wrap'></div></details>"
             "</section></main>")
-    scripts = ("window.PitbossTable = {games: {}};", found.part("render").table_script(), _asset("table.js"))
+    drawing = found.render.get().table_script if found.render is not None else None
+    scripts = ("window.PitbossTable = {games: {}};", drawing() if drawing is not None else "", _asset("table.js"))
     return _page(f"Pitboss table {table_id}", body, scripts,
                  {"id": table_id, "game": found.name, "title": gettext_(found.title)}, "table")
 
@@ -173,7 +176,8 @@ fetch("/openapi.json").then((r) => r.json()).then((spec) => {
   for (const [path, ops] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(ops)) {
       const s = document.createElement("section");
-      const codes = Object.entries(op.responses || {}).map(([c, r]) => `<li><b>${c}</b> ${r.description}</li>`).join("");
+      const codes = Object.entries(op.responses || {})
+        .map(([c, r]) => `<li><b>${c}</b> ${r.description}</li>`).join("");
       s.innerHTML = `<h3><code>${method.toUpperCase()} ${path}</code></h3><p>${op.summary || ""}</p><ul>${codes}</ul>`;
       out.appendChild(s);
     }
@@ -183,7 +187,8 @@ fetch("/openapi.json").then((r) => r.json()).then((spec) => {
 
 
 def docs_page() -> str:
-    return _page("Pitboss API", "<header class=bar><a class=home href='/'>Pitboss</a><span class=what>API</span></header>"
+    return _page("Pitboss API",
+                 "<header class=bar><a class=home href='/'>Pitboss</a><span class=what>API</span></header>"
                                 "<main class=lobby><section class=box><p id=about></p>"
                                 "<p><a href='/openapi.json'>openapi.json</a></p><div id=api></div></section></main>",
                  (_DOCS_SCRIPT,))

@@ -156,7 +156,8 @@ class Store(GroupWriter):
 
     @staticmethod
     def insert_move(table_id: str, move: MoveRow, status: str | None = None) -> list[tuple[str, tuple[Any, ...]]]:
-        out: list[tuple[str, tuple[Any, ...]]] = [("INSERT INTO live_moves (table_id, ply, seat, stored, at) VALUES (?, ?, ?, ?, ?)",
+        out: list[tuple[str, tuple[Any, ...]]] = [("INSERT INTO live_moves (table_id, ply, seat, stored, at) VALUES "
+                                                   "(?, ?, ?, ?, ?)",
                 (table_id, move.ply, move.seat, move.stored, move.at))]
         if status is not None:
             out.append(("UPDATE live_tables SET status = ? WHERE id = ?", (status, table_id)))

@@ -9,6 +9,8 @@ import hmac
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.jobs.game import Live
+from referee.jobs.live import Match
 from referee.service.store import TableRow
 
 
@@ -19,8 +21,8 @@ def token_hash(token: str) -> str:
 @dataclass
 class Table:
     row: TableRow
-    match: Any
-    live: Any
+    match: Match
+    live: Live
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     observers: set = field(default_factory=set)
     last_at: float = 0.0

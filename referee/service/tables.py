@@ -30,7 +30,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from referee.jobs import registry
-from referee.jobs.live import LiveError, Outcome
+from referee.jobs.game import Live
+from referee.jobs.live import LiveError, Match, Outcome
 from referee.service import changes, views
 from referee.service.creation import check_body, shown
 from referee.service.drive import Driver
@@ -49,6 +50,14 @@ def unavailable(err: Unavailable) -> HubError:
     wait = max(1, math.ceil(err.retry_after))
     return HubError(503, {"error": f"{err}; try again in {wait} s", "retry_after": wait},
                     {"Retry-After": str(wait)})
+
+
+def live_part(game: str) -> Live:
+    """The live tables of a game (LookupError: it has none)."""
+    live = registry.game(game).live
+    if live is None:
+        raise LookupError(f"{game} has no live tables")
+    return live.get()
 
 
 class TableHub:
@@ -85,13 +94,13 @@ class TableHub:
     async def create(self, body: Any) -> tuple[Table, list[str]]:
         body = check_body(body)
         game = registry.game(body["game"])
-        live = game.part("live")
+        live = live_part(game.name)
         try:
             setup = live.create(body)
         except LiveError as err:  # well-formed, refused by the game (its seats, rules, decks): 422
             raise HubError(422, {"error": err.message, "detail": err.detail, "rule": err.rule}) from None
         tokens = [secrets.token_urlsafe(24) for _ in body["seats"]]
-        row = TableRow(id=secrets.token_hex(8), created=now(), game=game.name, rules=setup["rules"],
+        row = TableRow(id=secrets.token_hex(8), created=now(), game=game.name, rules=str(setup["rules"]),
                        setup=setup, seats=[{"name": n, "bot": body["bots"].get(n)} for n in body["seats"]],
                        tokens=[token_hash(t) for t in tokens],
                        clock=(body.get("clock") or {}).get("move_seconds"), status="playing")
@@ -165,7 +174,7 @@ class TableHub:
         row = self.store.table(table_id)
         if row is None:
             return None
-        live = registry.game(row.game).part("live")
+        live = live_part(row.game)
         match = live.open(row.setup)
         last = row.created
         changed_at: dict[int, int] = {}
@@ -318,14 +327,14 @@ class TableHub:
 
     # ------------------------------------------------------------------ tables of other protocols
 
-    async def adopt(self, game: str, setup: dict[str, Any], seats: list[str], match: Any) -> Table:
+    async def adopt(self, game: str, setup: dict[str, Any], seats: list[str], match: Match) -> Table:
         """A table whose seats play over another protocol (no seat tokens; its moves come
         through :meth:`record`): ``match`` is its live Match, which the game's live part
         builds again from ``setup`` and the stored moves after a restart."""
-        row = TableRow(id=secrets.token_hex(8), created=now(), game=game, rules=setup["rules"], setup=setup,
+        row = TableRow(id=secrets.token_hex(8), created=now(), game=game, rules=str(setup["rules"]), setup=setup,
                        seats=[{"name": n, "bot": None} for n in seats], tokens=[], clock=None,
                        status=match.status())
-        table = Table(row, match, registry.game(game).part("live"), last_at=row.created)
+        table = Table(row, match, live_part(game), last_at=row.created)
         await self.store.write(self.store.insert_table(row))
         self.tables[row.id] = table
         return table

@@ -100,7 +100,8 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"pitboss serve exited {self.process.returncode}: {self.process.stderr.read()[-2000:]}")
+                raise RuntimeError(f"pitboss serve exited {self.process.returncode}: "
+                                   f"{self.process.stderr.read()[-2000:]}")
             try:
                 if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
                     return self

@@ -8,7 +8,8 @@ import time
 
 from helpers import auth, create, play_out, record_valid
 
-CARAVAN_DECK = " ".join(f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"))
+CARAVAN_DECK = " ".join(f"{r}{s}" for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q",
+                                                            "K"))
 
 
 def test_health_openapi_docs_and_pages(client):
@@ -155,7 +156,8 @@ def test_caravan_draw_is_told_to_the_mover_only(client):
             assert event["type"] == "move" and event["ply"] == r["ply"] and "drawn" not in event
             if "drawn" in r:
                 drawn.append(r["drawn"])
-                assert r["drawn"] in client.get(f"/v1/tables/{table_id}/view", headers=auth(tokens[name])).json()["hand"]
+                assert r["drawn"] in client.get(f"/v1/tables/{table_id}/view",
+                                                headers=auth(tokens[name])).json()["hand"]
     assert drawn  # the opening is 6 placements; the 7th and 8th moves draw
 
 

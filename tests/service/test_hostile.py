@@ -29,7 +29,8 @@ def sqlite_client(tmp_path):
 
 
 def _post(c, path: str, text: str, token: str | None = None):
-    return c.post(path, content=text.encode(), headers={"Content-Type": "application/json", **(auth(token) if token else {})})
+    headers = {"Content-Type": "application/json", **(auth(token) if token else {})}
+    return c.post(path, content=text.encode(), headers=headers)
 
 
 def test_deep_json_and_lone_surrogates_are_400_and_store_nothing(sqlite_client):

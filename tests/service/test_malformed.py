@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 MOVE_TEXT = st.one_of(
     st.text(max_size=40),
     st.from_regex(r"\A(?:10|[2-9AJQKTajqk]|J|JK|X)?[SHDC♠♥♦♣x]?(?:>[A-Ga-g][0-9]{0,3})?(?: \+[0-9A-Z]{1,3})?\Z"),
-    st.from_regex(r"\A(?:Ann|Bob|Aki|Ben|Chie|Nobody)?(?: ?-> ?(?:Ben|Aki|Zed))?: ?(?:pass|(?:JK\(?[<>]?[0-9A-Z]{0,2}[SHDCX]?\)?|[2-9AJQKT][SHDC])(?: [2-9AJQKT][SHDC]){0,4})?\Z"),
+    st.from_regex(r"\A(?:Ann|Bob|Aki|Ben|Chie|Nobody)?(?: ?-> ?(?:Ben|Aki|Zed))?: "
+                  r"?(?:pass|(?:JK\(?[<>]?[0-9A-Z]{0,2}[SHDCX]?\)?|[2-9AJQKT][SHDC])(?: [2-9AJQKT][SHDC]){0,4})?\Z"),
     st.sampled_from(["discard", "discard 99Z", "disband", "disband Z", "KS>D0", "KS>D99", "QS>A1", "JK>A0",
                      "Aki: JK(", "Aki: JK()", "Aki: JK(<3)", "Aki: JK(>2X)", "Aki:", ":", "Aki -> : 3S", "\x00",
                      "Aki: 3S 3S 3S 3S 3S 3S", "7H>A\n8H>B", "1. 7H>A"]),
@@ -46,7 +47,8 @@ def test_any_move_text_is_answered_4xx_or_200(sqlite_client, text, game):
 
 
 JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
-                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                   max_size=4),
                        max_leaves=12)
 FIELDS = st.fixed_dictionaries({}, optional={
     "game": st.sampled_from(["caravan", "daifugo", "Caravan", "go"]) | JSONISH,

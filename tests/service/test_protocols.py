@@ -36,7 +36,7 @@ import json, os, signal
 from referee.jobs import registry
 
 async def serve(host, address, port, *, announce=print, **options):
-    live = registry.game("daifugo").part("live")
+    live = registry.game("daifugo").live.get()
     seats = [options["fake_proto_name"] or "A", "B", "C"]
     setup = live.create({"seats": seats, "seed": options["fake_proto_seed"]})
     match = live.open(setup)
@@ -53,7 +53,8 @@ DRIVER = '''
 import sys
 sys.path.insert(0, sys.argv[1])
 from referee.jobs import registry
-registry.GAME_MODULES["fakegame"] = "fakegame"
+import fakegame
+registry.register(fakegame.GAME)
 import cli
 cli.app(sys.argv[2:])
 '''

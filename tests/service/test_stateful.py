@@ -153,12 +153,14 @@ class LiveMachine(RuleBasedStateMachine):
             name, tok, mine = found
             self.check_secret(table, name, mine)
             move = data.draw(st.sampled_from(mine["legal"]))
-            r = self.client.post(f"/v1/tables/{table}/moves", headers=auth(tok), json={"move": move, "ply": mine["ply"]})
+            r = self.client.post(f"/v1/tables/{table}/moves", headers=auth(tok),
+                                 json={"move": move, "ply": mine["ply"]})
             assert r.status_code == 200, r.text
             body = r.json()
             # the answer's ply counts the moves the rules made with it (a fixed gift)
             assert body["accepted"] and body["ply"] >= mine["ply"] + 1
-            public = move if "->" not in move else move.split(":")[0] + ": " + " ".join("?" * (len(move.split(":")[1].split())))
+            hidden = "?" * len(move.split(":")[1].split()) if "->" in move else ""
+            public = move if "->" not in move else move.split(":")[0] + ": " + " ".join(hidden)
             self.tables[table]["acked"][mine["ply"] + 1] = public
             self.drain(table)
 

@@ -9,10 +9,10 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from referee.games.daifugo.uecda import server as listener
 from referee.games.daifugo.uecda.contest.client import Client
 from referee.jobs.validate import validate_text
 from referee.service.app import create_app
-from referee.games.daifugo.uecda import server as listener
 from tests.games.daifugo.test_uecda_web import _start, _until
 
 

@@ -10,7 +10,7 @@ from referee.engines.message import J, T
 from referee.games.caravan import engine as cv
 from referee.games.caravan.solve.questions import line_question
 from referee.games.caravan.solve.search import WinSearch
-from referee.jobs.analyse import Budget, Limits, MoveAnalysis
+from referee.jobs.analysis import Budget, Limits, MoveAnalysis
 from referee.jobs.solve import QuestionError, Timeout
 
 

@@ -3,18 +3,20 @@ their moves and the record's own comments kept where they stood."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from referee.games.caravan.notation import cvn
 from referee.jobs.annotate import is_own_comment
-from referee.jobs.timeline import Timeline
 from referee.notation.comments import Comment, Placed, place_comments, scan_comments
+from referee.notation.records import Chunk
 
 
-def write(timeline: Timeline, comments: dict[int, list[str]], record_comments: list[str]) -> str:
+def write(record: cvn.CaravanRecord, chunk: Chunk, comments: Mapping[int, Sequence[str]],
+          record_comments: Sequence[str]) -> str:
     """The record in canonical CVN, ``comments`` after the moves they belong to (by move
-    index), ``record_comments`` before the first move, the source's own comments kept."""
-    placed = _placed_comments(timeline)
-    record = timeline.record
-    assert isinstance(record, cvn.CaravanRecord)
+    index), ``record_comments`` before the first move, the source's own comments kept
+    (``chunk``: the text it was read from)."""
+    placed = _placed_comments(record, chunk)
     tags = {name: tag.value for name, tag in record.tags.items()}
     result = record.result_token[0] if record.result_token else None
     if result is None and tags.get("Result", "*") not in cvn.RESULTS:
@@ -44,13 +46,10 @@ def _assemble(body: str, placed: Placed) -> str:
     return text
 
 
-def _placed_comments(timeline: Timeline) -> Placed:
-    comments, first_tag = scan_comments(timeline.chunk.text, timeline.chunk.line)
+def _placed_comments(record: cvn.CaravanRecord, chunk: Chunk) -> Placed:
+    comments, first_tag = scan_comments(chunk.text, chunk.line)
     kept: list[Comment] = [c for c in comments if not (c.kind == "{" and is_own_comment(c.text))]
-    record = timeline.record
-    moves = [(e.line, e.column) for e in timeline.entries]
-    result = None
-    token = getattr(record, "result_token", None)
-    if token:
-        result = (token[1], token[2])
+    moves = [(e.line, e.column) for e in record.moves]
+    token = record.result_token
+    result = (token[1], token[2]) if token else None
     return place_comments(kept, first_tag, moves, result)

@@ -4,8 +4,9 @@ State is immutable (named tuples); ``check`` says why a move is illegal with a r
 from ``spec/caravan*.toml``; ``apply`` assumes the move passed ``check``; ``legal_moves``
 lists the moves a player with a known hand can make, ``random_move`` draws one lazily.
 Given a ``consulted`` list, ``check`` and ``apply`` also say which rules decided a legal
-move and its effects, from the very code that states each rule (there is no second,
-hand-written list of "allowed by" rules). ``check_result`` judges a declared result;
+move and its effects (``effects``), from the very code that states each rule (there is no
+second, hand-written list of "allowed by" rules); ``set_off`` names the rules that ended a
+game reached without a move. ``check_result`` judges a declared result;
 ``after_illegal`` is the illegal-move policy (the replay stops).
 
 Caravans are numbered 0-5 (A-F): 0-2 belong to player 0 (player "1" in records),
@@ -303,7 +304,8 @@ def lane_winner(a: int, b: int) -> int | None:
 
 def lane_winners(state: State) -> tuple[int | None, int | None, int | None]:
     values = state.values
-    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]  # LANES holds three lanes
+    # LANES holds three lanes: three winners
+    return tuple(lane_winner(values[a], values[b]) for a, b in LANES)  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------- rule sets
@@ -450,7 +452,8 @@ def position(rules: RuleSet, caravans: tuple[Caravan, ...], hands: tuple[Hand, H
     else:
         placed = (OPENING_PLACEMENTS, OPENING_PLACEMENTS)
     values = tuple(caravan_value(c) for c in caravans)
-    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]  # placed: one count per player
+    # placed: one count per player
+    state = State(rules, caravans, hands, decks, to_move, placed, values)  # type: ignore[arg-type]
     return _settle(state, 1 - to_move)  # the position is judged as after its last move
 
 
@@ -665,7 +668,8 @@ def _disband_not_own(c: int, p: int) -> Violation:
 
 @cache
 def _disband_empty(c: int) -> Violation:
-    return Violation("caravan.disband.empty", T("caravan {name} is empty; there is nothing to disband", name=LETTERS[c]))
+    return Violation("caravan.disband.empty", T("caravan {name} is empty; there is nothing to disband",
+                                                name=LETTERS[c]))
 
 
 @cache
@@ -946,9 +950,17 @@ _DISCARDS = {card: Discard(card) for card in ALL_CARDS}
 _DISBANDS = tuple(Disband(c) for c in range(6))
 
 
-def end_rules(state: State) -> list[str]:
-    """The ids of the rules that ended a game (none while it goes on): the end decided
-    again, as after the last move."""
+def effects(before: State, move: Move, after: State) -> list[str]:
+    """The ids of the rules a legal move set off (``apply``'s account: a jack's removal, a
+    lane decided, the game's end), in order."""
+    consulted: list[str] = []
+    apply(before, move, consulted)
+    return consulted
+
+
+def set_off(state: State) -> list[str]:
+    """The ids of the rules that ended a game (none while it goes on), for a position
+    reached without a move of its own: the end decided again, as after the last move."""
     if not state.over:
         return []
     ids: list[str] = []
@@ -1057,7 +1069,7 @@ def random_move(state: State, rng: Random, tries: int = 12) -> Move | None:
         slots = 0
         width = 4
     else:
-        c0, c1, c2, c3, c4, c5 = caravans  # (unpacked and measured one by one: twice as fast as map)
+        c0, c1, c2, c3, c4, c5 = caravans  # (unpacked one by one: faster than map)
         slots = len(c0) + len(c1) + len(c2) + len(c3) + len(c4) + len(c5)
         width = slots + 1 if slots > 3 else 4
     cells = len(hand) * width

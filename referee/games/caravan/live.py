@@ -13,8 +13,8 @@ from typing import Any
 from referee.games.caravan import engine as cv
 from referee.games.caravan import selfplay
 from referee.games.caravan.notation import cvn
+from referee.jobs.frame import Frame
 from referee.jobs.live import LiveError, Outcome
-from referee.jobs.render.frames import Frame
 from referee.notation.cards import CardError, parse_card
 
 #: The stored text of a forfeit on time (never a move a client sends as notation).

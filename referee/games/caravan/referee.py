@@ -15,8 +15,8 @@ from referee.games.caravan.notation.cvn import (
     parse_card_list,
     read_table,
 )
-from referee.jobs.replay import Plan, Segment
 from referee.jobs.report import GameReport
+from referee.jobs.segment import Plan, Segment
 from referee.notation.records import Finding, Tag
 
 
@@ -33,7 +33,9 @@ def start_state(record: CaravanRecord, report: GameReport, setting: cv.RuleSet |
     else:
         name = (rules_tag.value.strip().lower() if rules_tag else cv.DEFAULT_RULES)
         if rules_tag is not None and name not in cv.RULESETS:  # (the default is always known)
-            _tag_error(report, rules_tag, T("unknown Caravan rule set {value}; choose one of {join}", value=repr(rules_tag.value), join=', '.join(cv.RULESETS)), "notation.tag.rules")
+            _tag_error(report, rules_tag, T("unknown Caravan rule set {value}; choose one of {join}",
+                                            value=repr(rules_tag.value), join=', '.join(cv.RULESETS)),
+                                            "notation.tag.rules")
             return None
         rules = cv.ruleset(name)
     report.rules = rules.name
@@ -41,7 +43,8 @@ def start_state(record: CaravanRecord, report: GameReport, setting: cv.RuleSet |
     for tag_name in ("Result",):
         tag = record.tags.get(tag_name)
         if tag and tag.value not in RESULTS:
-            _tag_error(report, tag, T("Result must be one of {join}, not {value}", join=', '.join(RESULTS), value=repr(tag.value)))
+            _tag_error(report, tag, T("Result must be one of {join}, not {value}", join=', '.join(RESULTS),
+                                      value=repr(tag.value)))
     if first is None:
         return None
     if "Table" in record.tags:
@@ -144,7 +147,8 @@ def _check_result(record: CaravanRecord, report: GameReport, state: cv.State) ->
     token = record.result_token
     if tag and token and token[0] != tag.value and tag.value in RESULTS:
         report.errors.append(Finding("notation.result.mismatch",
-                                     T("the movetext ends with {token} but the Result tag says {value}", token=token[0], value=tag.value),
+                                     T("the movetext ends with {token} but the Result tag says {value}", token=token[0],
+                                       value=tag.value),
                                      token[1], token[2]))
         return
     declared = tag.value if tag else (token[0] if token else "*")

@@ -11,13 +11,16 @@ from pathlib import Path
 from referee.engines.base import ALL_CARDS, Card
 from referee.engines.message import M, N, T
 from referee.games.caravan import engine as cv
+from referee.games.caravan.notation.cvn import CaravanRecord
 from referee.i18n import Text, gettext_, tr
+from referee.jobs.frame import Frame
+from referee.jobs.game import Renderer
 from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES
-from referee.jobs.render.frames import Frame
 from referee.jobs.render.svg import BAD, GOOD, INK, MUTED, TURN, card, count_badge, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad, visible_len
+from referee.jobs.segment import Step
 
 TITLE = M("Caravan")
 
@@ -55,10 +58,9 @@ def number(frame: Frame) -> str:
     return f"{n}." if frame.ply % 2 else f"{n}\u2026"
 
 
-def mover(timeline, step) -> str:
+def mover(record: CaravanRecord, step: Step[cv.State, cv.Move]) -> str:
     """The mover's name from the record's ``Player1``/``Player2`` tag, else ``Player N``."""
-    record = timeline.record
-    tag = record.tags.get(f"Player{step.player}") if record is not None else None
+    tag = record.tags.get(f"Player{step.player}")
     name = tag.value.strip() if tag is not None else ""
     return name or TEXT["player"].format(n=step.player)
 
@@ -408,7 +410,8 @@ window.PitbossDraw.games.caravan = function (d, L) {
         body.push(L.card(x0, cy, slot[0], where, CW, CH, null, last[where]));
         words(slot[1]).forEach(function (face, j) {
           var fw = where + "+" + (j + 1);
-          body.push(L.card(x0 + CW + 4 + j * FACE, cy, face, fw, 40, 56, %(face_on)s.replace("{face}", face).replace("{card}", slot[0]), last[fw]));
+          var label = %(face_on)s.replace("{face}", face).replace("{card}", slot[0]);
+          body.push(L.card(x0 + CW + 4 + j * FACE, cy, face, fw, 40, 56, label, last[fw]));
         });
       });
       body.push("</g>");
@@ -423,7 +426,8 @@ window.PitbossDraw.games.caravan = function (d, L) {
   y += stack + LABEL + 12;
   d.lanes.forEach(function (lane, i) {
     var x0 = 20 + i * COLUMN;
-    body.push('<rect x="' + (x0 - 6) + '" y="' + (y - 18) + '" width="' + (COLUMN - 20) + '" height="28" rx="6" fill="#174a31"/>');
+    body.push('<rect x="' + (x0 - 6) + '" y="' + (y - 18) + '" width="' + (COLUMN - 20) +
+              '" height="28" rx="6" fill="#174a31"/>');
     body.push(L.text(x0 + 4, y + 1, lane[0], 14, lane[1] ? GOOD : MUTED, "start", "normal", "lane"));
   });
   y += 22;
@@ -440,7 +444,8 @@ window.PitbossDraw.games.caravan = function (d, L) {
 def script() -> str:
     """The replay page's drawing, its words in the language spoken."""
     return _SCRIPT % {"column": COLUMN, "cw": CW, "ch": CH, "step": STEP, "face": FACE_STEP, "width": WIDTH,
-           "label": LABEL, "good": GOOD, "bad": BAD, "muted": MUTED, "turn": TURN, "hand_unknown": json.dumps(TEXT["hand_unknown"]),
+           "label": LABEL, "good": GOOD, "bad": BAD, "muted": MUTED, "turn": TURN,
+           "hand_unknown": json.dumps(TEXT["hand_unknown"]),
            "value": json.dumps(TEXT["value"]), "face_on": json.dumps(TEXT["face_on"])}
 
 
@@ -448,3 +453,7 @@ def table_script() -> str:
     """The live table page's part (``table.js`` beside this module): which cards of the
     hand a legal move uses, where it goes on the picture, and the end in words."""
     return (Path(__file__).with_name("table.js")).read_text(encoding="utf-8")
+
+
+RENDERER: Renderer[cv.State, cv.Move, CaravanRecord] = Renderer(text, svg, data, script, mover=mover, number=number,
+                                                                 table_script=table_script)

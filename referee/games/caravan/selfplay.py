@@ -14,8 +14,8 @@ from typing import ClassVar
 
 from referee.engines.base import Card
 from referee.games.caravan import engine as cv
-from referee.games.caravan.game import PLAYERS
 from referee.games.caravan.notation.cvn import DeckCard, write_caravan
+from referee.games.caravan.styles import PLAYERS
 from referee.jobs.selfplay import items, unit_random
 
 MAX_PLIES = 3000

@@ -8,7 +8,7 @@ import time
 from referee.engines.message import N, T
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.solve.questions import out_question
-from referee.jobs.analyse import Budget, Limits, MoveAnalysis
+from referee.jobs.analysis import Budget, Limits, MoveAnalysis
 from referee.jobs.solve import QuestionError
 
 

@@ -20,8 +20,8 @@ from referee.games.daifugo import engine as df
 from referee.games.daifugo import selfplay
 from referee.games.daifugo.notation import dfn
 from referee.games.daifugo.render import TablePlay
+from referee.jobs.frame import Frame
 from referee.jobs.live import LiveError, Outcome
-from referee.jobs.render.frames import Frame
 from referee.notation.cards import CardError
 
 MAX_ROUNDS = 100

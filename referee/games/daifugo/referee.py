@@ -32,9 +32,9 @@ from referee.games.daifugo.notation.dfn import (
     toggle,
     words,
 )
-from referee.jobs.replay import Plan, Segment
 from referee.jobs.report import GameReport
-from referee.notation.records import Finding, Tag
+from referee.jobs.segment import Plan, Segment
+from referee.notation.records import Finding, MoveEntry, Tag
 
 # ------------------------------------------------------------------ rules
 
@@ -43,7 +43,8 @@ def _rules(record: DaifugoRecord, report: GameReport) -> df.RuleSet | None:
     tag = record.tags.get("Rules")
     preset = tag.value.strip().lower() if tag else df.DEFAULT_PRESET
     if tag is not None and preset not in df.PRESETS:  # (the default is always known)
-        _tag_error(report, tag, T("unknown Daifugo rules {value}; choose one of {join}", value=repr(tag.value), join=', '.join(df.PRESETS)), "notation.tag.rules")
+        _tag_error(report, tag, T("unknown Daifugo rules {value}; choose one of {join}", value=repr(tag.value),
+                                  join=', '.join(df.PRESETS)), "notation.tag.rules")
         return None
     report.rules = preset
     tag = record.tags.get("Options")
@@ -103,8 +104,9 @@ class DfnPlan:
                 return
             if rnd.number is not None and rnd.number != expected:
                 tag = rnd.tags["Round"]
-                _tag_error(report, tag, T("round {number} where round {expected} was expected: rounds are numbered 1, 2, 3, ... "
-                                          "in order", number=rnd.number, expected=expected), round=rnd.number)
+                _tag_error(report, tag, T("round {number} where round {expected} was expected: rounds are numbered "
+                                          "1, 2, 3, ... in order", number=rnd.number, expected=expected),
+                           round=rnd.number)
                 return
             state = (self._snapshot(rules, rnd, number, previous) if rnd.is_snapshot
                      else self._deal(rules, rnd, number, previous))
@@ -124,7 +126,8 @@ class DfnPlan:
         record, report = self.record, self.report
         tag = record.tags.get("Players")
         if tag is None:
-            report.errors.append(Finding("notation.tag.value", T('the record has no [Players "..."] tag: list the 3 to 8 players in the order turns '
+            report.errors.append(Finding("notation.tag.value", T('the record has no [Players "..."] tag: list the 3 to '
+                                                                 '8 players in the order turns '
                                                                  "pass at the start"),
                                          record.line, 1))
             return False
@@ -156,7 +159,9 @@ class DfnPlan:
                     tag = rnd.tags.get("Round")
                     line, column = (tag.line, tag.column) if tag else (rnd.line, 1)
                     self.report.errors.append(Finding(
-                        "notation.tag.value", T("round {number} has no [Hand.{name}] tag: every player's hand is needed", number=number, name=name), line, column, round=number))
+                        "notation.tag.value",
+                        T("round {number} has no [Hand.{name}] tag: every player's hand is needed", number=number,
+                          name=name), line, column, round=number))
                     return None
             hands.append(hand)
         return hands
@@ -173,7 +178,9 @@ class DfnPlan:
         if order is None and fixed is None and self.record.order is not None:
             order, order_tag = self.record.order, self.record.tags["Order"]
         if order is not None and len(order) != n:
-            _tag_error(report, order_tag, T("Order must list all {n} players, each once", n=n), round=number)  # type: ignore[arg-type]  # an order read comes from its tag
+            # an order read comes from its tag
+            _tag_error(report, order_tag,  # type: ignore[arg-type]
+                       T("Order must list all {n} players, each once", n=n), round=number)
             return None
         if fixed is not None:
             seats = fixed
@@ -242,7 +249,8 @@ class DfnPlan:
             if tag is not None:
                 value = TRUE_WORDS.get(tag.value.strip().lower())
                 if value is None:
-                    errors.append(Finding("notation.tag.value", T('{name} must be "yes" or "no", not {value}', name=name, value=repr(tag.value)),
+                    errors.append(Finding("notation.tag.value", T('{name} must be "yes" or "no", not {value}',
+                                                                  name=name, value=repr(tag.value)),
                                           tag.line, tag.column))
                 flags[name] = bool(value)
         lock = None
@@ -258,7 +266,9 @@ class DfnPlan:
         else:
             to_move = self.index_of.get(tag.value.strip())
             if to_move is None:
-                errors.append(Finding("notation.tag.value", T("ToMove: {value} is not one of the players ({join})", value=tag.value, join=', '.join(self.names)), tag.line, tag.column))
+                errors.append(Finding("notation.tag.value", T("ToMove: {value} is not one of the players ({join})",
+                                                              value=tag.value, join=', '.join(self.names)), tag.line,
+                                                              tag.column))
         if rnd.order is not None and len(rnd.order) != n:
             errors.append(Finding("notation.tag.value", T("Order must list all {n} players, each once", n=n),
                                   tags["Order"].line, tags["Order"].column))
@@ -270,7 +280,9 @@ class DfnPlan:
             return None
         seats = rnd.order if rnd.order is not None else tuple(range(n))
         try:
-            return df.snapshot(rules, hands, seats, to_move, table=table, passed=passed, out=out,  # type: ignore[arg-type]  # to_move None is an error above, returned before
+            # to_move None is an error above, returned before
+            return df.snapshot(rules, hands, seats, to_move,  # type: ignore[arg-type]
+                               table=table, passed=passed, out=out,
                                revolution=flags.get("Revolution", False), lock=lock,
                                back=flags.get("Back", False), previous=previous, round_no=number,
                                names=self.names)
@@ -298,7 +310,8 @@ class DfnPlan:
 
     # -------------------------------------------------------------- moves
 
-    def _unknown_player(self, state: df.State, entry: DaifugoMove, violation: Violation) -> Violation:
+    def _unknown_player(self, state: df.State, entry: MoveEntry[df.Move], violation: Violation) -> Violation:
+        assert isinstance(entry, DaifugoMove)  # the DFN reader's entries
         move = entry.move
         ids = (move.giver, move.receiver) if isinstance(move, df.Give) else (move.player,)
         if all(p >= 0 for p in ids):
@@ -334,5 +347,6 @@ def plan(record: DaifugoRecord, report: GameReport, setting: df.RuleSet | None =
     yield from DfnPlan(record, report, setting).plan()
 
 
-def _mover(state: df.State, entry: DaifugoMove) -> str:
+def _mover(state: df.State, entry: MoveEntry[df.Move]) -> str:
+    assert isinstance(entry, DaifugoMove)  # the DFN reader's entries
     return entry.player

@@ -14,24 +14,25 @@ from referee.engines.base import ALL_CARDS, Card
 from referee.engines.message import J, M, T
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.engine.results import title_word
-from referee.games.daifugo.notation.dfn import MoveTextError, read_play
+from referee.games.daifugo.notation.dfn import DaifugoRecord, MoveTextError, read_play
 from referee.i18n import Text, gettext_, tr
+from referee.jobs.frame import Frame, TablePlay
+from referee.jobs.game import Renderer
 from referee.jobs.render.cards import SUIT_GLYPHS
-from referee.jobs.render.frames import Frame, TablePlay
 from referee.jobs.render.svg import INK, LAST, MUTED, TURN, card, count_badge, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
 from referee.jobs.render.text import Painter, comment_lines, heading, pad
+from referee.jobs.segment import Segment, Step
 
 TITLE = M("Daifugo")
 
 
-def table_start(timeline, segment) -> TablePlay | None:
+def table_start(record: DaifugoRecord, segment: Segment[df.State, df.Move]) -> TablePlay | None:
     """The play on the table at a round's start: a snapshot's ``[Table]`` tag."""
-    state: df.State = segment.start
+    state = segment.start
     if state.table is None:
         return None
-    record = timeline.record
     number = segment.round or 1
     rnd = next((r for i, r in enumerate(record.rounds, start=1) if (r.number or i) == number), None)
     tag = rnd.tags.get("Table") if rnd is not None else None
@@ -44,10 +45,10 @@ def table_start(timeline, segment) -> TablePlay | None:
     return TablePlay(state.name(play.player), tuple(play.cards), tuple(play.joker_as))
 
 
-def table_after(step, table: TablePlay | None) -> TablePlay | None:
+def table_after(step: Step[df.State, df.Move], table: TablePlay | None) -> TablePlay | None:
     """The play on the table after a move (the engine keeps only its combination)."""
-    state: df.State = step.after
-    if state.table is None:
+    state = step.after
+    if state is None or state.table is None:
         return None
     move = step.entry.move
     if isinstance(move, df.Play) and step.violation is None:
@@ -224,7 +225,8 @@ def data(frame: Frame) -> dict:
                 stand = next(readings, None)
                 label = TEXT["joker_as"].format(stand=stand) if stand is not None else "JK"
             cards.append([str(c), label])
-        table = {"label": TEXT["table"].format(player=frame.table.player, combo=tr(state.table.describe())), "cards": cards}
+        table = {"label": TEXT["table"].format(player=frame.table.player, combo=tr(state.table.describe())),
+                 "cards": cards}
     elif state.table is not None:
         table = {"label": TEXT["table_bare"].format(combo=tr(state.table.describe())), "cards": []}
     else:
@@ -317,7 +319,8 @@ window.PitbossDraw.games.daifugo = function (d, L) {
   y += 24;
   body.push(L.text(20, y, d.flags, 13, MUTED));
   y += 16;
-  body.push('<rect class="table" x="20" y="' + y + '" width="' + (WIDTH - 40) + '" height="104" rx="8" fill="#174a31"/>');
+  body.push('<rect class="table" x="20" y="' + y + '" width="' + (WIDTH - 40) +
+            '" height="104" rx="8" fill="#174a31"/>');
   if (d.table.cards.length) {
     body.push(L.text(34, y + 22, d.table.label, 13, C.INK));
     d.table.cards.forEach(function (c, i) {
@@ -329,7 +332,8 @@ window.PitbossDraw.games.daifugo = function (d, L) {
   y += 124;
   d.players.forEach(function (p, i) {
     body.push('<rect x="14" y="' + (y - 6) + '" width="' + (WIDTH - 28) + '" height="70" rx="8" fill="' +
-      (p[3] ? "%(turn)s" : "none") + '"' + (i === d.moved ? ' stroke="' + C.LAST + '" stroke-width="2" class="moved"' : "") + "/>");
+      (p[3] ? "%(turn)s" : "none") + '"' +
+      (i === d.moved ? ' stroke="' + C.LAST + '" stroke-width="2" class="moved"' : "") + "/>");
     body.push(L.text(24, y + 18, (p[3] ? "\u25B6 " : "") + p[5], 15, C.INK, "start", "bold", "player"));
     p[1].forEach(function (line, k) { body.push(L.text(24, y + 36 + 14 * k, line, 11, MUTED)); });
     var cards = p[2] ? p[2].split(" ") : [], where = "hand." + p[0], k, X = %(hand_x)d;
@@ -346,10 +350,16 @@ window.PitbossDraw.games.daifugo = function (d, L) {
 
 def script() -> str:
     """The replay page's drawing, its words in the language spoken."""
-    return _SCRIPT % {"muted": MUTED, "turn": TURN, "back_step": BACK_STEP, "hand_x": HAND_X, "no_cards": json.dumps(TEXT["no_cards"])}
+    return _SCRIPT % {"muted": MUTED, "turn": TURN, "back_step": BACK_STEP, "hand_x": HAND_X,
+                      "no_cards": json.dumps(TEXT["no_cards"])}
 
 
 def table_script() -> str:
     """The live table page's part (``table.js`` beside this module): which cards of the
     hand a legal move uses, where it goes on the picture, and the end in words."""
     return (Path(__file__).with_name("table.js")).read_text(encoding="utf-8")
+
+
+RENDERER: Renderer[df.State, df.Move, DaifugoRecord] = Renderer(text, svg, data, script, table_start=table_start,
+                                                               table_after=table_after, number=number,
+                                                               table_script=table_script)

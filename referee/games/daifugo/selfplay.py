@@ -29,15 +29,15 @@ from typing import Any, ClassVar
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.uecda.engine import tndhms
-from referee.games.daifugo.uecda.notation import log as ul
-from referee.games.daifugo.uecda.notation import writer
 from referee.games.daifugo.notation.dfn import (
     hand_text,
     options_text,
     ruleset_of,
     write_daifugo,
 )
+from referee.games.daifugo.uecda.engine import tndhms
+from referee.games.daifugo.uecda.notation import log as ul
+from referee.games.daifugo.uecda.notation import writer
 from referee.jobs.selfplay import items, unit_random
 
 NAMES = ("Aki", "Ben", "Chie", "Dai", "Eri", "Fumi", "Gen", "Hana")
@@ -85,7 +85,8 @@ def choose(rng: random.Random, state: df.State) -> df.Move:
 
 
 def play_round(rng: random.Random, rules: df.RuleSet, names: Sequence[str], number: int,
-               previous: tuple[int, ...] | None, seats: tuple[int, ...] | None) -> tuple[dict[str, str], list[df.Move], df.State] | None:
+               previous: tuple[int, ...] | None,
+               seats: tuple[int, ...] | None) -> tuple[dict[str, str], list[df.Move], df.State] | None:
     """One round from a fresh deal: its tags, its moves and its final state (None if it ran
     past MAX_PLIES)."""
     n = len(names)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from referee.engines.message import M
-
 from referee.engines.base import RANK_NAMES, Card
+from referee.engines.message import M
 
 SUIT_GLYPHS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 #: The suits' names (marked: a page or a drawing says them in the language spoken).

@@ -22,13 +22,14 @@ import json
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from referee import i18n
-from referee import spec
+from referee import i18n, spec
 from referee.engines.message import M
 from referee.i18n import Text, gettext_
 from referee.jobs import registry
-from referee.jobs.render.frames import Frame, render_part
-from referee.jobs.render.frames import TEXT as FRAME_TEXT
+from referee.jobs.frame import TEXT as FRAME_TEXT
+from referee.jobs.frame import Frame
+from referee.jobs.render.frames import render_part
+from referee.jobs.render.page import head
 from referee.jobs.render.svg import BLACK, FELT, FONT, INK, JOKER_COLOR, LAST, RED
 from referee.jobs.render.svg import TEXT as SVG_TEXT
 
@@ -85,7 +86,8 @@ main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; padding:
 #notes p.illegal, #notes p.rejected, #why { border-color: var(--bad); }
 #notes p.disputed { border-color: var(--warn); }
 #notes p.ruling { border-color: var(--rule); }
-#notes .rid, #why .rid { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: var(--muted); }
+#notes .rid, #why .rid { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px;
+  color: var(--muted); }
 #why h2 { font-size: 15px; margin: 0 0 2px; color: var(--bad); }
 #why[hidden] { display: none; }
 aside { overflow: auto; max-height: 40vh; border: 1px solid var(--line); background: var(--panel); }
@@ -132,8 +134,9 @@ LIBRARY = r"""
     var stroke = last ? 'stroke="' + C.LAST + '" stroke-width="4"' : 'stroke="#444" stroke-width="1.2"';
     return '<g class="card' + (last ? " last" : "") + '" data-card="' + c + '"' + at + "><title>" + esc(label || c) +
       '</title><rect width="' + w + '" height="' + h + '" rx="6" fill="#fffdf7" ' + stroke + "/>" +
-      '<text x="4" y="' + (small + 2) + '" font-size="' + small + '" fill="' + color + '" font-weight="bold">' + esc(rank) +
-      '</text><text x="4" y="' + (2 * small + 3) + '" font-size="' + small + '" fill="' + color + '">' + (joker ? "" : pip) +
+      '<text x="4" y="' + (small + 2) + '" font-size="' + small + '" fill="' + color + '" font-weight="bold">' +
+      esc(rank) + '</text><text x="4" y="' + (2 * small + 3) + '" font-size="' + small + '" fill="' + color + '">' +
+      (joker ? "" : pip) +
       '</text><text x="' + num(w / 2) + '" y="' + num(h / 2 + w / 5) + '" font-size="' + Math.floor(w / 2) +
       '" fill="' + color + '" text-anchor="middle">' + pip + "</text></g>";
   }
@@ -147,7 +150,8 @@ LIBRARY = r"""
   function doc(width, height, body, title) {
     return '<svg xmlns="http://www.w3.org/2000/svg" width="' + num(width) + '" height="' + num(height) +
       '" viewBox="0 0 ' + num(width) + " " + num(height) + '" font-family="' + esc(C.FONT) + '" role="img"><title>' +
-      esc(title) + '</title><rect width="100%%" height="100%%" rx="12" fill="' + C.FELT + '"/>' + body.join("") + "</svg>";
+      esc(title) + '</title><rect width="100%%" height="100%%" rx="12" fill="' + C.FELT + '"/>' + body.join("") +
+      "</svg>";
   }
   window.PitbossDraw = {lib: {text: text, card: card, badge: badge, doc: doc, esc: esc, C: C}, games: {}};
 })();
@@ -358,23 +362,9 @@ def page_data(frames: Sequence[Frame]) -> dict:
             del item["round"]
         last_round = this_round
     game = registry.game(frames[0].game)
-    return {"game": game.name, "heading": f"{gettext_(game.title)} · {frames[0].rules} · ", "text": dict(TEXT), "rules": rules,
+    return {"game": game.name, "heading": f"{gettext_(game.title)} · {frames[0].rules} · ", "text": dict(TEXT),
+            "rules": rules,
             "start": SVG_TEXT["start"], "titles": dict(FRAME_TEXT), "frames": items}
-
-
-def head(title: str, style: str, csp: str, lang: str = "en") -> str:
-    """A self-contained page's opening, up to ``<body``: phone-sized, light and dark, and
-    allowed nothing from outside (``csp``)."""
-    return f"""<!DOCTYPE html>
-<html lang="{lang}">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>{escape(title)}</title>
-<style>{style}</style>
-</head>"""
 
 
 def replay_page(frames: Sequence[Frame], title: str, subtitle: str = "") -> str:

@@ -5,8 +5,8 @@ place, a hand, the table), so that tools and tests can read back what is shown. 
 that the frame's move just played or moved also has the class ``last``.
 
 This module holds the pieces every game draws with (cards, text, the document) and
-:func:`render`, which hands a frame to its game's ``render`` part (``Game.part("render")``,
-whose ``svg(frame)`` lays out the table).
+:func:`render`, which hands a frame to its game's renderer (``Game.render``, whose
+``svg(frame)`` lays out the table).
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from xml.sax.saxutils import escape, quoteattr
 from referee.engines.base import Card
 from referee.engines.message import M
 from referee.i18n import Text
+from referee.jobs.frame import Frame
 from referee.jobs.render.cards import SUIT_GLYPHS, is_red, rank_text
-from referee.jobs.render.frames import Frame, render_part
+from referee.jobs.render.frames import render_part
 
 FONT = "DejaVu Sans, Segoe UI Symbol, Noto Sans Symbols2, Arial, sans-serif"
 RED, BLACK, JOKER_COLOR = "#c0392b", "#1d1d1d", "#6c3483"
@@ -65,7 +66,8 @@ def card(x: float, y: float, c: Card | None, where: str, w: int = 56, h: int = 8
             f"<title>{title}</title>"
             f'<rect width="{w}" height="{h}" rx="6" fill="#fffdf7" {stroke}/>'
             f'<text x="4" y="{small + 2}" font-size="{small}" fill="{color}" font-weight="bold">{escape(corner)}</text>'
-            f'<text x="4" y="{2 * small + 3}" font-size="{small}" fill="{color}">{escape(pip if not c.is_joker else "")}</text>'
+            f'<text x="4" y="{2 * small + 3}" font-size="{small}" fill="{color}">'
+            f'{escape(pip if not c.is_joker else "")}</text>'
             f'<text x="{w / 2:g}" y="{h / 2 + w / 5:g}" font-size="{int(w / 2)}" fill="{color}" '
             f'text-anchor="middle">{escape(pip)}</text></g>')
 

@@ -1,6 +1,6 @@
 """Positions as text for a terminal: card glyphs (♠ ♥ ♦ ♣), ANSI colour when asked.
 
-``render(frame, color)`` hands the frame to its game's ``render`` part, whose
+``render(frame, color)`` hands the frame to its game's renderer (``Game.render``), whose
 ``text(frame, color)`` lays out the table with the pieces here (:class:`Painter`,
 :func:`heading`, :func:`comment_lines`). Without colour the output is plain text, for
 pipes and files.
@@ -13,8 +13,9 @@ from unicodedata import east_asian_width
 from referee.engines.base import Card
 from referee.engines.message import M
 from referee.i18n import Text
+from referee.jobs.frame import Frame
 from referee.jobs.render.cards import glyph, is_red
-from referee.jobs.render.frames import Frame, render_part
+from referee.jobs.render.frames import render_part
 
 RESET = "\x1b[0m"
 STYLES = {"red": "\x1b[31m", "bold": "\x1b[1m", "dim": "\x1b[2m", "green": "\x1b[32m",

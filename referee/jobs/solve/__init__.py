@@ -6,7 +6,7 @@ game's engine (``check`` then ``apply``) before it is returned; a ``no`` carries
 in words: from the unsat core of the z3 model's named constraints when z3 answered, or from
 the exhaustive search (what it ruled out) when the search did.
 
-Each game lists its questions (``Game.questions``) and answers them in its ``solve`` part
+Each game lists its questions (``Game.solver``: ``Solver.questions``) and answers them in its ``solve`` part
 (``ask(position, question, options)``); ``ask`` here checks the question and its options and
 hands it over. See ``positions`` for reading a position from a file, and each game's
 ``solve`` folder for its searches and its z3 model.

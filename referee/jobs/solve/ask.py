@@ -6,17 +6,35 @@ from typing import Any
 
 from referee.engines.message import T
 from referee.jobs import registry
-from referee.jobs.questions import option_names, question_names, question_options
+from referee.jobs.questions import QuestionOption
 from referee.jobs.solve import Answer, Deadline, QuestionError
 from referee.jobs.solve.positions import Position
 
 
+def question_names() -> list[str]:
+    """Every game's questions, by name (what ``--question`` accepts)."""
+    return [q.name for g in registry.games() if g.solver is not None for q in g.solver.questions]
+
+
+def question_options() -> dict[str, list[QuestionOption]]:
+    """Each question option's name -> its declarations, one per game that has it."""
+    out: dict[str, list[QuestionOption]] = {}
+    for g in registry.games():
+        for option in g.solver.options if g.solver is not None else ():
+            out.setdefault(option.name, []).append(option)
+    return out
+
+
+def option_names() -> list[str]:
+    return list(question_options())
+
+
 class Options:
     """The options of one ``pitboss solve``: ``method``, ``timeout`` and the question
-    options every game declares (``Game.question_options``; None when not given), read as
+    options every game declares (``Solver.options``; None when not given), read as
     attributes by each game's ``ask``."""
 
-    #: Set by ``ask`` when the call starts (a game's ``ask`` reads it with getattr).
+    #: Set by ``ask`` when the call starts.
     deadline: Deadline
 
     def __init__(self, method: str = "auto", timeout: float | None = 10.0, **given: Any) -> None:
@@ -63,13 +81,15 @@ def _ask(position: Position, question: str, options: Options) -> Answer:
         if value is not None and most is not None and value > most:
             raise QuestionError(T("--{name} {value} is past its maximum, {most}", name=name, value=value, most=most))
     game = registry.game(position.game)
-    q = next((q for q in game.questions if q.name == question), None)
-    if q is None:
-        owner = next((g for g in registry.games() for x in g.questions if x.name == question), None)
+    solver = game.solver
+    q = next((q for q in solver.questions if q.name == question), None) if solver is not None else None
+    if solver is None or q is None:
+        owner = next((g for g in registry.games() if g.solver is not None for x in g.solver.questions
+                      if x.name == question), None)
         if owner is None:
             raise QuestionError(T("unknown question {question}: {questions}", question=repr(question),
                                   questions=", ".join(question_names())))
-        fits = ", ".join(x.name for x in game.questions)
+        fits = ", ".join(x.name for x in solver.questions) if solver is not None else ""
         raise QuestionError(T("--question {question} is a {game} question, but the record is {other}; ask one of: "
                               "{fits}", question=question, game=owner.title, other=game.title, fits=fits))
     given = {name for name, value in options.values.items() if value is not None}
@@ -79,7 +99,7 @@ def _ask(position: Position, question: str, options: Options) -> Answer:
     if extra:
         raise QuestionError(T("--question {question} does not take {options}", question=question,
                               options=", ".join("--" + e for e in extra)))
-    solver = game.part("solve")  # loading it (z3) is the question's time too
+    answering = solver.answers.get()  # loading it (z3) is the question's time too
     if options.deadline.expired():
         return Answer(question, "unknown", text=["unknown"])
-    return solver.ask(position, question, options)
+    return answering.ask(position, question, options)

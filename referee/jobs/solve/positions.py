@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from referee.engines.message import N, T
+from referee.jobs.game import Setting
 from referee.jobs.report import GameReport
 from referee.jobs.timeline import (
     ContestLog,
     Segment,
-    Timeline,
+    SomeTimeline,
     record_chunks,
     timeline_of,
 )
-from referee.notation.records import Finding, open_text
+from referee.notation.records import Finding, Record, open_text
 
 
 class PositionError(Exception):
@@ -41,8 +41,8 @@ class UsageError(ValueError):
 @dataclass
 class Position:
     game: str
-    state: Any
-    timeline: Timeline
+    state: object
+    timeline: SomeTimeline
     #: Moves replayed to get here (within the round for Daifugo).
     ply: int
     round: int | None
@@ -54,9 +54,11 @@ class Position:
         return self.timeline.report.rules
 
     @property
-    def names(self) -> tuple[str, ...] | None:
+    def record(self) -> Record:
+        """The record the position is of."""
         record = self.timeline.record
-        return getattr(record, "players", None) or None
+        assert record is not None  # a position is made only of a record that was read
+        return record
 
     def describe(self) -> str:
         report = self.timeline.report
@@ -70,7 +72,7 @@ class Position:
 
 
 def load_position(path: str, game: int = 1, ply: int | None = None, round: int | None = None,
-                  settings: dict[str, Any] | None = None) -> Position:
+                  settings: dict[str, Setting] | None = None) -> Position:
     """The position of record ``game`` (1-based) of ``path`` after ``ply`` moves (under
     ``settings``' setting for its game, when given: game name -> setting, as
     ``referee.jobs.validate.parse_settings`` makes them)."""
@@ -90,7 +92,7 @@ def load_position(path: str, game: int = 1, ply: int | None = None, round: int |
     raise UsageError(T("{name} has no record {game} (--game counts records from 1)", name=name, game=game))
 
 
-def _position(timeline: Timeline, ply: int | None, round: int | None) -> Position:
+def _position(timeline: SomeTimeline, ply: int | None, round: int | None) -> Position:
     report = timeline.report
     game = timeline.game or "?"
     if timeline.kind is None:
@@ -122,7 +124,7 @@ def _position(timeline: Timeline, ply: int | None, round: int | None) -> Positio
     return Position(game, state, timeline, ply, segment.round, later)
 
 
-def _segment(timeline: Timeline, round: int | None, ply_given: bool) -> Segment:
+def _segment(timeline: SomeTimeline, round: int | None, ply_given: bool) -> Segment:
     """The round asked for; by default (as ``show``) the first when a ply is given, else
     the last one replayed."""
     if round is None:

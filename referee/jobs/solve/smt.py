@@ -1,8 +1,8 @@
 """A small SMT-LIB writer for the z3 models: terms as text, folded where constant.
 
-Building a model as SMT-LIB text and handing it to z3 in one parse keeps the build to a few
-milliseconds (the Caravan model at K = 5: median 2 ms, p95 5 ms), which matters for
-questions answered in tens of milliseconds. Terms are strings; ``TRUE``/``FALSE`` and integer literals fold through
+Building a model as SMT-LIB text and handing it to z3 in one parse keeps the build small
+beside the solving, which matters for questions answered in tens of milliseconds (bench/solve.py
+times both). Terms are strings; ``TRUE``/``FALSE`` and integer literals fold through
 ``and_``, ``or_``, ``not_``, ``ite``, ``eq``, ``add`` and the comparisons, so that the
 static parts of a position (cards already on the table) cost nothing.
 
@@ -18,9 +18,8 @@ import z3
 
 TRUE, FALSE = "true", "false"
 #: Numbers are bit-vectors of this width, never negative, compared unsigned. z3 bit-blasts
-#: them; for these small bounded quantities that proved faster than integer arithmetic
-#: when the model was written (the unsat proofs behind "no" answers: p95 about 45 ms
-#: against 120 ms with Int and QF_LIA or the default solver, on 180 self-play positions).
+#: them; for these small bounded quantities that is faster than integer arithmetic (Int
+#: with QF_LIA or the default solver), above all for the unsat proofs behind "no" answers.
 #: 16 bits hold any caravan value (ten cards with three Kings each stay far below).
 WIDTH = 16
 SORT = f"(_ BitVec {WIDTH})"

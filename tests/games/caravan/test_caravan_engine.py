@@ -14,8 +14,8 @@ not named are empty); hands as card lists, ``"?"`` for a hand whose contents are
 from __future__ import annotations
 
 import random
-from collections import Counter
 import re
+from collections import Counter
 
 import pytest
 from caravan_conformance import _candidates, _random_states
@@ -136,7 +136,8 @@ CASES = [
     ("caravan.opening.empty", "fnv", dict(tbl=OPEN_T, h1="KS 9D 2C", opening=True), "9D>A", "9D>B"),
     ("caravan.opening.disband", "holotape", dict(tbl=OPEN_T, h1="KS 9D 2C", opening=True), "disband A", "2C>B"),
     ("caravan.opening.disband", "fnv", dict(tbl=OPEN_T, h1="KS 9D 2C", opening=True), "disband A", "2C>B"),
-    ("caravan.opening.discard", "holotape", dict(tbl=OPEN_T, h1="KS 9D 2C", d1="4S", opening=True), "discard KS", "9D>B"),
+    ("caravan.opening.discard", "holotape", dict(tbl=OPEN_T, h1="KS 9D 2C", d1="4S", opening=True), "discard KS",
+     "9D>B"),
     ("caravan.opening.order", "fnv", dict(tbl=OPEN_T, h1="KS 9D 2C", opening=True), "9D>C", "9D>B"),
     ("caravan.number.own", "holotape", dict(tbl=OPEN_T, h1="KS 9D 2C", opening=True), "9D>E", "9D>B"),
     ("caravan.number.own", "fnv", dict(tbl=OPEN_T, h1="KS 9D 2C", opening=True), "9D>E", "9D>B"),

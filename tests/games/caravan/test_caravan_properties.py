@@ -66,7 +66,8 @@ def test_selfplay_games_validate_and_roundtrip_many(rules: str) -> None:
 
 # ------------------------------------------------------------------------- mutations
 
-_MOVE_TOKEN = re.compile(r"(?:10|[2-9AJQK])[SHDC]>[A-F]\d?|JK>[A-F]\d|discard (?:10|[2-9AJQK])[SHDC]|discard JK|disband [A-F]")
+_MOVE_TOKEN = re.compile(r"(?:10|[2-9AJQK])[SHDC]>[A-F]\d?|JK>[A-F]\d"
+                         r"|discard (?:10|[2-9AJQK])[SHDC]|discard JK|disband [A-F]")
 _CARDS = [str(c) for c in cv.standard_deck()[:53]]
 
 
@@ -75,7 +76,8 @@ def _random_token(rng: random.Random) -> str:
     card = rng.choice(_CARDS)
     letter = rng.choice("ABCDEF")
     if kind < 0.5:
-        return f"{card}>{letter}" if card[:-1] not in ("J", "Q", "K") and card != "JK" else f"{card}>{letter}{rng.randint(1, 4)}"
+        face = card[:-1] in ("J", "Q", "K") or card == "JK"
+        return f"{card}>{letter}{rng.randint(1, 4)}" if face else f"{card}>{letter}"
     if kind < 0.7:
         return f"{card}>{letter}{rng.randint(1, 5)}"
     if kind < 0.85:
@@ -159,7 +161,8 @@ def test_a_mutation_that_stays_legal_is_legal_for_the_engine() -> None:
 
 # ------------------------------------------------------------------------- arbitrary text
 
-_ALPHABET = st.sampled_from(list('[]"\\{};$!?+>.-*/ \t\r\n0123456789AJQKTSHDCabcdefjk♠♥♦♣xyz%') + ["discard", "disband", "[Game \"Caravan\"]\n", "Rules", "Deck1", "Table", "\ufeff"])
+_ALPHABET = st.sampled_from(list('[]"\\{};$!?+>.-*/ \t\r\n0123456789AJQKTSHDCabcdefjk♠♥♦♣xyz%')
+                            + ["discard", "disband", "[Game \"Caravan\"]\n", "Rules", "Deck1", "Table", "\ufeff"])
 
 
 @settings(max_examples=max(EXAMPLES // 2, 100), suppress_health_check=[HealthCheck.too_slow], deadline=None)

@@ -14,7 +14,8 @@ def read(text: str):
 
 
 def test_moves_of_every_kind_with_draws_glyphs_nags_and_numbers() -> None:
-    record = read('[Game "Caravan"]\n\n1. 9S>D 7H>A!? 2. 10D>E 3c>b $14 3. KS>D1 +9d discard 4C {x} disband E jk>a1 *\n')
+    record = read('[Game "Caravan"]\n\n1. 9S>D 7H>A!? 2. 10D>E 3c>b $14 3. KS>D1 +9d discard 4C {x} disband E jk>a1 '
+                  '*\n')
     moves = [e.move for e in record.moves]
     assert moves == [
         cv.PlayNumber(parse_card("9S"), 3), cv.PlayNumber(parse_card("7H"), 0),
@@ -79,7 +80,8 @@ def test_bad_tag_values_are_located() -> None:
 def test_position_tags_build_the_table() -> None:
     record = read('[Game "Caravan"]\n[Table "A: 7H 9H(KS) 10S; B: ; C: 4C; D: 2C 5C(QD KH); E: 8S; F: 6H"]\n'
                   '[Hand1 "3C KS JK 9D 2H"]\n[Hand2 "?"]\n[ToMove "2"]\n\n*\n')
-    (report,) = validate_text('[Game "Caravan"]\n[Table "A: 7H 9H(KS) 10S; B: ; C: 4C; D: 2C 5C(QD KH); E: 8S; F: 6H"]\n'
+    (report,) = validate_text('[Game "Caravan"]\n[Table "A: 7H 9H(KS) 10S; B: ; C: 4C; D: 2C 5C(QD KH); E: 8S; F: '
+                              '6H"]\n'
                               '[Hand1 "3C KS JK 9D 2H"]\n[Hand2 "?"]\n[ToMove "2"]\n\n*\n')
     assert report.valid
     assert report.details["outcome"]["values"] == {"A": 7 + 18 + 10, "B": 0, "C": 4, "D": 2 + 10, "E": 8, "F": 6}

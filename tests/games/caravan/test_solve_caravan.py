@@ -17,9 +17,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from click.testing import CliRunner
 
 from cli import app
 from referee.engines.base import ALL_CARDS, JOKER, Card
@@ -43,7 +43,6 @@ from referee.games.caravan.solve.search import (
     slow_lanes,
     verify_strategy,
 )
-from referee.jobs.solve import Deadline
 from referee.jobs.solve.ask import Options, ask
 from referee.jobs.solve.positions import load_position
 from referee.notation.cards import parse_card
@@ -114,7 +113,8 @@ def test_caravan_puzzle(path: Path, index: int, args: str, expected: str) -> Non
     for method in methods:
         opts.method = method
         answer = ask(position, question, opts)
-        got = answer.answer + (f" {answer.extra['moves']}" if answer.answer == "yes" and "moves" in answer.extra else "")
+        moves = answer.answer == "yes" and "moves" in answer.extra
+        got = answer.answer + (f" {answer.extra['moves']}" if moves else "")
         assert got == expected, f"{path.name} record {index}, {method}: {got} ({answer.reason}), expected {expected}"
         if answer.answer == "yes":
             assert answer.extra.get("confirmed") is True
@@ -451,7 +451,7 @@ def test_help_lists_every_question_with_an_example() -> None:
         assert f"--question {q}" in text, q
 
 
-# --------------------------------------------------------------------------- forced win: the search's parts held to the engine
+# ------------------------------------------------------------ forced win: the search's parts held to the engine
 #
 # The search's bound (``out_of_reach``) and its last-turn move filter (``_lane_moves``) rest on
 # three facts about the engine, each tested here against the engine itself: how many discards
@@ -491,7 +491,8 @@ def small_position(rng: random.Random, max_hand: int = 3, max_deck: int = 3, max
         return None
     hands = tuple(cv.Hand(tuple(_any_card(rng) for _ in range(rng.randint(0, max_hand))), 0) for _ in (0, 1))
     decks = tuple(tuple(_any_card(rng) for _ in range(rng.randint(0, max_deck))) for _ in (0, 1))
-    state = cv.position(rules, table, hands, decks, rng.randint(0, 1), opening=False)  # type: ignore[arg-type]  # two hands, two decks
+    # two hands, two decks
+    state = cv.position(rules, table, hands, decks, rng.randint(0, 1), opening=False)  # type: ignore[arg-type]
     return None if state.over else state
 
 
@@ -537,8 +538,10 @@ def test_discard_reserve_is_what_the_engine_allows(rng: random.Random) -> None:
     for q in (0, 1):
         r = discard_reserve(state, q)  # type: ignore[arg-type]
         if r >= 0:
-            assert _discards_replay(state, q, r), position_text(state, f"player {q + 1}: reserve {r}")  # type: ignore[arg-type]
-        assert not _discards_replay(state, q, r + 1), position_text(state, f"player {q + 1}: reserve {r}")  # type: ignore[arg-type]
+            where = f"player {q + 1}: reserve {r}"
+            assert _discards_replay(state, q, r), position_text(state, where)  # type: ignore[arg-type]
+        where = f"player {q + 1}: reserve {r}"
+        assert not _discards_replay(state, q, r + 1), position_text(state, where)  # type: ignore[arg-type]
 
 
 def test_a_move_other_than_a_joker_changes_one_value_at_most() -> None:
@@ -596,13 +599,15 @@ def test_last_turn_moves_hold_every_kind_of_win_at_once() -> None:
     kinds: dict[str, int] = {}
     for _ in range(30000):
         state = small_position(rng, max_hand=5, max_deck=2)
-        if state is None or lanes_needed(state.values, state.to_move) > 1 and JOKER not in state.hands[state.to_move].known:
+        if state is None or lanes_needed(state.values,
+                                         state.to_move) > 1 and JOKER not in state.hands[state.to_move].known:
             continue
         every = _win_at_once(state, cv.legal_moves(state))
         kept = list(WinSearch(state, None)._finishing_moves(state))
         assert _win_at_once(state, kept) == every, position_text(state, f"wins at once: {every}")
         for m in every:
-            kind = type(m).__name__ if not isinstance(m, cv.Attach) else {0: "JK", cv.JACK: "J", cv.QUEEN: "Q", cv.KING: "K"}[m.card.rank]
+            kind = type(m).__name__ if not isinstance(m, cv.Attach) else {0: "JK", cv.JACK: "J", cv.QUEEN: "Q",
+                                                                          cv.KING: "K"}[m.card.rank]
             kinds[kind] = kinds.get(kind, 0) + 1
         if all(kinds.get(k, 0) >= 3 for k in ("PlayNumber", "K", "J", "Disband", "JK")):
             break

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import fixtures_dir
 from test_uecda_log import _server_log
-from click.testing import CliRunner
 
 from cli import app
 from referee.games.daifugo.uecda.convert import convert_log
@@ -178,8 +178,8 @@ def _dfn_verdicts(text: str) -> Verdicts:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_uecda_match_written_as_a_log_keeps_its_verdicts(seed: int) -> None:
-    from referee.games.daifugo.uecda.convert import write_records
     from referee.games.daifugo.selfplay import daifugo_matches
+    from referee.games.daifugo.uecda.convert import write_records
 
     match = next(daifugo_matches(1, seed=seed, rules="uecda", rounds=6)).text()
     log = write_records("uecda-log", match.splitlines(keepends=True), "match.dfn")

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import fixtures_dir
 from click.testing import CliRunner
+from conftest import fixtures_dir
 
 from cli import app
 from referee.games.daifugo import engine as df
@@ -120,7 +120,8 @@ def _keys(text: str) -> list[str]:
     return [line.split("%")[2] for line in _lines(text) if line.startswith("%-----%")]
 
 
-@pytest.mark.parametrize("revision,fixture", [("2018", "uecda-sample.log"), ("later", "uecda-later-revision-sample.log")])
+@pytest.mark.parametrize("revision,fixture", [("2018", "uecda-sample.log"), ("later",
+                                                                             "uecda-later-revision-sample.log")])
 def test_a_converted_log_has_every_header_line_the_server_writes(revision: str, fixture: str) -> None:
     match = next(daifugo_matches(1, seed=8, rules="uecda", options=REVISIONS[revision], rounds=2)).text()
     log = write_records("uecda-log", _lines(match), "match.dfn")
@@ -133,7 +134,8 @@ def test_a_converted_log_has_every_header_line_the_server_writes(revision: str, 
     assert cards.endswith(" \n") and "  " not in cards
     play = next(line for line in _lines(log) if "%play%" in line)
     assert play.startswith("%00000%play%  ") and not play.endswith(" \n")
-    carried = write_records("uecda-log", _lines(_one_record(next(contest_logs(1, 4, games=2, revision=revision)).text())),
+    carried = write_records("uecda-log", _lines(_one_record(next(contest_logs(1, 4, games=2,
+                                                                              revision=revision)).text())),
                             "table.dfn")
     assert _keys(carried) == _keys(real)
 

@@ -92,7 +92,8 @@ def _mutate(rng: random.Random, text: str) -> str:
     moves = list(_MOVE.finditer(text))
     m = rng.choice(moves)
     if kind < 0.35:
-        new = f"{rng.choice(NAMES[:5])}: {m.group(3)}" if not m.group(2) else f"{m.group(1)} -> {rng.choice(NAMES[:5])}: {m.group(3)}"
+        new = (f"{rng.choice(NAMES[:5])}: {m.group(3)}" if not m.group(2)
+               else f"{m.group(1)} -> {rng.choice(NAMES[:5])}: {m.group(3)}")
     elif kind < 0.6:
         words = m.group(3).split()
         words[rng.randrange(len(words))] = rng.choice(_CARDS + ["JK", "pass", "JK(5D)"])

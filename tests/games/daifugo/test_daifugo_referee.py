@@ -185,7 +185,7 @@ def test_cite_lists_the_rules_the_moves_set_off():
     text = match_text(seed=8, players=4, options="+eight-cut", rounds=2)
     (chunk,) = split(text.splitlines(keepends=True))
     kind = registry.game("daifugo")
-    cited = cite(kind, kind.read(chunk, "t.dfn", 1))
+    cited = cite(kind, kind.notation.read(chunk, "t.dfn", 1))
     assert {"daifugo.round.end", "daifugo.lead.first-round", "daifugo.lead.later-rounds"} <= cited
     assert cited <= spec.ids("daifugo.")
 
@@ -210,7 +210,8 @@ def test_selfplay_is_deterministic_and_valid(tmp_path: Path):
     assert doc["games"][0]["game"] == "daifugo" and doc["games"][0]["rules"] == "seed"
 
 
-@pytest.mark.parametrize("args", [["--players", "9"], ["--players", "2"], ["-r", "uecda", "--players", "4"], ["--options", "+bogus"],
+@pytest.mark.parametrize("args", [["--players", "9"], ["--players", "2"], ["-r", "uecda", "--players", "4"],
+                                  ["--options", "+bogus"],
                                   ["--options", "exchange=most"], ["--rounds", "0"]])
 def test_selfplay_rejects_bad_options(args: list[str]):
     result = runner.invoke(app, ["selfplay", "daifugo", "-n", "1", *args])

@@ -107,8 +107,8 @@ def test_a_log_maker_builds_its_table_configuration_once(monkeypatch) -> None:
     still travels to a worker (pickle) and makes the same logs there."""
     import pickle
 
-    from referee.games.daifugo.uecda.contest import config
     from referee.games.daifugo.selfplay import LogMaker
+    from referee.games.daifugo.uecda.contest import config
 
     built = []
     real = config.with_options

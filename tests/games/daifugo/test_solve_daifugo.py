@@ -172,7 +172,8 @@ def snapshot_text(state: df.State, note: str = "") -> str:
     lines.append(f'[Players "{" ".join(names)}"]')
     for p, n in enumerate(names):
         lines.append(f'[Hand.{n} "{hand_text(state.hands[p])}"]')
-    lines.append(f'[Table "{state.table or ""}"]  ; by {names[state.last_player] if state.last_player is not None else "-"}')
+    lines.append(f'[Table "{state.table or ""}"]  ; by '
+                 f'{names[state.last_player] if state.last_player is not None else "-"}')
     lines.append(f'[Passed "{" ".join(names[p] for p in state.passed)}"]')
     lines.append(f'[Out "{" ".join(names[p] for p in state.finished)}"]')
     lines.append(f'[Revolution "{"yes" if state.revolution else "no"}"]')
@@ -344,12 +345,12 @@ def test_forced_out_agrees_with_the_plain_search() -> None:
 def test_unbeatable_play_must_be_legal() -> None:
     position = load_position(str(PUZZLES / "daifugo-unbeatable.dfn"), 4)
     with pytest.raises(QuestionError, match="does not hold|cannot play"):
-        unbeatable_question(position.state, position.names, play="2H")
+        unbeatable_question(position.state, position.record.players, play="2H")
 
 
 def test_out_with_search_only_explains_from_the_search() -> None:
     position = load_position(str(PUZZLES / "daifugo-out.dfn"), 1)
-    answer = out_question(position.state, position.names, player="Aki", method="search")
+    answer = out_question(position.state, position.record.players, player="Aki", method="search")
     assert answer.answer == "yes" and answer.stats.solver_calls == 0
     assert "exhaustive search" in answer.reason
 

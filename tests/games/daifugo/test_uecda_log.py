@@ -9,8 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
 from click.testing import CliRunner
+from conftest import FIXTURES
 
 from cli import app
 from referee import spec

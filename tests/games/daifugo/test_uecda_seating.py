@@ -11,8 +11,8 @@ import threading
 import time
 from pathlib import Path
 
-from referee.games.daifugo.uecda.contest import protocol as P
 from referee.games.daifugo.uecda.contest import config as C
+from referee.games.daifugo.uecda.contest import protocol as P
 from referee.games.daifugo.uecda.contest.client import Client
 from referee.games.daifugo.uecda.server import ContestServer, Settings
 

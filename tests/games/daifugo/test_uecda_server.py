@@ -19,8 +19,8 @@ import pytest
 from referee.games.daifugo.uecda.contest import config as C
 from referee.games.daifugo.uecda.contest import protocol as P
 from referee.games.daifugo.uecda.contest.client import Client
-from referee.jobs.validate import validate_file
 from referee.games.daifugo.uecda.server import ContestServer, Settings
+from referee.jobs.validate import validate_file
 from tests.conftest import fixtures_dir
 from tests.games.daifugo import uecda_wire
 
@@ -176,7 +176,8 @@ def _processes(tmp_path: Path, games: int, revision: str = "2018", options: str 
     try:
         for i in range(5):
             procs.append(subprocess.Popen(
-                [sys.executable, "-m", "referee.games.daifugo.uecda.contest.client", "--port", str(server.port), "--name", f"py{i}",
+                [sys.executable, "-m", "referee.games.daifugo.uecda.contest.client", "--port", str(server.port),
+                 "--name", f"py{i}",
                  "--seed", str(i), "--illegal", "0.05", "--deadline", "600"], cwd=ROOT,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
             deadline = time.monotonic() + 10

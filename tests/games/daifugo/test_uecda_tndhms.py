@@ -56,8 +56,8 @@ def _stalled(game: dict[str, str]) -> bool:
     """Did the 20-pass rule end this game? Its last 20 entries are passes or plainly
     rejected: a submission made more than once in the game (the cards are gone after it is
     accepted, so all but an accepted one are refused, and an accepted one would restart the
-    count); the next game's deal confirms it (``_after_stall``). The referee's seed check knows it from the engine; this plain reading must
-    not depend on it."""
+    count); the next game's deal confirms it (``_after_stall``). The referee's seed check
+    knows it from the engine; this plain reading must not depend on it."""
     entries = game.get("play", "").split()
     tail = entries[-20:]
     return len(tail) == 20 and all(re.fullmatch(r"\dEE", e) or entries.count(e) > 1 for e in tail)
@@ -109,7 +109,8 @@ def test_draws_of_the_worked_example() -> None:
 
 
 @pytest.mark.parametrize("path", _logs(),
-                         ids=lambda p: "no-fixtures" if p is None else p.parent.name if p.name == "server.log" else p.stem)
+                         ids=lambda p: "no-fixtures" if p is None
+                         else p.parent.name if p.name == "server.log" else p.stem)
 def test_every_seat_and_hand_follows_from_the_seed(path: Path | None) -> None:
     if path is None:
         fixtures_dir()  # skips, saying where the logs were looked for
@@ -130,7 +131,8 @@ def test_every_seat_and_hand_follows_from_the_seed(path: Path | None) -> None:
         if "result" not in game:
             break
         if _stalled(game):
-            following = games[deal.number] if deal.number < len(games) and "palyer_cards" in games[deal.number] else None
+            after = deal.number < len(games) and "palyer_cards" in games[deal.number]
+            following = games[deal.number] if after else None
             match = _after_stall(match, game, following)
             stalls += 1
         previous = game["result"]

@@ -92,8 +92,8 @@ def service(tmp_path: Path):
     """The app on a fresh database, with the contest listener run in its event loop."""
     from starlette.testclient import TestClient
 
-    from referee.service.app import create_app
     from referee.games.daifugo.uecda import server as listener
+    from referee.service.app import create_app
 
     def run(**options: Any):
         said: list[str] = []
@@ -369,7 +369,8 @@ def test_a_restart_keeps_a_finished_contest_table_and_shows_a_cut_one_interrupte
         try:
             tables = {t["id"]: t for t in restarted.get("/v1/tables").json()["tables"]}
             assert tables[first["id"]]["status"] == "finished" and tables[second["id"]]["status"] == "interrupted"
-            logs = {json.loads(p.read_text())["table"]: p.with_suffix(".log") for p in (tmp_path / "logs").glob("*.json")}
+            logs = {json.loads(p.read_text())["table"]: p.with_suffix(".log")
+                    for p in (tmp_path / "logs").glob("*.json")}
             assert restarted.get(f"/v1/tables/{first['id']}/record").text == logs[1].read_text(encoding="latin-1")
             reports = restarted.get(f"/v1/tables/{first['id']}").json()["reports"]
             assert [(r["player"], r["kind"]) for r in reports] == [(3, "malformed")]  # stored with the table

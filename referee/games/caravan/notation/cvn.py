@@ -101,7 +101,8 @@ def parse_move(text: str) -> cv.Move:
     saying what is wrong; a move number or a draw (``+9D``) is not a move."""
     m = _ITEM.fullmatch(text.strip() + " ") or _ITEM.fullmatch(text.strip())
     if m is None or m.lastgroup == "MOVE_NUMBER" or not (m["PLACE"] or m["DISCARD"] or m["DISBAND"]):
-        raise ValueError(T("{strip} is not a CVN move (write e.g. 7H>A, KS>D2, discard 4C, disband B)", strip=repr(text.strip())))
+        raise ValueError(T("{strip} is not a CVN move (write e.g. 7H>A, KS>D2, discard 4C, disband B)",
+                           strip=repr(text.strip())))
     if m["DRAW"]:
         raise ValueError(T("a draw (+9D) is not part of the move: the deck's top card is drawn"))
     return _decode(m)[0]
@@ -158,7 +159,8 @@ def _read_run(record: CaravanRecord, run: Token, offset: int, warned: bool) -> b
                 n = int(m.group().rstrip().rstrip("."))
                 turn = len(moves) // 2 + 1
                 if n != turn:
-                    record.warnings.append(Finding("notation.move-number", T("move number {n} where {turn} was expected", n=n, turn=turn),
+                    record.warnings.append(Finding("notation.move-number",
+                                                   T("move number {n} where {turn} was expected", n=n, turn=turn),
                                                    line, column0 + pos - line_start, ply=len(moves) + 1))
                     warned = True  # one warning per record is enough
             continue
@@ -276,7 +278,8 @@ def parse_card_list(record: Record, tag: Tag, allow_sets: bool = False,
             else:
                 out.append(parse_card(word))
         except CardError as err:
-            record.errors.append(Finding("notation.tag.value", T("{name}: {err}", name=tag.name, err=said(err)), tag.line, column))
+            record.errors.append(Finding("notation.tag.value", T("{name}: {err}", name=tag.name, err=said(err)),
+                                         tag.line, column))
             ok = False
         column += len(word) + 1
     return out if ok else None
@@ -369,8 +372,8 @@ def write_caravan(tags: dict[str, str], moves: list[cv.Move], result: str | None
     lines.append("")
     if not comments and not glyphs:
         # The plain record (self-play's): each pair of moves after its number, laid out at
-        # once (0.49 -> 0.36 us a move against the loop below, which it equals without
-        # annotations: test_cvn_reader.py checks the two agree).
+        # once, faster than the loop below, which it equals without annotations
+        # (test_cvn_reader.py checks the two agree).
         texts = list(map(move_text, moves))
         pairs = (len(texts) + 1) // 2
         numbers = _NUMBERS[:pairs] if pairs <= len(_NUMBERS) else [f"{n}." for n in range(1, pairs + 1)]

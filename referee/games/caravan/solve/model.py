@@ -293,7 +293,8 @@ class ReachModel:
                         s.add(implies(placed, and_(eq(sl.R, rank), eq(sl.S, suit))))
                     hit = FALSE
                     if joker_move != FALSE:
-                        match = ite(eq(jr, num(1)), eq(sl.S, js), eq(sl.R, jr))  # type: ignore[arg-type]  # a Joker move comes with its target ints
+                        # a Joker move comes with its target ints
+                        match = ite(eq(jr, num(1)), eq(sl.S, js), eq(sl.R, jr))  # type: ignore[arg-type]
                         hit = and_(joker_move, not_(face), match)
                     removed = or_(and_(disb, TRUE if c == self.x else FALSE), and_(face, jack), hit)
                     self._next(sl.A, f"a_{t + 1}_{c}_{sl.j}", "Bool",
@@ -397,7 +398,8 @@ class ReachModel:
         # Name the shared terms once: they are used by every rule of the step.
         s = self.script
         names = {}
-        for key, term, sort in (("n", n, "Int"), ("lastR", last_r, "Int"), ("up", ite(rev, not_(run_up), run_up), "Bool"),
+        for key, term, sort in (("n", n, "Int"), ("lastR", last_r, "Int"), ("up", ite(rev, not_(run_up), run_up),
+                                                                            "Bool"),
                                 ("suit", ite(eq(last_qs, num(NO_QUEEN)), last_s, last_qs), "Int")):
             if term in (TRUE, FALSE) or int_literal(term) is not None:
                 names[key] = term

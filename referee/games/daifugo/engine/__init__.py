@@ -49,7 +49,8 @@ Play: ``check(state, move, consulted=None) -> Violation | None`` (a list given a
 ``reject(state, move) -> State`` (uecda: what the server does with an illegal submission),
 ``legal_moves(state)``, ``random_move(state, rng, pass_rate=0.0)`` (one legal move drawn
 without judging every candidate), ``players_in(state)``, ``TURN_RULES`` (violations that are record
-errors even under uecda).
+errors even under uecda); ``effects(before, move, after)`` and ``set_off(state)``: the
+rules a move, or a position reached without one, set off (``State.events``).
 
 Combinations: ``readings(rules, cards, joker_as=()) -> list[Combo]`` (every way the cards
 form a combination), ``combination(rules, cards, joker_as=()) -> Combo | None``.
@@ -148,8 +149,10 @@ from referee.games.daifugo.engine.state import (
     RuleError,
     State,
     Unreadable,
+    effects,
     fresh_trick,
     players_in,
+    set_off,
 )
 
 __all__ = [
@@ -207,6 +210,8 @@ __all__ = [
     "apply",
     "reject",
     "after_illegal",
+    "effects",
+    "set_off",
     "legal_moves",
     "random_move",
     "forbidden_finish",

@@ -53,8 +53,9 @@ def check_seats(rules: RuleSet, order: Sequence[int], previous: Sequence[int] | 
                        for p in seats))
 
     if previous is None:
-        return _v("daifugo.lead.first-round", T("the turn order is {fixed} (the listed order of the players), not {order}",
-                                                fixed=said(fixed), order=said(order)))
+        return _v("daifugo.lead.first-round",
+                  T("the turn order is {fixed} (the listed order of the players), not {order}",
+                    fixed=said(fixed), order=said(order)))
     return _v("daifugo.lead.later-rounds",
               T("the turn order is {fixed} (the reverse of the previous finishing order), not {order}",
                 fixed=said(fixed), order=said(order)))

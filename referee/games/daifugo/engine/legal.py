@@ -331,8 +331,9 @@ _CANDIDATE_ORDER[JOKER] = (ABOVE_2 + 1) * 8
 def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int | None,
              extras: list[Entry] | None = None) -> list[Entry]:
     """The candidate plays made of ``hand``'s cards of ``kind`` and ``size`` (None: any),
-    as entries (``Entry``: cards, jokers' readings, readings, mask): singles weakest first (the lone joker last), then groups by size and strength, then
-    sequences by suit, length and lowest card. Each part that a few of the hand's cards
+    as entries (``Entry``: cards, jokers' readings, readings, mask): singles weakest first
+    (the lone joker last), then groups by size and strength, then sequences by suit,
+    length and lowest card. Each part that a few of the hand's cards
     decide (a card's single, one strength's groups of a size, one suit's sequences) is
     made once per rule set (``_BLOCKS``) and shared by every hand that holds those cards.
 

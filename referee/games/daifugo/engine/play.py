@@ -43,6 +43,7 @@ from referee.games.daifugo.engine.deal import _start_play
 from referee.games.daifugo.engine.results import forbidden_finish
 from referee.games.daifugo.engine.rules import RuleSet, memo_for
 from referee.games.daifugo.engine.state import (
+    _ORDERS,
     BACK,
     DIRECTION,
     DROPPED,
@@ -71,12 +72,10 @@ from referee.games.daifugo.engine.state import (
     State,
     Unreadable,
     _new,
-    _ORDERS,
     _turn_orders,
     _v,
     clear_trick,
     end_round,
-    in_turn_order,
     leader_after,
 )
 
@@ -139,7 +138,8 @@ def _check_turn(state: State, p: int) -> Violation:
         return _v("daifugo.turn.order", T("there is no player {n}; it is {mover}'s turn", n=p + 1, mover=mover))
     if p in state.passed:
         return _v("daifugo.pass.sat-out", T("{who} passed earlier in this trick and may not play "
-                                            "again until it ends; it is {mover}'s turn", who=state.name(p), mover=mover))
+                                            "again until it ends; it is {mover}'s turn", who=state.name(p),
+                                            mover=mover))
     if not state.is_in(p):
         return _v("daifugo.turn.finished", T("{who} is out of this round; it is {mover}'s turn",
                                              who=state.name(p), mover=mover))
@@ -165,7 +165,8 @@ def _check_possession(state: State, p: int, cards: Sequence[Card]) -> Violation 
     if missing is None:
         return None
     if missing in state.hands[p]:
-        return _v("daifugo.hand.possession", T("{who} does not hold {card} that often", who=state.name(p), card=missing))
+        return _v("daifugo.hand.possession", T("{who} does not hold {card} that often", who=state.name(p),
+                                               card=missing))
     return _v("daifugo.hand.possession", T("{who} does not hold {card}", who=state.name(p), card=missing))
 
 
@@ -323,7 +324,8 @@ def _against_table(state: State, combo: Combo, consulted: list[str] | None = Non
             return None
         if rules.spade3:
             return _Fault("daifugo.play.lone-joker",
-                          lambda: T("a lone joker is on the table: only the spade 3 beats it ({option})", option="spade3"))
+                          lambda: T("a lone joker is on the table: only the spade 3 beats it ({option})",
+                                    option="spade3"))
         return _Fault("daifugo.play.lone-joker", lambda: T("a lone joker is on the table: nothing beats it"))
     if combo.lone_joker:
         if table.kind == SINGLE:
@@ -331,7 +333,8 @@ def _against_table(state: State, combo: Combo, consulted: list[str] | None = Non
                 consulted += ("daifugo.play.same-kind", "daifugo.play.lone-joker")
             return None
         return _Fault("daifugo.play.same-kind",
-                      lambda: T("the table holds {table}: a lone joker can only follow a single", table=table.describe()))
+                      lambda: T("the table holds {table}: a lone joker can only follow a single",
+                                table=table.describe()))
     if combo.kind != table.kind or combo.size != table.size:
         return _Fault("daifugo.play.same-kind",
                       lambda: N("the table holds {table}; the play must be the same kind with {n} card, not {combo}",
@@ -392,7 +395,8 @@ def _check_give(state: State, move: Give, consulted: list[str] | None = None) ->
     if duty is None:
         return _v("daifugo.exchange.duty", T("{who} owes no cards now; {owed}", who=state.name(g), owed=_owed(state)))
     if move.receiver != duty.receiver or len(move.cards) != duty.count:
-        return _v("daifugo.exchange.duty", N("{who} must give {n} card to {receiver}", "{who} must give {n} cards to {receiver}",
+        return _v("daifugo.exchange.duty", N("{who} must give {n} card to {receiver}",
+                                             "{who} must give {n} cards to {receiver}",
                                              duty.count, who=state.name(g), receiver=state.name(duty.receiver)))
     why = ["daifugo.exchange.duty"]
     if rules.exchange_style == "server":

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from referee.engines.message import T, suggested
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
+
+from referee.engines.message import T, suggested
 
 #: Option names of notation.md, in the order the spec lists them.
 OPTIONS = (
@@ -151,7 +152,8 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
     """
     base = PRESETS.get(preset)
     if base is None:
-        raise ValueError(T("unknown Daifugo rules {preset}: use one of {join}", preset=repr(preset), join=', '.join(PRESETS)))
+        raise ValueError(T("unknown Daifugo rules {preset}: use one of {join}", preset=repr(preset),
+                           join=', '.join(PRESETS)))
     changes: dict[str, Any] = {}  # each value checked against its field above
     for name, value in (toggles or {}).items():
         if name not in OPTIONS:
@@ -166,14 +168,17 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
             elif isinstance(value, int) and value >= 3:
                 changes[field_name] = value
             else:
-                raise ValueError(T("stairs-revolution takes a sequence length of 3 or more, not {value}", value=repr(value)))
+                raise ValueError(T("stairs-revolution takes a sequence length of 3 or more, not {value}",
+                                   value=repr(value)))
         elif name in OPTION_CHOICES:
             if value not in OPTION_CHOICES[name]:
-                raise ValueError(T("{name} takes {join}, not {value}", name=name, join='|'.join(OPTION_CHOICES[name]), value=repr(value)))
+                raise ValueError(T("{name} takes {join}, not {value}", name=name, join='|'.join(OPTION_CHOICES[name]),
+                                   value=repr(value)))
             changes[field_name] = value
         else:
             if not isinstance(value, bool):
-                raise ValueError(T("option {name} is on or off (+{name} / -{name}), not {value}", name=name, value=repr(value)))
+                raise ValueError(T("option {name} is on or off (+{name} / -{name}), not {value}", name=name,
+                                   value=repr(value)))
             changes[field_name] = value
     if changes.get("revolution") is False:
         # -revolution turns off every revolution, long sequences too (daifugo.option.revolution):
@@ -205,7 +210,8 @@ def _restored(*values: Any) -> RuleSet:
     if base is None:
         return made
     try:
-        same = ruleset(made.name, {name: made.option(name) for name in OPTIONS if made.option(name) != base.option(name)})
+        same = ruleset(made.name,
+                       {name: made.option(name) for name in OPTIONS if made.option(name) != base.option(name)})
     except ValueError:
         return made
     return same if same == made else made

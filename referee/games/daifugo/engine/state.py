@@ -272,3 +272,15 @@ def end_round(fields: list[Any], events: Sequence[str]) -> State:
 
 def _end_round(state: State, events: Sequence[str]) -> State:
     return end_round(list(state), events)
+
+
+def effects(before: State, move: Move, after: State) -> tuple[str, ...]:
+    """The ids of the rules a legal move set off (a revolution, an eight-cut, a trick's or
+    the round's end, a lock, a finish, ...): the ``events`` of the position it led to."""
+    return after.events
+
+
+def set_off(state: State) -> tuple[str, ...]:
+    """The ids of the rules that brought ``state`` about without a move of its own (a
+    counted illegal move's pass, a start position already over): its ``events``."""
+    return state.events

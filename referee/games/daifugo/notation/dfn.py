@@ -257,7 +257,8 @@ def read_daifugo(chunk: Chunk, file: str = "", index: int = 1) -> DaifugoRecord:
                 record.rounds.append(current)
             section = current.tags if current is not None else record.tags
             if item.name in section:
-                record.errors.append(Finding("notation.tag.duplicate", T("the {name} tag is given twice", name=item.name),
+                record.errors.append(Finding("notation.tag.duplicate", T("the {name} tag is given twice",
+                                                                         name=item.name),
                                              item.line, item.column))
                 continue
             section[item.name] = item
@@ -323,8 +324,9 @@ def _read_players(record: DaifugoRecord) -> dict[str, int]:
         if word and word not in seen:
             if not _NAME_RE.fullmatch(word):
                 record.errors.append(Finding(
-                    "notation.tag.value", T("Players: {word} cannot be a player name (names may not hold spaces nor any of [ ] {{ "
-                                            '}} ; " ( ) $ ! ? > : *)', word=repr(word)), tag.line, column))
+                    "notation.tag.value", T("Players: {word} cannot be a player name (names may not hold spaces nor "
+                                            'any of [ ] {{ }} ; " ( ) $ ! ? > : *)', word=repr(word)),
+                    tag.line, column))
             seen[word] = len(seen)
         elif word:
             record.errors.append(Finding("notation.tag.value", T("Players: {word} is listed twice", word=word),
@@ -412,10 +414,13 @@ def read_names(record: Record, tag: Tag, index_of: dict[str, int], errors: list[
     for word, column in words(tag):
         p = index_of.get(word)
         if p is None:
-            errors.append(Finding("notation.tag.value", T("{name}: {word} is not one of the players ({join})", name=tag.name, word=word, join=', '.join(index_of)), tag.line, column))
+            errors.append(Finding("notation.tag.value", T("{name}: {word} is not one of the players ({join})",
+                                                          name=tag.name, word=word, join=', '.join(index_of)), tag.line,
+                                                          column))
             return None
         if p in out:
-            errors.append(Finding("notation.tag.value", T("{name}: {word} is listed twice", name=tag.name, word=word), tag.line, column))
+            errors.append(Finding("notation.tag.value", T("{name}: {word} is listed twice", name=tag.name, word=word),
+                                  tag.line, column))
             return None
         out.append(p)
     return tuple(out)
@@ -427,7 +432,8 @@ def read_hand(tag: Tag, errors: list[Finding]) -> tuple[Card, ...] | None:
         try:
             cards.append(JOKER if word.upper() == "JK" else parse_card(word))
         except CardError as err:
-            errors.append(Finding("notation.tag.value", T("{name}: {err}", name=tag.name, err=said(err)), tag.line, column))
+            errors.append(Finding("notation.tag.value", T("{name}: {err}", name=tag.name, err=said(err)), tag.line,
+                                  column))
             return None
     return tuple(cards)
 
@@ -468,7 +474,8 @@ def _read_round(record: DaifugoRecord, rnd: DaifugoRound) -> None:
         if number:
             rnd.number = number
         else:
-            errors.append(Finding("notation.tag.value", T("Round must be a round number (1, 2, ...), not {value}", value=repr(tag.value)), tag.line, tag.column))
+            errors.append(Finding("notation.tag.value", T("Round must be a round number (1, 2, ...), not {value}",
+                                                          value=repr(tag.value)), tag.line, tag.column))
     for name, tag in rnd.tags.items():
         if not name.startswith(HAND_PREFIX):
             continue
@@ -476,7 +483,9 @@ def _read_round(record: DaifugoRecord, rnd: DaifugoRound) -> None:
         p = index_of.get(who)
         if p is None:
             if record.players:
-                errors.append(Finding("notation.tag.value", T("{name}: {who} is not one of the players ({join})", name=name, who=who, join=', '.join(record.players)), tag.line, tag.name_column or tag.column))
+                errors.append(Finding("notation.tag.value", T("{name}: {who} is not one of the players ({join})",
+                                                              name=name, who=who, join=', '.join(record.players)),
+                                                              tag.line, tag.name_column or tag.column))
             continue
         hand = read_hand(tag, errors)
         if hand is not None:
@@ -493,7 +502,8 @@ def read_suits(tag: Tag, errors: list[Finding]) -> list[str] | None:
     for word, column in words(tag):
         suit = _SUIT_NAMES.get(word.upper())
         if suit is None:
-            errors.append(Finding("notation.tag.value", T("{name}: {word} is not a suit (S H D C)", name=tag.name, word=repr(word)),
+            errors.append(Finding("notation.tag.value", T("{name}: {word} is not a suit (S H D C)", name=tag.name,
+                                                          word=repr(word)),
                                   tag.line, column))
             return None
         out.append(suit)
@@ -564,7 +574,8 @@ def move_text(move: df.Move, names: Sequence[str], label: str | None = None) -> 
     if isinstance(move, df.Pass):
         return f"{who}: pass"
     if isinstance(move, df.Unreadable):
-        raise ValueError(T("{who}: an unreadable contest submission ({text}) has no DFN text", who=who, text=repr(move.text)))
+        raise ValueError(T("{who}: an unreadable contest submission ({text}) has no DFN text", who=who,
+                           text=repr(move.text)))
     return f"{who}: {cards_text(move.cards, move.joker_as)}"
 
 

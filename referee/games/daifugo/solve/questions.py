@@ -373,7 +373,7 @@ def _main_line(tree: dict, names: tuple[str, ...], limit: int = 24) -> str:
 def ask(position: Any, question: str, options: Any) -> Answer:
     """A Daifugo question about a position (``referee.jobs.solve.ask`` checked its options)."""
     deadline = getattr(options, "deadline", None) or Deadline(options.timeout)
-    names = position.names
+    names = position.record.players or None
     if question == "out":
         return out_question(position.state, names, player=options.player, method=options.method,
                             deadline=deadline)

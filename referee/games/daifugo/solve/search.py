@@ -254,8 +254,8 @@ class ForcedOut:
       (a way out for the player, a refutation by another) stops the rest unapplied;
     - ordering: the player's big plays first, passes last; the others' plays that empty
       the hand first, then big plays, passes last (remembering the replies that refuted
-      before, as the Caravan search does, was measured slower here: a reply that refutes
-      in one trick rarely does in the next)."""
+      before, as the Caravan search does, is slower here: a reply that refutes in one trick
+      rarely does in the next)."""
 
     def __init__(self, root: df.State, player: int, deadline: Deadline | None) -> None:
         self.player = player

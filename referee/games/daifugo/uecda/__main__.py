@@ -19,7 +19,8 @@ from referee.games.daifugo.uecda.server import run, settings_from
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=f"python -m referee.games.daifugo.{NAME}", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog=f"python -m referee.games.daifugo.{NAME}",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument(f"--{NAME}", type=int, default=contest.DEFAULT_PORT, metavar="PORT", dest="port",
                         help="The port to listen on (the contest's is the default).")
     parser.add_argument("--host", default="127.0.0.1", help="The address to listen on (loopback by default).")

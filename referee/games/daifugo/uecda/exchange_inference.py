@@ -10,7 +10,7 @@ from referee.engines.base import Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.uecda.log_replay import LogGameReplay, Outcome
 from referee.games.daifugo.uecda.notation import log as ul
-from referee.jobs.replay import unrejected
+from referee.jobs.segment import unrejected
 from referee.notation.records import Finding
 
 

@@ -12,10 +12,10 @@ from collections.abc import Iterable, Iterator
 
 from referee.engines.message import T
 from referee.games.daifugo import engine as df
+from referee.games.daifugo.notation.dfn import options_text
 from referee.games.daifugo.uecda import seed_check
 from referee.games.daifugo.uecda.exchange_inference import infer_exchange
 from referee.games.daifugo.uecda.log_replay import CONTEST_PRESET, LogGameReplay
-from referee.games.daifugo.notation.dfn import options_text
 from referee.games.daifugo.uecda.notation import log as ul
 from referee.jobs.replay import Observer
 from referee.jobs.report import GameReport
@@ -32,7 +32,8 @@ def log_rules(header: ul.LogHeader) -> df.RuleSet:
     """The uecda preset with the header's flags (a flag left out keeps the preset's value);
     the later revision ends a trick when all but one of those still in have passed."""
     base = df.PRESETS[CONTEST_PRESET]
-    toggles: dict[str, object] = {name: header.flag(flag, bool(base.option(name))) for flag, name in FLAG_OPTIONS.items()}
+    toggles: dict[str, object] = {name: header.flag(flag, bool(base.option(name))) for flag,
+                                  name in FLAG_OPTIONS.items()}
     if not header.flag("RULE_CHANGE", True):
         toggles["exchange"] = "none"
     if header.later:
@@ -56,9 +57,9 @@ def header_flags(rules: df.RuleSet) -> tuple[dict[str, str], str]:
         unstated = [word for word in options_text(rules).split() if word not in said]
         raise ValueError(T("{options} cannot be stated in a contest-server log: its header turns revolution "
                            "(RULE_KAKUMEI), suit-lock (RULE_SHIBARI), sequences (RULE_KAIDAN), eight-cut (RULE_8GIRI), "
-                           "eleven-back (RULE_11BACK) and six-reverse (RULE_6REVERS) on or off, and says exchange=choice "
-                           "or exchange=none (RULE_CHANGE) and trick-end=all or trick-end=all-but-one (the server's "
-                           "revision)", options=" ".join(unstated)))
+                           "eleven-back (RULE_11BACK) and six-reverse (RULE_6REVERS) on or off, and says "
+                           "exchange=choice or exchange=none (RULE_CHANGE) and trick-end=all or trick-end=all-but-one "
+                           "(the server's revision)", options=" ".join(unstated)))
     return flags, revision
 
 
@@ -93,7 +94,8 @@ class LogReferee:
         rules = log_rules(game.header)
         report.details["options"] = " ".join(
             w for w, on in (("+eleven-back", rules.eleven_back), ("+six-reverse", rules.six_reverse),
-                            ("-sequences", not rules.sequences), ("trick-end=all-but-one", rules.trick_end == "all-but-one"))
+                            ("-sequences", not rules.sequences), ("trick-end=all-but-one",
+                                                                  rules.trick_end == "all-but-one"))
             if on)
         self._judge(game, report, rules, previous_result, follows, observer)
         points = self.points.judge(game)
@@ -115,7 +117,8 @@ class LogReferee:
         if v is not None:
             report.errors.append(Finding(v.rule, T("{message} (game {index}: mibun {value})", message=v.message,
                                                    index=game.index, value=mibun.value) if known is None else
-                                         T("{message} (game {index}: mibun {value}, after game {previous}'s result {result})",
+                                         T("{message} (game {index}: mibun {value}, after game {previous}'s result "
+                                           "{result})",
                                            message=v.message, index=game.index, value=mibun.value,
                                            previous=game.index - 1, result="".join(map(str, known))),
                                          mibun.line, mibun.column, round=game.index))

@@ -8,8 +8,9 @@ from typing import NamedTuple
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.uecda.notation import log as ul
-from referee.jobs.replay import Positions, Segment, play
+from referee.jobs.replay import Positions, play
 from referee.jobs.report import GameReport
+from referee.jobs.segment import Segment
 from referee.notation.records import Finding
 
 #: The preset a contest-server log is judged under (its header's flags toggle options).
@@ -24,7 +25,7 @@ class Outcome(NamedTuple):
     errors: list[Finding]
     warnings: list[Finding]
     plies: int
-    positions: Positions
+    positions: Positions[df.State, df.Move]
 
 
 class LogGameReplay:
@@ -44,7 +45,7 @@ class LogGameReplay:
         the server), errors, warnings, entries replayed, and the positions."""
         game = self.game
         report = GameReport(game.file, game.index, "daifugo", CONTEST_PRESET)
-        positions = Positions()
+        positions: Positions[df.State, df.Move] = Positions()
         # A LogEntry is no MoveEntry subclass but has all that replay reads of one (move,
         # line, column, text).
         final = play(df, Segment(game.index, start, game.entries, self.mover),  # type: ignore[arg-type]  # see above

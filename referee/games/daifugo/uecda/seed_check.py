@@ -76,16 +76,19 @@ class SeedCheck:
         if tuple(game.seats) != deal.seats:
             self.lost = True
             line, column = game.seat_place
-            return [Finding(SEED_RULE, T("seat {join} does not follow from RANDOM_SEED {seed}: the server's draws seat game "
-                                         "{index} as {join2}", join=''.join(map(str, game.seats)), seed=seed, index=game.index, join2=''.join(map(str, deal.seats))),
+            return [Finding(SEED_RULE, T("seat {join} does not follow from RANDOM_SEED {seed}: the server's draws seat "
+                                         "game {index} as {join2}", join=''.join(map(str, game.seats)), seed=seed,
+                                         index=game.index, join2=''.join(map(str, deal.seats))),
                             line, column, round=game.index)]
         for p, (hand, dealt) in enumerate(zip(game.hands, deal.hands)):
             if sorted(hand) != sorted(dealt):
                 self.lost = True
                 line, column = game.hand_places[p][0] if game.hand_places[p] else (game.cards_line, game.cards_column)
-                return [Finding(SEED_RULE, T("{names}'s hand {hand_code} does not follow from RANDOM_SEED {seed}: the server deals "
-                                             "{hand_code2} (dealer {names2})", names=_names(game, p), hand_code=ul.hand_code(hand), seed=seed, hand_code2=ul.hand_code(dealt), names2=_names(game, deal.dealer)), line, column, round=game.index,
-                                player=_names(game, p))]
+                return [Finding(SEED_RULE, T("{names}'s hand {hand_code} does not follow from RANDOM_SEED {seed}: the "
+                                             "server deals {hand_code2} (dealer {names2})", names=_names(game, p),
+                                             hand_code=ul.hand_code(hand), seed=seed, hand_code2=ul.hand_code(dealt),
+                                             names2=_names(game, deal.dealer)),
+                                line, column, round=game.index, player=_names(game, p))]
         return []
 
     def ended(self, game: ul.LogGame, state: df.State) -> list[Finding]:
@@ -98,7 +101,9 @@ class SeedCheck:
             return []
         self.lost = True
         return [Finding(SEED_RULE, T("result {join} does not follow from RANDOM_SEED {seed}: the 20-pass rule's draws "
-                                     "place the players still in as {join2}", join=''.join(map(str, game.result.order)), seed=self.match.seed, join2=''.join(map(str, order))), game.result.line, game.result.column, round=game.index)]
+                                     "place the players still in as {join2}", join=''.join(map(str, game.result.order)),
+                                     seed=self.match.seed, join2=''.join(map(str, order))),
+                        game.result.line, game.result.column, round=game.index)]
 
 
 def logged_exchange(game: ul.LogGame, start: df.State) -> tuple[df.State, list[Finding]]:
@@ -115,11 +120,12 @@ def logged_exchange(game: ul.LogGame, start: df.State) -> tuple[df.State, list[F
 
     if start.phase != "exchange":
         if changes:
-            return start, error(EXCHANGE_RULE, N("change_cards records {n} transfer, but game {index} has no exchange (it "
-                                                 "starts a block, or the rules have none): the line is NULL then",
-                                                 "change_cards records {n} transfers, but game {index} has no exchange (it "
-                                                 "starts a block, or the rules have none): the line is NULL then",
-                                                 len(changes), index=game.index))
+            return start, error(EXCHANGE_RULE,
+                                N("change_cards records {n} transfer, but game {index} has no exchange (it starts a "
+                                  "block, or the rules have none): the line is NULL then",
+                                  "change_cards records {n} transfers, but game {index} has no exchange (it starts a "
+                                  "block, or the rules have none): the line is NULL then",
+                                  len(changes), index=game.index))
         return start, []
     state = start
     for change in changes:
@@ -134,10 +140,11 @@ def logged_exchange(game: ul.LogGame, start: df.State) -> tuple[df.State, list[F
         owed = J(", ", (T("{giver} {n} to {receiver}", giver=_names(game, d.giver), n=d.count,
                            receiver=_names(game, d.receiver)) for d in state.pending))
         if not changes:
-            return state, error(EXCHANGE_RULE, T("change_cards is NULL, but game {index} has an exchange: still owed {owed}",
-                                                 index=game.index, owed=owed))
-        return state, error(EXCHANGE_RULE, N("change_cards records {n} transfer, but game {index} has an exchange: still "
-                                             "owed {owed}", "change_cards records {n} transfers, but game {index} has an "
+            return state, error(EXCHANGE_RULE, T("change_cards is NULL, but game {index} has an exchange: still owed "
+                                                 "{owed}", index=game.index, owed=owed))
+        return state, error(EXCHANGE_RULE, N("change_cards records {n} transfer, but game {index} has an exchange: "
+                                             "still owed {owed}",
+                                             "change_cards records {n} transfers, but game {index} has an "
                                              "exchange: still owed {owed}", len(changes), index=game.index, owed=owed))
     return state, []
 
@@ -165,9 +172,15 @@ class PointsCheck:
         if base is not None and sorted(order) == list(range(tndhms.N_PLAYERS)):
             want = tuple(base[p] + tndhms.place_points(order.index(p)) for p in range(tndhms.N_PLAYERS))
             if want != points.values:
-                found.append(Finding(POINTS_RULE, T("points {join} do not follow from the result {join2}: the running totals are {join3}", join=' '.join(map(str, points.values)), join2=''.join(map(str, order)), join3=' '.join(map(str, want))), points.line, points.column, round=game.index))
+                found.append(Finding(POINTS_RULE,
+                                     T("points {join} do not follow from the result {join2}: the running totals are "
+                                       "{join3}", join=' '.join(map(str, points.values)),
+                                       join2=''.join(map(str, order)), join3=' '.join(map(str, want))),
+                                     points.line, points.column, round=game.index))
         total = game.total
         if total is not None and total.values != points.values:
-            found.append(Finding(POINTS_RULE, T("TOTAL_POINT {join} is not the last game's points {join2}", join=' '.join(map(str, total.values)), join2=' '.join(map(str, points.values))), total.line, total.column,
-                                 round=game.index))
+            found.append(Finding(POINTS_RULE, T("TOTAL_POINT {join} is not the last game's points {join2}",
+                                                join=' '.join(map(str, total.values)),
+                                                join2=' '.join(map(str, points.values))),
+                                 total.line, total.column, round=game.index))
         return found

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from referee.games.daifugo import engine as df
+from referee.games.daifugo.notation.dfn import options_text, toggle
 from referee.games.daifugo.uecda.engine import tndhms
 from referee.games.daifugo.uecda.log_referee import header_flags, log_rules
 from referee.games.daifugo.uecda.notation import log as ul
-from referee.games.daifugo.notation.dfn import options_text, toggle
 
 #: The rule flags in the order the log's header lists them, with the shipped defaults.
 RULE_FLAGS = ("RULE_KAKUMEI", "RULE_SHIBARI", "RULE_KINSOKU", "RULE_KAIDAN", "RULE_CHANGE", "RULE_5TOBI",

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
+from referee.games.daifugo.notation.dfn import move_text
 from referee.games.daifugo.uecda.contest import protocol as P
 from referee.games.daifugo.uecda.contest.config import ContestConfig
 from referee.games.daifugo.uecda.engine import tndhms
 from referee.games.daifugo.uecda.notation import writer
-from referee.games.daifugo.notation.dfn import move_text
 from referee.notation.cards import CardError, parse_card
 
 N = tndhms.N_PLAYERS
@@ -235,7 +235,8 @@ class MatchFlow:
         submission as the pass it counted as."""
         if step.kind == "give":
             assert isinstance(step.move, df.Give)
-            return f"{self.names[step.seat]} -> {self.names[step.move.receiver]}: {' '.join('?' * len(step.move.cards))}"
+            hidden = " ".join("?" * len(step.move.cards))
+            return f"{self.names[step.seat]} -> {self.names[step.move.receiver]}: {hidden}"
         if step.accepted:
             return move_text(step.move, self.names)
         return f"{self.names[step.seat]}: pass"

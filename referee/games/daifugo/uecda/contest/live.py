@@ -26,10 +26,10 @@ from dataclasses import asdict
 from typing import Any
 
 from referee.games.daifugo import engine as df
-from referee.games.daifugo.uecda.contest.config import ContestConfig
-from referee.games.daifugo.uecda.contest.flow import MatchFlow, Step, StepError
 from referee.games.daifugo.live import DaifugoMatch
 from referee.games.daifugo.notation import dfn
+from referee.games.daifugo.uecda.contest.config import ContestConfig
+from referee.games.daifugo.uecda.contest.flow import MatchFlow, Step, StepError
 from referee.games.daifugo.uecda.notation import writer
 from referee.jobs.live import LiveError, Outcome
 

@@ -168,7 +168,8 @@ class ContestTable:
         except TimeoutError:
             self.report(seat, "stall", f"did not read what the server sent for {self.timeout:g} s", True)
         except OSError as err:
-            self.report(seat, "disconnect", f"the connection failed while the server wrote to it ({err.strerror or err})",
+            self.report(seat, "disconnect",
+                        f"the connection failed while the server wrote to it ({err.strerror or err})",
                         True)
 
     def table(self, seat: Seat, cells: list[int]) -> None:

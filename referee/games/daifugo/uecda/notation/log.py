@@ -349,7 +349,8 @@ class _Reader:
             self._header(tokens, lineno, text)
             return None
         if self.trailer_seen:
-            self.error(T("a game line after the log's {trailer_seen} line: the games come before it", trailer_seen=self.trailer_seen), lineno, 1,
+            self.error(T("a game line after the log's {trailer_seen} line: the games come before it",
+                         trailer_seen=self.trailer_seen), lineno, 1,
                        source=text)
             return None
         tag = tokens[0]
@@ -388,7 +389,9 @@ class _Reader:
             self.header.names = names
             self.header.line = lineno
             if len(names) != 5:
-                self.header_errors.append(Finding("notation.syntax", T("palyer_name lists {n} names; the server's games have 5 players", n=len(names)), lineno, key.end_column + 1,
+                self.header_errors.append(Finding("notation.syntax",
+                                                  T("palyer_name lists {n} names; the server's games have 5 players",
+                                                    n=len(names)), lineno, key.end_column + 1,
                                                   source=text))
         else:
             self.header.flags[str(key)] = " ".join(str(v) for v in values)
@@ -400,7 +403,8 @@ class _Reader:
             self.error(T("a {key} line outside a game's end", key=key), lineno, 1, source=text)
             return
         if game.seen and game.seen[-1] != game.header.kinds()[-1]:  # type: ignore[union-attr]  # _open gives every game the header
-            self.error(T("a {key} line inside game {index}, which has not ended", key=key, index=game.index), lineno, 1, source=text)
+            self.error(T("a {key} line inside game {index}, which has not ended", key=key, index=game.index), lineno, 1,
+                       source=text)
             return
         self.trailer_seen = key
         if key == "TIME_END":
@@ -409,7 +413,8 @@ class _Reader:
             numbers = [small_int(str(v)) for v in values]
             column = values[0].column if values else len(text)
             if any(n is None for n in numbers) or len(numbers) != 5:
-                self.error(T("TOTAL_POINT is not five numbers: {join}", join=' '.join(map(str, values))), lineno, column,
+                self.error(T("TOTAL_POINT is not five numbers: {join}", join=' '.join(map(str, values))), lineno,
+                           column,
                            source=text)
                 return
             game.total = LogNumbers(tuple(n for n in numbers if n is not None), lineno, column)
@@ -421,12 +426,17 @@ class _Reader:
             game.errors.extend(self.header_errors)
             game.warnings.extend(self.header_warnings)
             if not self.header.names:
-                game.errors.append(Finding("notation.syntax", T("the log has no {line} header line", line="%-----%palyer_name%"),
+                game.errors.append(Finding("notation.syntax", T("the log has no {line} header line",
+                                                                line="%-----%palyer_name%"),
                                            lineno, 1))
         elif number != self.last_number + 1:
-            game.errors.append(Finding("notation.syntax", T("game {n} follows game {n2}; the server numbers games one after another", n=number + 1, n2=self.last_number + 1), lineno, column))
+            game.errors.append(Finding("notation.syntax",
+                                       T("game {n} follows game {n2}; the server numbers games one after another",
+                                         n=number + 1, n2=self.last_number + 1), lineno, column))
         if self.last_number is not None and self.header.names and len(self.header.names) != 5:
-            game.errors.append(Finding("notation.syntax", T("the header's palyer_name line (line {line}) lists {n} names, so no game can be judged", line=self.header.line, n=len(self.header.names)),
+            game.errors.append(Finding("notation.syntax",
+                                       T("the header's palyer_name line (line {line}) lists {n} names, so no game can "
+                                         "be judged", line=self.header.line, n=len(self.header.names)),
                                        lineno, 1))
         self.header_errors = []
         self.last_number = number
@@ -443,7 +453,8 @@ class _Reader:
                              key=LINE_KEYS[kind], index=game.index), lineno, 1, source=text)
             else:
                 self.error(T("a {key} line out of place: the {expected} line of game {index} was expected here",
-                             key=LINE_KEYS[kind], expected=LINE_KEYS[expected], index=game.index), lineno, 1, source=text)
+                             key=LINE_KEYS[kind], expected=LINE_KEYS[expected], index=game.index), lineno, 1,
+                             source=text)
             return
         game.seen.append(kind)
         values = tokens[1:]
@@ -466,7 +477,8 @@ class _Reader:
             numbers = [small_int(str(v)) for v in values]
             column = values[0].column if values else len(text)
             if len(numbers) != 5 or any(n is None for n in numbers):
-                self.error(T("points is not five numbers: {join}", join=' '.join(map(str, values))), lineno, column, source=text)
+                self.error(T("points is not five numbers: {join}", join=' '.join(map(str, values))), lineno, column,
+                           source=text)
                 return
             game.points = LogNumbers(tuple(n for n in numbers if n is not None), lineno, column)
         else:
@@ -521,14 +533,15 @@ class _Reader:
             if last:
                 # The file ends here: the server stopped (hung, crashed or was killed) mid-game.
                 game.cut_short = True
-                game.errors.append(Finding(CUT_SHORT, N("the log is cut short: it stops in game {index}, which has no {what} "
-                                                        "line (the server stopped before the game ended)",
+                game.errors.append(Finding(CUT_SHORT, N("the log is cut short: it stops in game {index}, which has no "
+                                                        "{what} line (the server stopped before the game ended)",
                                                         "the log is cut short: it stops in game {index}, which has no "
                                                         "{what} lines (the server stopped before the game ended)",
                                                         len(missing), index=game.index, what=what),
                                            self.last_line, 1, round=game.index))
             else:
-                game.errors.append(Finding("notation.syntax", N("game {index} has no {what} line", "game {index} has no {what} lines",
+                game.errors.append(Finding("notation.syntax", N("game {index} has no {what} line",
+                                                                "game {index} has no {what} lines",
                                                                 len(missing), index=game.index, what=what),
                                            game.line, 1, round=game.index))
         return game
@@ -537,8 +550,10 @@ class _Reader:
         game = self._close(last=True)
         if game is not None and not game.cut_short and self.header.later and not self.trailer_seen:
             game.cut_short = True
-            game.errors.append(Finding(CUT_SHORT, T("the log is cut short: it stops after game {index} without the TIME_END line the "
-                                                    "later revision writes when the match ends", index=game.index), self.last_line, 1, round=game.index))
+            game.errors.append(Finding(CUT_SHORT, T("the log is cut short: it stops after game {index} without the "
+                                                    "TIME_END line the later revision writes when the match ends",
+                                                    index=game.index),
+                                       self.last_line, 1, round=game.index))
         if game is None and self.last_number is None:
             # A log with no game: its header's problems, or its stopping after the header,
             # still need a record to stand on.
@@ -546,8 +561,10 @@ class _Reader:
             game.errors.extend(self.header_errors)
             if self.header.names or self.header.flags:
                 game.cut_short = True
-                game.errors.append(Finding(CUT_SHORT, T("the log is cut short: it stops after its header, before its first game ended (the "
-                                                        "server hung or crashed before it wrote a game)"), max(self.last_line, 1), 1))
+                game.errors.append(Finding(CUT_SHORT, T("the log is cut short: it stops after its header, before its "
+                                                        "first game ended (the server hung or crashed before it wrote "
+                                                        "a game)"),
+                                           max(self.last_line, 1), 1))
             elif not game.errors:
                 return None
         return game
