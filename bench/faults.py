@@ -70,21 +70,43 @@ class Serve:
 
 
 class Log:
-    """What each client was told, by phase."""
+    """What each client was told, by phase, and when."""
 
     def __init__(self) -> None:
         self.phase = "before"
+        self.back = 0.0  # when the database was usable again (monotonic)
         self.lock = threading.Lock()
         self.posts: list[tuple[str, str, int, str, str]] = []  # phase, table, ply, move, status
         self.probes: dict[tuple[str, str], collections.Counter] = collections.defaultdict(collections.Counter)
+        self.timeline: list[tuple[float, str, str]] = []  # when, what, status
+        self.bot_plies: list[tuple[float, int]] = []  # when, the bot table's ply
 
     def post(self, table: str, ply: int, move: str, status: str) -> None:
         with self.lock:
             self.posts.append((self.phase, table, ply, move, status))
+            self.timeline.append((time.monotonic(), "moves", status))
 
     def probe(self, what: str, status: str) -> None:
         with self.lock:
             self.probes[(self.phase, what)][status] += 1
+            self.timeline.append((time.monotonic(), what, status))
+
+    def recovery(self) -> dict[str, str]:
+        """For each kind of request: seconds from the database's return to its first 2xx,
+        and how many non-2xx answers came after that first one."""
+        out = {}
+        for what in ("moves", "list", "create", "view", "index", "healthz"):
+            after = [(t, s) for t, w, s in self.timeline if w == what and t >= self.back]
+            first = next((t for t, s in after if s[0] == "2"), None)
+            if first is None:
+                out[what] = "never"
+                continue
+            later = sum(1 for t, s in after if t > first and s[0] != "2")
+            out[what] = f"{first - self.back:.2f} s" + (f" (then {later} non-2xx)" if later else "")
+        plies = [(t, p) for t, p in self.bot_plies if t >= self.back]
+        moved = next((t for t, p in plies if plies and p > plies[0][1]), None)
+        out["bots"] = "never" if moved is None else f"{moved - self.back:.2f} s"
+        return out
 
 
 def _status(call) -> tuple[str, httpx.Response | None]:
@@ -130,7 +152,11 @@ def prober(base: str, watch: str, log: Log, stop: threading.Event) -> None:
             log.probe("healthz", _status(lambda: c.get("/healthz"))[0])
             log.probe("list", _status(lambda: c.get("/v1/tables"))[0])
             log.probe("index", _status(lambda: c.get("/"))[0])
-            log.probe("view", _status(lambda: c.get(f"/v1/tables/{watch}"))[0])
+            status, r = _status(lambda: c.get(f"/v1/tables/{watch}"))
+            log.probe("view", status)
+            if r is not None and status == "200":
+                with log.lock:
+                    log.bot_plies.append((time.monotonic(), r.json()["ply"]))
             log.probe("create", _status(lambda: c.post("/v1/tables", json={"game": "caravan", "seats": ["P", "Q"]}))[0])
             time.sleep(0.2)
 
@@ -208,6 +234,7 @@ def run_outage(repo: Path, db: str, outage, tables: int, after: float) -> None:
         time.sleep(2)
         log.phase = "during"
         outage()
+        log.back = time.monotonic()
         plies = {name: ply_of(server.url, t) for name, t in (("bots", bots), ("clocked", clocked))}
         log.phase = "after"
         time.sleep(after)
@@ -217,6 +244,9 @@ def run_outage(repo: Path, db: str, outage, tables: int, after: float) -> None:
             t.join(15)
         summary(log)
         print(f"  plies right after the outage {plies}, {after:.0f} s later {late}")
+        print(f"  from the database's return to the first 2xx: {log.recovery()}")
+        fives = sum(1 for _t, _w, s in log.timeline if s[0] == "5")
+        print(f"  5xx answers in all: {fives} (moves {sum(1 for p in log.posts if p[4][0] == '5')})")
         print(f"  reconciled with the database: {reconcile(log, stored_moves(db))}")
     finally:
         stop.set()
