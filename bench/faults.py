@@ -187,7 +187,8 @@ def stored_moves(db: str) -> dict[tuple[str, int], str]:
 def reconcile(log: Log, stored: dict[tuple[str, int], str]) -> dict[str, int]:
     """Acknowledged moves missing from the database, and moves stored although their client
     was told otherwise (by status)."""
-    out: collections.Counter = collections.Counter()
+    out: collections.Counter = collections.Counter({"acknowledged": 0, "acknowledged but lost": 0,
+                                                    "answered 5xx but stored": 0})
     acked = {(table, ply) for _phase, table, ply, _m, status in log.posts if status == "200"}
     for _phase, table, ply, move, status in log.posts:
         there = stored.get((table, ply + 1)) == move
@@ -196,6 +197,7 @@ def reconcile(log: Log, stored: dict[tuple[str, int], str]) -> dict[str, int]:
             out["acknowledged but lost"] += not there
         elif there and (table, ply) not in acked:  # not the same move sent again and acknowledged
             out[f"answered {status} but stored"] += 1
+            out["answered 5xx but stored"] += status[0] == "5"
     return dict(out)
 
 
