@@ -67,12 +67,16 @@ class _FastApp(Starlette):
         await reply(req.scope, req.receive, send)
 
 
-def _route(path: str, endpoint: Endpoint, methods: list[str] | None = None) -> Route:
-    """A route of the router to ``endpoint``, which reads the request as :class:`Incoming`."""
-    async def handle(request: Request) -> replies.Reply:
-        return await endpoint(Incoming(request.app.state.service, request.scope, request.receive))
+def _route(path: str, endpoint: Endpoint | dict[str, Endpoint]) -> Route:
+    """A route of the router to ``endpoint`` (GET), or to one endpoint per method; each
+    reads the request as :class:`Incoming`. Another method is answered 405 with ``Allow``."""
+    by_method = endpoint if isinstance(endpoint, dict) else {"GET": endpoint}
 
-    return Route(path, handle, methods=methods, name=endpoint.__name__)
+    async def handle(request: Request) -> replies.Reply:
+        answer = by_method[request.method if request.method != "HEAD" else "GET"]
+        return await answer(Incoming(request.app.state.service, request.scope, request.receive))
+
+    return Route(path, handle, methods=list(by_method), name=path)
 
 
 ROUTES = [
@@ -83,17 +87,17 @@ ROUTES = [
     _route("/favicon.ico", endpoints.favicon),
     _route("/tables/{id}", endpoints.table_page),
     _route("/tables/{id}/replay", endpoints.replay_page),
-    _route("/v1/tables", endpoints.create_table, methods=["POST"]),
-    _route("/v1/tables", endpoints.list_tables, methods=["GET"]),
+    _route("/v1/tables", {"GET": endpoints.list_tables, "POST": endpoints.create_table}),
     _route("/v1/tables/{id}", endpoints.public_view),
     _route("/v1/tables/{id}/view", endpoints.seat_view),
-    _route("/v1/tables/{id}/moves", endpoints.post_move, methods=["POST"]),
+    _route("/v1/tables/{id}/moves", {"POST": endpoints.post_move}),
     _route("/v1/tables/{id}/record", endpoints.record),
     _route("/v1/tables/{id}/picture", endpoints.picture),
     WebSocketRoute("/v1/tables/{id}/events", events),
-    _route("/v1/validate", endpoints.job_validate, methods=["POST"]),
-    _route("/v1/annotate", endpoints.job_annotate, methods=["POST"]),
-    _route("/v1/solve", endpoints.job_solve, methods=["POST"]),
+    _route("/v1/tables/{id}/events", endpoints.events_over_http),
+    _route("/v1/validate", {"POST": endpoints.job_validate}),
+    _route("/v1/annotate", {"POST": endpoints.job_annotate}),
+    _route("/v1/solve", {"POST": endpoints.job_solve}),
 ]
 
 
@@ -106,7 +110,8 @@ async def _not_found(request: Request, exc: Exception) -> replies.Reply:
 
 
 async def _not_allowed(request: Request, exc: Exception) -> replies.Reply:
-    return replies.error(405, "method not allowed")
+    allow = dict(getattr(exc, "headers", None) or {}).get("Allow")
+    return replies.error(405, "method not allowed", {"Allow": allow} if allow else None)
 
 
 async def _crashed(request: Request, exc: Exception) -> replies.Reply:  # a bug: say so, plainly

@@ -8,8 +8,7 @@ move played) are also reached by its fast path, without the router (:data:`FAST`
 
 from __future__ import annotations
 
-import base64
-import json
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -20,7 +19,7 @@ from referee.service import jobs, page, replies, views
 from referee.service import openapi as openapi_doc
 from referee.service.context import Service
 from referee.service.errors import HubError
-from referee.service.incoming import Incoming
+from referee.service.incoming import Incoming, whole
 from referee.service.replies import Reply
 from referee.service.table import Table
 from referee.service.views import dumps
@@ -53,29 +52,35 @@ def rate_or_429(svc: Service, table: Table, seat: int) -> None:
         raise HubError(429, {"error": "too many requests from this token; slow down"})
 
 
+#: A cursor as the listing's ``next`` writes it: the last table's creation time and id.
+CURSOR = re.compile(r"([0-9]{1,16}(?:\.[0-9]{1,20})?)_([0-9a-f]{1,64})")
+
+
 def _cursor(row: Any) -> str:
-    return base64.urlsafe_b64encode(json.dumps([row.created, row.id]).encode()).decode().rstrip("=")
+    return f"{row.created!r}_{row.id}"
 
 
 def _uncursor(text: str) -> tuple[float, str]:
-    try:
-        created, table_id = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-        if not isinstance(created, (int, float)) or not isinstance(table_id, str):
-            raise ValueError
-        return float(created), table_id
-    except (ValueError, TypeError, UnicodeDecodeError):
-        raise HubError(400, {"error": "bad cursor"}) from None
+    """The (created, id) a cursor holds: where the next page starts (400 for anything that
+    is not a cursor)."""
+    found = CURSOR.fullmatch(text)
+    if found is None:
+        raise HubError(400, {"error": "bad cursor: give back the listing's own next"})
+    return float(found.group(1)), found.group(2)
 
 
 # ------------------------------------------------------------------ the service itself
 
 async def healthz(req: Incoming) -> Reply:
+    """200 while the service can commit moves, else 503 saying what the database did."""
     svc: Service = req.service
     store, hub = svc.store, svc.hub
-    return replies.json_reply({"ok": True, "storage": store.kind, "commits": store.commits, "writes": store.batched,
-                               "memory": {"python_blocks": sys.getallocatedblocks(), "tables": len(hub.tables),
-                                          "finished_cached": len(hub.finished)},
-                               "readers": views.readers_now(hub.tables.values(), svc.readers)})
+    ok = await store.check()
+    doc = {"ok": ok, "storage": store.kind, "database": store.health.to_json(), "commits": store.commits,
+           "writes": store.batched, "memory": {"python_blocks": sys.getallocatedblocks(), "tables": len(hub.tables),
+                                               "finished_cached": len(hub.finished)},
+           "readers": views.readers_now(hub.tables.values(), svc.readers)}
+    return replies.json_reply(doc, 200 if ok else 503, None if ok else {"Retry-After": "1"})
 
 
 async def openapi(req: Incoming) -> Reply:
@@ -123,7 +128,7 @@ async def create_table(req: Incoming) -> Reply:
 async def list_tables(req: Incoming) -> Reply:
     hub = req.service.hub
     cursor = req.query.get("cursor")
-    before = _uncursor(cursor) if cursor else None
+    before = _uncursor(cursor) if cursor is not None else None
     rows = await hub.page(PAGE_SIZE + 1, before)
     more = len(rows) > PAGE_SIZE
     rows = rows[:PAGE_SIZE]
@@ -157,11 +162,21 @@ async def post_move(req: Incoming) -> Reply:
     if not isinstance(body, dict) or not isinstance(body.get("move"), str) or set(body) - {"move", "ply"}:
         raise HubError(400, {"error": 'the body is {"move": "...", "ply": N} (ply optional)'})
     ply = body.get("ply")
-    if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
-        raise HubError(400, {"error": "ply is a whole number"})
+    if ply is not None:
+        ply = whole(ply)
+        if ply is None or ply < 0:
+            raise HubError(400, {"error": "ply is a whole number from 0"})
+    await svc.hub.settled(table)
     svc.hub.claim(table, seat)
     answer = await svc.hub.submit(req.table_id, seat, body["move"], ply)
     return replies.Reply(dumps(answer.body).encode(), answer.status)
+
+
+async def events_over_http(req: Incoming) -> Reply:
+    """The events are a WebSocket: a plain request is told so (426)."""
+    await table_or_404(req.service, req.table_id)
+    raise HubError(426, {"error": "the events are a WebSocket: connect with an Upgrade: websocket request"},
+                   {"Upgrade": "websocket", "Connection": "Upgrade"})
 
 
 async def record(req: Incoming) -> Reply:
@@ -196,9 +211,11 @@ async def job_validate(req: Incoming) -> Reply:
 async def job_annotate(req: Incoming) -> Reply:
     text = await req.text(RECORD_BODY)
     rules = req.query.getlist("rules")
-    explain_all = req.query.get("explain_all", "").lower() in ("1", "true", "yes")
+    explain_all = req.query.get("explain_all", "false")
+    if explain_all not in ("true", "false"):
+        raise HubError(400, {"error": "explain_all is true or false"})
     try:
-        return replies.json_reply(await run_in_threadpool(jobs.annotate, text, rules, explain_all))
+        return replies.json_reply(await run_in_threadpool(jobs.annotate, text, rules, explain_all == "true"))
     except jobs.JobError as err:
         raise HubError(err.status, {"error": str(err)}) from None
 

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from referee.service import views
 from referee.service.context import Service
+from referee.service.errors import HubError
 from referee.service.views import Event, Observer, Readers
 
 #: The largest message a client may send (it only sends pings); more closes with 1009.
@@ -68,6 +69,11 @@ async def events(ws: WebSocket) -> None:
             return
         hub.claim(table, seat)
     await ws.accept()
+    try:
+        await hub.settled(table)  # the first view is a committed one (nothing may start between)
+    except HubError:  # the table cannot be read back now (the database is away): try again later
+        await ws.close(code=1013, reason="the database is unavailable; reconnect later")
+        return
     _fix_send_buffer(ws.scope.get(TRANSPORT))
     readers: Readers = svc.readers
     obs = views.observe(table, seat, readers.backlog)

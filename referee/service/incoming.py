@@ -3,7 +3,10 @@ router's routes and the fast path of ``app.py`` alike): the table id in its path
 bearer token, its query, and its body read within a size limit as bytes, JSON or text.
 
 Every malformed part is a :class:`~referee.service.errors.HubError` (400, or 413 for a
-body over its limit), never an exception of the parser's own.
+body over its limit), never an exception of the parser's own. A JSON body is text: JSON
+that escapes a lone surrogate (``"\udc00"``, which no UTF-8 text holds) is refused, as
+is JSON nested deeper than :data:`MAX_DEPTH` (no request of the service nests more than a
+few levels), so that nothing the service stores or echoes can fail to be written.
 """
 
 from __future__ import annotations
@@ -15,6 +18,49 @@ from starlette.datastructures import QueryParams
 from starlette.types import Receive, Scope
 
 from referee.service.errors import HubError
+
+#: The deepest nesting of arrays and objects a JSON body may have.
+MAX_DEPTH = 32
+
+
+def checked(doc: Any) -> Any:
+    """``doc`` (parsed JSON) when it is no deeper than MAX_DEPTH and every string in it is
+    text (no lone surrogate); else a 400."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _text_or_400(value)
+        elif isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise HubError(400, {"error": f"the JSON is nested deeper than {MAX_DEPTH} levels"})
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    _text_or_400(key)
+                    stack.append((item, depth + 1))
+            else:
+                stack.extend((item, depth + 1) for item in value)
+    return doc
+
+
+def whole(value: Any) -> int | None:
+    """``value`` as a whole number (JSON's ``5`` or ``5.0``, never ``true``), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _text_or_400(value: str) -> None:
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise HubError(400, {"error": "a string in the body holds a lone surrogate (such as \\udc00), "
+                                          "which is not text"}) from None
 
 
 class Incoming:
@@ -77,12 +123,15 @@ class Incoming:
                 return b"".join(chunks)
 
     async def json(self, limit: int) -> Any:
-        """The body as JSON (400 when it is not)."""
+        """The body as JSON (400 when it is not, or is not text: see :func:`checked`)."""
         raw = await self.body(limit)
         try:
-            return json.loads(raw.decode("utf-8"))
+            doc = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             raise HubError(400, {"error": "the body is not JSON", "detail": None}) from None
+        except RecursionError:
+            raise HubError(400, {"error": f"the JSON is nested deeper than {MAX_DEPTH} levels"}) from None
+        return checked(doc)
 
     async def text(self, limit: int) -> str:
         """The body as UTF-8 text (a byte-order mark dropped; 400 when it is not UTF-8)."""

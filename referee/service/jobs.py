@@ -9,7 +9,7 @@ import tempfile
 from typing import Any
 
 from referee.jobs.validate import Summary, validate_lines
-from referee.notation.records import iter_lines
+from referee.notation.records import NotText, iter_lines
 
 
 class JobError(Exception):
@@ -78,8 +78,10 @@ def solve(body: dict[str, Any]) -> dict[str, Any]:
     opts: dict[str, Any] = {}
     for name, kind in kinds.items():
         value = body.get(name)
-        if value is None:
+        if value is None:  # null: left out
             continue
+        if kind is int and isinstance(value, float) and value.is_integer():
+            value = int(value)  # JSON's 5.0 is 5
         if not isinstance(value, kind) or isinstance(value, bool):
             raise JobError(f"{name} has the wrong type", 400)
         least = 1 if name in ("game", "round") else (declared[name][0].min if name in declared else 0)
@@ -89,9 +91,10 @@ def solve(body: dict[str, Any]) -> dict[str, Any]:
     method = opts.get("method", "auto")
     if method not in ("auto", "z3", "search"):
         raise JobError("method is auto, z3 or search")
-    timeout = min(float(opts.get("timeout", 10.0)), MAX_TIMEOUT)
-    if timeout <= 0:
-        raise JobError("timeout must be positive")
+    timeout = float(opts.get("timeout", 10.0))
+    if not 0 < timeout < float("inf"):
+        raise JobError("timeout must be a positive number of seconds")
+    timeout = min(timeout, MAX_TIMEOUT)
     # load_position reads a file, as the CLI does
     fd, path = tempfile.mkstemp(prefix="pitboss-solve-", suffix=".txt")
     try:
@@ -99,7 +102,7 @@ def solve(body: dict[str, Any]) -> dict[str, Any]:
             handle.write(record)
         try:
             position = load_position(path, opts.get("game", 1), opts.get("ply"), opts.get("round"))
-        except UsageError as err:
+        except (UsageError, NotText) as err:  # NotText: the record is binary data, not text records
             raise JobError(str(err).replace(path, "<record>")) from None
         except PositionError as err:
             report = err.report

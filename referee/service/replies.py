@@ -4,7 +4,6 @@ send it alike); every refusal is :func:`refusal` of its :class:`HubError`."""
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -32,11 +31,9 @@ class Reply:
         await send({"type": "http.response.body", "body": self.body})
 
 
-_pretty = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
-
-
 def json_reply(doc: Any, status: int = 200, headers: dict[str, str] | None = None) -> Reply:
-    return Reply(_pretty(doc).encode("utf-8"), status, headers=headers)
+    """``doc`` as JSON (ASCII: whatever text it holds, the answer can be written)."""
+    return Reply(dumps(doc).encode(), status, headers=headers)
 
 
 def json_text(text: str, status: int = 200) -> Reply:
@@ -45,11 +42,13 @@ def json_text(text: str, status: int = 200) -> Reply:
 
 
 def html(text: str) -> Reply:
-    return Reply(text.encode("utf-8"), media_type=b"text/html; charset=utf-8")
+    return Reply(text.encode("utf-8", "replace"), media_type=b"text/html; charset=utf-8")
 
 
 def plain(text: str) -> Reply:
-    return Reply(text.encode("utf-8"), media_type=b"text/plain; charset=utf-8")
+    """Text as UTF-8 (a lone surrogate, which only a stored row the name checks never saw
+    can hold, written as ``?``)."""
+    return Reply(text.encode("utf-8", "replace"), media_type=b"text/plain; charset=utf-8")
 
 
 def svg(text: str) -> Reply:

@@ -1,27 +1,32 @@
 """Durable storage of live tables: SQLite (embedded, the default) or PostgreSQL.
 
 One schema for both, created or migrated on start. Writes go through one writer thread
-that commits the writes waiting at that moment in one transaction (group commit): a move
-is acknowledged only once its transaction is committed (SQLite in WAL mode with
-``synchronous=FULL``; a PostgreSQL commit), and concurrent tables share the fsync.
+that commits the writes waiting at that moment in one transaction (group commit,
+:mod:`referee.service.writer`): a move is acknowledged only once its transaction is
+committed (SQLite in WAL mode with ``synchronous=FULL``; a PostgreSQL commit), and
+concurrent tables share the fsync.
 
 Each move is a row keyed by (table, ply): a second server on the same database that
 tries to store a move at a ply already taken gets :class:`Conflict`, never a second row.
+
+When the database cannot be used (a lost PostgreSQL connection, a full disk, an I/O
+error), a write or read fails with :class:`Unavailable` and nothing is acknowledged; the
+store connects again by itself, with back-off, and says how the database is
+(``health``; ``check()`` commits a probe when nothing was committed lately).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import queue
 import sqlite3
 import threading
 import time
-from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
+
+from referee.service.writer import Backoff, Conflict, GroupWriter, Unavailable, close_quietly
+
+__all__ = ["Conflict", "MoveRow", "Store", "TableRow", "Unavailable", "now", "open_store"]
 
 SCHEMA_VERSION = 2
 
@@ -54,10 +59,6 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 }
 
 
-class Conflict(Exception):
-    """A write that another writer got to first (a move at a ply already stored)."""
-
-
 @dataclass
 class TableRow:
     id: str
@@ -83,82 +84,18 @@ class MoveRow:
     at: float
 
 
-class _Unit:
-    """One write: its statements (all or nothing) and who waits for it: a
-    ``concurrent.futures.Future`` (``submit``), or an asyncio future on ``loop`` (``write``)."""
-
-    __slots__ = ("statements", "future", "loop")
-
-    def __init__(self, statements: Sequence[tuple[str, tuple]], future: Any, loop: Any = None):
-        self.statements = statements
-        self.future = future
-        self.loop = loop
-
-
-def _settle(future: Any, error: BaseException | None) -> None:
-    """Tell the waiting request how its write went (unless it stopped waiting: a request
-    cancelled mid-commit must not stop the writer)."""
-    if future.done():
-        return
-    try:
-        if error is None:
-            future.set_result(None)
-        else:
-            future.set_exception(error)
-    except Exception:  # cancelled between the check and the call
-        pass
-
-
-def _settle_all(done: list[tuple[Any, BaseException | None]]) -> None:
-    for future, error in done:
-        _settle(future, error)
-
-
-def _settle_units(units: Sequence[_Unit], results: Sequence[BaseException | None]) -> None:
-    """Settle a transaction's writes: the asyncio ones in one call per event loop (one
-    wake-up of the loop per transaction, not one per move), the others at once."""
-    by_loop: dict[Any, list[tuple[Any, BaseException | None]]] = {}
-    for unit, result in zip(units, results):
-        if unit.loop is None:
-            _settle(unit.future, result)
-        else:
-            by_loop.setdefault(unit.loop, []).append((unit.future, result))
-    for loop, done in by_loop.items():
-        try:
-            loop.call_soon_threadsafe(_settle_all, done)
-        except RuntimeError:  # that loop is closed: nobody waits any more
-            pass
-
-
-class Store(ABC):
+class Store(GroupWriter):
     """The database: ``open_store(url)`` picks the backend (each subclass says how to
     connect and what a conflicting write looks like)."""
 
     kind = "sqlite"
-    #: How many waiting writes one transaction takes at most.
-    BATCH = 1000
 
     def __init__(self) -> None:
-        self._queue: queue.Queue[_Unit | None] = queue.Queue()
-        self._writer: threading.Thread | None = None
-        self.commits = 0
-        self.batched = 0
-
-    # ------------------------------------------------------------------ backend hooks
-
-    @abstractmethod
-    def _connect(self) -> Any:
-        """A new connection to the backend's database."""
-
-    def _sql(self, statement: str) -> str:
-        return statement
-
-    @abstractmethod
-    def _is_conflict(self, err: Exception) -> bool:
-        """Is this error another writer's row for the same (table, ply)?"""
-
-    def _begin(self, conn) -> None:
-        pass
+        super().__init__()
+        self._read: Any = None
+        self._read_lock = threading.Lock()
+        self._read_backoff = Backoff()
+        self._read_lost = 0.0
 
     # ------------------------------------------------------------------ life
 
@@ -169,16 +106,13 @@ class Store(ABC):
         finally:
             conn.close()
         self._read = self._connect()
-        self._read_lock = threading.Lock()
-        self._writer = threading.Thread(target=self._write_loop, name="pitboss-store-writer", daemon=True)
-        self._writer.start()
+        self.start_writer()
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._queue.put(None)
-            self._writer.join()
-            self._writer = None
-            self._read.close()
+        if self.stop_writer():
+            with self._read_lock:
+                close_quietly(self._read)
+                self._read = None
 
     def _migrate(self, conn) -> None:
         cur = conn.cursor()
@@ -205,145 +139,6 @@ class Store(ABC):
 
     def _lock_schema(self, cur) -> None:
         pass
-
-    # ------------------------------------------------------------------ writes
-
-    def _write_loop(self) -> None:
-        conn = self._connect()
-        try:
-            while True:
-                first = self._queue.get()
-                if first is None:
-                    return
-                units = [first]
-                stop = False
-                while len(units) < self.BATCH:
-                    try:
-                        nxt = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if nxt is None:
-                        stop = True
-                        break
-                    units.append(nxt)
-                try:
-                    self._commit(conn, units)
-                except Exception as err:  # the connection broke: fail these writes, connect again
-                    _settle_units(units, [err] * len(units))
-                    try:
-                        conn.close()
-                    except Exception:
-                        pass
-                    conn = self._connect()
-                if stop:
-                    return
-        finally:
-            conn.close()
-
-    def _commit(self, conn, units: list[_Unit]) -> None:
-        """One transaction for all these writes. First without savepoints (a savepoint per
-        write is three more statements per move, and a conflict is rare: only a second
-        server on the same database makes one); when a write fails, the transaction is
-        rolled back and done again with a savepoint per write, so that one write's
-        conflict sinks none of the others."""
-        try:
-            try:
-                self._begin(conn)
-                cur = conn.cursor()
-                for statement, params in self._merged(units):
-                    cur.execute(statement, params)
-                results: list[BaseException | None] = [None] * len(units)
-            except Exception:
-                conn.rollback()
-                results = self._each_in_savepoint(conn, units)
-            conn.commit()
-        except Exception as err:
-            try:
-                conn.rollback()
-            except Exception:
-                pass
-            _settle_units(units, [err] * len(units))
-            return
-        self.commits += 1
-        self.batched += len(units)
-        _settle_units(units, results)
-
-    #: Rows one merged INSERT takes at most (SQLite allows 32,766 parameters a statement).
-    MERGE = 500
-
-    def _merged(self, units: list[_Unit]) -> list[tuple[str, tuple]]:
-        """The transaction's statements in order, each run of the same ``INSERT ... VALUES
-        (...)`` merged into one multi-row INSERT: a transaction of N moves is one statement,
-        not N (N round trips to PostgreSQL; N hand-overs of the GIL between the writer and
-        the event loop, each up to the interpreter's switch interval when the loop is busy)."""
-        out: list[tuple[str, tuple]] = []
-        run: list[tuple] = []
-        current = ""
-
-        def flush() -> None:
-            if not run:
-                return
-            if len(run) == 1:
-                out.append((self._sql(current), run[0]))
-            else:
-                out.append((self._multi(current, len(run)), tuple(v for params in run for v in params)))
-            run.clear()
-
-        for unit in units:
-            for statement, params in unit.statements:
-                if statement != current or len(run) >= self.MERGE or not self._mergeable(statement):
-                    flush()
-                    current = statement
-                run.append(params)
-        flush()
-        return out
-
-    @staticmethod
-    def _mergeable(statement: str) -> bool:
-        return statement.startswith("INSERT INTO ") and statement.endswith(")") and " VALUES (" in statement
-
-    _multis: dict[tuple[str, int], str] = {}
-
-    def _multi(self, statement: str, rows: int) -> str:
-        key = (statement, rows)
-        text = self._multis.get(key)
-        if text is None:
-            head, _, row = statement.partition(" VALUES ")
-            text = self._sql(f"{head} VALUES {', '.join([row] * rows)}")
-            if len(self._multis) < 4096:
-                self._multis[key] = text
-        return text
-
-    def _each_in_savepoint(self, conn, units: list[_Unit]) -> list[BaseException | None]:
-        results: list[BaseException | None] = []
-        self._begin(conn)
-        cur = conn.cursor()
-        for i, unit in enumerate(units):
-            cur.execute(f"SAVEPOINT u{i}")
-            try:
-                for statement, params in unit.statements:
-                    cur.execute(self._sql(statement), params)
-                cur.execute(f"RELEASE SAVEPOINT u{i}")
-                results.append(None)
-            except Exception as err:  # one unit's conflict must not sink the others
-                cur.execute(f"ROLLBACK TO SAVEPOINT u{i}")
-                cur.execute(f"RELEASE SAVEPOINT u{i}")
-                results.append(Conflict(str(err)) if self._is_conflict(err) else err)
-        return results
-
-    def submit(self, statements: Sequence[tuple[str, tuple]]) -> Future:
-        """Queue these statements (one unit: all or nothing); the future is settled once
-        they are committed (or failed)."""
-        fut: Future = Future()
-        self._queue.put(_Unit(statements, fut))
-        return fut
-
-    async def write(self, statements: Sequence[tuple[str, tuple]]) -> None:
-        """Commit these statements (one unit: all or nothing); returns once committed."""
-        loop = asyncio.get_running_loop()
-        fut = loop.create_future()
-        self._queue.put(_Unit(statements, fut, loop))
-        await fut
 
     # ------------------------------------------------------------------ the service's writes
 
@@ -381,12 +176,33 @@ class Store(ABC):
     # ------------------------------------------------------------------ reads
 
     def _query(self, statement: str, params: tuple = ()) -> list[tuple]:
+        """Rows of one read, on the read connection (connected again once when it was
+        lost; :class:`Unavailable` when that fails too, or failed a moment ago)."""
         with self._read_lock:
-            cur = self._read.cursor()
-            cur.execute(self._sql(statement), params)
-            rows = cur.fetchall()
-            self._read.commit()  # end the read transaction: the next read sees new commits
-            return rows
+            for attempt in (0, 1):
+                try:
+                    if self._read is None:
+                        wait = self._read_backoff.wait()
+                        # within the back-off, unless the writer has committed since the read failed
+                        if wait > 0 and not (self.health.writable and self.health.committed > self._read_lost):
+                            raise Unavailable("the database is unavailable for reading", wait)
+                        self._read = self._connect()
+                    cur = self._read.cursor()
+                    cur.execute(self._sql(statement), params)
+                    rows = cur.fetchall()
+                    self._read.commit()  # end the read transaction: the next read sees new commits
+                    self._read_backoff.reset()
+                    return rows
+                except Exception as err:
+                    if isinstance(err, Unavailable) or not self._is_lost(err):
+                        raise
+                    close_quietly(self._read)
+                    self._read = None
+                    if attempt:
+                        self._read_backoff.failed()
+                        self._read_lost = time.monotonic()
+                        raise Unavailable(f"the database is unavailable: {err}", self._read_backoff.delay) from err
+            raise AssertionError("unreachable")
 
     @staticmethod
     def _table(row: tuple) -> TableRow:
@@ -440,32 +256,42 @@ class SQLiteStore(Store):
     def _is_conflict(self, err: Exception) -> bool:
         return isinstance(err, sqlite3.IntegrityError)
 
+    #: SQLite's primary result codes that say the database cannot be used now, rather
+    #: than that the statement is wrong: BUSY, LOCKED, NOMEM, READONLY, IOERR, CORRUPT,
+    #: FULL, CANTOPEN, PROTOCOL, NOTADB (https://sqlite.org/rescode.html).
+    LOST = frozenset({5, 6, 7, 8, 10, 11, 13, 14, 15, 26})
+
+    def _is_lost(self, err: Exception) -> bool:
+        code = getattr(err, "sqlite_errorcode", None)
+        return isinstance(err, sqlite3.DatabaseError) and code is not None and code & 0xFF in self.LOST
+
 
 class _SQLiteConn:
     """sqlite3 in autocommit mode with explicit BEGIN IMMEDIATE (a writer takes the lock
-    at once, so two servers never deadlock upgrading a read lock)."""
+    at once, so two servers never deadlock upgrading a read lock).
+
+    Whether a transaction is open is SQLite's own word (``in_transaction``), never a flag
+    kept here: a COMMIT that fails on a full disk may already have been rolled back by
+    SQLite, and one that fails otherwise may not."""
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
-        self.open = False
 
     def begin(self) -> None:
-        if not self.open:
-            self.conn.execute("BEGIN IMMEDIATE")
-            self.open = True
+        if self.conn.in_transaction:  # what a failed commit left open: none of it is wanted
+            self.conn.execute("ROLLBACK")
+        self.conn.execute("BEGIN IMMEDIATE")
 
     def cursor(self):
         return self.conn.cursor()
 
     def commit(self) -> None:
-        if self.open:
+        if self.conn.in_transaction:
             self.conn.execute("COMMIT")
-            self.open = False
 
     def rollback(self) -> None:
-        if self.open:
+        if self.conn.in_transaction:
             self.conn.execute("ROLLBACK")
-            self.open = False
 
     def close(self) -> None:
         self.conn.close()
@@ -481,7 +307,9 @@ class PostgresStore(Store):
     def _connect(self):
         import psycopg
 
-        return psycopg.connect(self.url, autocommit=False)
+        # a server that does not answer is given up in seconds, not at the TCP timeout
+        return psycopg.connect(self.url, autocommit=False, connect_timeout=5, keepalives=1,
+                               keepalives_idle=10, keepalives_interval=3, keepalives_count=3)
 
     def _sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
@@ -494,6 +322,12 @@ class PostgresStore(Store):
         import psycopg
 
         return isinstance(err, psycopg.errors.UniqueViolation)
+
+    def _is_lost(self, err: Exception) -> bool:
+        import psycopg
+
+        # the connection lost or refused, the server shutting down, its disk full
+        return isinstance(err, (psycopg.OperationalError, psycopg.InterfaceError))
 
 
 def open_store(url: str) -> Store:

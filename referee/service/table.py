@@ -9,6 +9,8 @@ import hmac
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.jobs.game import Live
+from referee.jobs.live import Match
 from referee.service.store import TableRow
 
 
@@ -19,8 +21,8 @@ def token_hash(token: str) -> str:
 @dataclass
 class Table:
     row: TableRow
-    match: Any
-    live: Any
+    match: Match
+    live: Live
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     observers: set = field(default_factory=set)
     last_at: float = 0.0
@@ -32,6 +34,16 @@ class Table:
     views_ply: int = -1
     #: How many views were built (the cache's misses; tests watch it).
     views_built: int = 0
+    #: By seat, the ply of the last move that changed what the seat may do (a ply a
+    #: client sends is stale only if its seat's options changed since: ``changes.py``).
+    changed_at: dict[int, int] = field(default_factory=dict)
+    #: Set while moves applied here wait for their commit: readers wait for it to clear.
+    pending: asyncio.Event | None = None
+    #: Set when a write failed and what is here may differ from the database: the table
+    #: is read back from it before anyone uses it again.
+    stale: bool = False
+    #: Set while a task plays the table's bots (one at a time).
+    driving: bool = False
 
     @property
     def id(self) -> str:

@@ -23,23 +23,34 @@ and its ``live`` part (:mod:`referee.jobs.live`).
 from __future__ import annotations
 
 import asyncio
+import math
 import secrets
 from collections import Counter, OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from referee.jobs import registry
 from referee.jobs.game import Live
-from referee.jobs.live import LiveError, Outcome
-from referee.service import views
+from referee.jobs.live import LiveError, Match, Outcome
+from referee.service import changes, views
 from referee.service.caps import TABLES_RETRY_AFTER, TableCaps
-from referee.service.creation import check_body
+from referee.service.creation import check_body, shown
 from referee.service.drive import Driver
 from referee.service.errors import HubError
-from referee.service.store import Conflict, MoveRow, Store, TableRow, now
+from referee.service.store import Conflict, MoveRow, Store, TableRow, Unavailable, now
 from referee.service.table import Answer, Table, token_hash
+
+T = TypeVar("T")
 
 #: Finished tables kept in memory (the rest are read back from the database on demand).
 FINISHED_CACHE = 16
+
+
+def unavailable(err: Unavailable) -> HubError:
+    """The answer while the database cannot be used: 503, and when to try again."""
+    wait = max(1, math.ceil(err.retry_after))
+    return HubError(503, {"error": f"{err}; try again in {wait} s", "retry_after": wait},
+                    {"Retry-After": str(wait)})
 
 
 def rules_name(game: str, rules: str) -> str:
@@ -75,13 +86,13 @@ class TableHub:
         self._swept = now()
         self.finished: OrderedDict[str, Table] = OrderedDict()
         self._loading: dict[str, asyncio.Lock] = {}
-        self.driver = Driver(self._commit, self._keep)
+        self.driver = Driver(self._play, self._fresh, self._keep)
 
     # ------------------------------------------------------------------ start and stop
 
     async def resume(self) -> int:
         """Load every unfinished table (after a restart) and let bots and clocks carry on."""
-        ids = await asyncio.to_thread(self.store.unfinished)
+        ids = await self._read(self.store.unfinished)
         for table_id in ids:
             table = await self.get(table_id)
             if table is not None:
@@ -109,9 +120,8 @@ class TableHub:
         live = live_part(game.name)
         try:
             setup = live.create(body)
-        except LiveError as err:
-            raise HubError(err.status if err.status in (400, 422) else 422,
-                           {"error": err.message, "detail": err.detail, "rule": err.rule}) from None
+        except LiveError as err:  # well-formed, refused by the game (its seats, rules, decks): 422
+            raise HubError(422, {"error": err.message, "detail": err.detail, "rule": err.rule}) from None
         tokens = [secrets.token_urlsafe(24) for _ in body["seats"]]
         row = TableRow(id=secrets.token_hex(8), created=now(), game=game.name, rules=str(setup["rules"]),
                        setup=setup, seats=[{"name": n, "bot": body["bots"].get(n)} for n in body["seats"]],
@@ -119,7 +129,10 @@ class TableHub:
                        clock=(body.get("clock") or {}).get("move_seconds"), status="playing")
         table = Table(row, live.open(setup), live, last_at=row.created)
         row.status = table.status
-        await self.store.write(self.store.insert_table(row))
+        try:
+            await self.store.write(self.store.insert_table(row))
+        except Unavailable as err:
+            raise unavailable(err) from None
         self.tables[row.id] = table
         if client is not None:
             self.creators[row.id] = client
@@ -168,20 +181,60 @@ class TableHub:
                 del self.created_by[client]
 
     async def get(self, table_id: str) -> Table | None:
+        """The table (None: there is none), as committed: moves waiting for their commit
+        are waited for, and a table a failed write left unsure is read back first (503
+        while the database cannot be read)."""
         table = self.tables.get(table_id) or self.finished.get(table_id)
-        if table is not None:
-            return table
-        if not isinstance(table_id, str) or len(table_id) > 64:
-            return None
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            table = self.tables.get(table_id) or self.finished.get(table_id)
+        if table is None:
+            if not isinstance(table_id, str) or len(table_id) > 64:
+                return None
+            lock = self._loading.setdefault(table_id, asyncio.Lock())
+            try:
+                async with lock:
+                    table = self.tables.get(table_id) or self.finished.get(table_id)
+                    if table is None:
+                        table = await self._read(self._load, table_id)
+                        if table is not None:
+                            self._keep(table)
+            finally:
+                self._loading.pop(table_id, None)
             if table is None:
-                table = await asyncio.to_thread(self._load, table_id)
-                if table is not None:
-                    self._keep(table)
-        self._loading.pop(table_id, None)
+                return None
+        if table.pending is not None or table.stale:
+            await self.settled(table)
         return table
+
+    async def settled(self, table: Table) -> None:
+        """Return once no move of ``table`` waits for its commit and the table is as the
+        database has it (read back after a failed write: 503 while it cannot be)."""
+        while table.pending is not None:
+            await table.pending.wait()
+        if table.stale:
+            async with table.lock:
+                await self._fresh(table)
+
+    async def _fresh(self, table: Table) -> None:
+        """With the table's lock held: read the table back from the database if a failed
+        write left it unsure (:class:`HubError` 503 while the database cannot be read)."""
+        if not table.stale:
+            return
+        fresh = await self._read(self._load, table.id)
+        if fresh is None:
+            raise HubError(404, {"error": f"no table {table.id}"})
+        table.match, table.last_at, table.changed_at = fresh.match, fresh.last_at, fresh.changed_at
+        table.row.status = fresh.row.status
+        table.stale = False
+        views.changed(table)
+        # what the database has may be further on (a commit whose answer was lost): its
+        # bots, its clock, or its end, as after any move
+        self.driver.after(table)
+
+    async def _read(self, read: Callable[..., T], *args: Any) -> T:
+        """A read of the database in a worker thread (503 while it cannot be read)."""
+        try:
+            return await asyncio.to_thread(read, *args)
+        except Unavailable as err:
+            raise unavailable(err) from None
 
     def _load(self, table_id: str) -> Table | None:
         row = self.store.table(table_id)
@@ -191,12 +244,17 @@ class TableHub:
         live = live_part(row.game)
         match = live.open(row.setup)
         last = row.created
+        changed_at: dict[int, int] = {}
+        seated = bool(row.tokens)  # only seats with tokens send plies
         for move in self.store.moves(table_id):
             if move.ply != match.ply + 1:
                 raise RuntimeError(f"table {table_id}: stored ply {move.ply} after {match.ply}")
+            was = changes.before(match) if seated else None
             match.replay(move.seat, move.stored)
+            if was is not None:
+                changes.note(changed_at, changes.changed(match, was, move.seat), match.ply)
             last = move.at
-        return Table(row, match, live, last_at=last)
+        return Table(row, match, live, last_at=last, changed_at=changed_at)
 
     def _keep(self, table: Table) -> None:
         if table.finished:
@@ -210,13 +268,14 @@ class TableHub:
             self.tables[table.id] = table
 
     async def page(self, limit: int, before: tuple[float, str] | None) -> list[TableRow]:
-        return await asyncio.to_thread(self.store.page, limit, before)
+        return await self._read(self.store.page, limit, before)
 
     def summary(self, row: TableRow) -> dict[str, Any]:
         table = self.tables.get(row.id) or self.finished.get(row.id)
-        status = table.status if table is not None else row.status
+        busy = table is None or table.pending is not None or table.stale
+        status = row.status if busy or table is None else table.status
         return {"id": row.id, "game": row.game, "rules": rules_name(row.game, row.rules),
-                "seats": [s["name"] for s in row.seats],
+                "seats": [shown(s["name"]) for s in row.seats],
                 "status": status}
 
     def claim(self, table: Table, seat: int) -> None:
@@ -254,10 +313,11 @@ class TableHub:
         if table is None:
             raise HubError(404, {"error": f"no table {table_id}"})
         async with table.lock:
+            await self._fresh(table)
             match = table.match
             if table.finished:
                 raise HubError(409, {"error": "the table is finished", "ply": match.ply, "status": "finished"})
-            if ply is not None and ply != match.ply:
+            if ply is not None and changes.stale(table.changed_at, seat, ply, match.ply):
                 raise HubError(409, {"error": f"stale ply {ply}: the table is at ply {match.ply}",
                                      "ply": match.ply})
             try:
@@ -270,7 +330,7 @@ class TableHub:
                     raise HubError(403, {"error": outcome.message, "ply": match.ply})
                 return Answer(422, {"accepted": False, "rule": outcome.rule, "message": outcome.message,
                                     "ply": match.ply})
-            await self._commit(table, outcome)
+            await self._play(table, outcome)
         body: dict[str, Any] = {"accepted": outcome.accepted, "ply": match.ply, "move": outcome.stored,
                                 "events": outcome.events, "status": table.status,
                                 "result": match.view(None)["result"] if table.finished else None}
@@ -281,41 +341,62 @@ class TableHub:
         self.driver.after(table)
         return Answer(200, body)
 
-    async def _commit(self, table: Table, outcome: Outcome) -> None:
-        """Store the move, then (only then) make it the table's and tell the observers.
-        Called with the table's lock held. The store-then-apply runs as its own task: a
-        request cancelled while it waits cannot leave a committed move unapplied."""
-        await asyncio.shield(asyncio.get_running_loop().create_task(self._store_and_apply(table, outcome)))
+    async def _play(self, table: Table, outcome: Outcome) -> None:
+        """Play ``outcome`` and the moves the rules then make themselves (a gift the rules
+        fix), commit them in one transaction, then tell the observers. Called with the
+        table's lock held. It runs as its own task: a request cancelled while it waits
+        cannot leave the table half-played."""
+        await asyncio.shield(asyncio.get_running_loop().create_task(self._play_and_commit(table, outcome)))
 
-    async def _store_and_apply(self, table: Table, outcome: Outcome) -> None:
+    async def _play_and_commit(self, table: Table, outcome: Outcome) -> None:
+        lost = self.store.unavailable()
+        if lost is not None:  # refused before anything is played: the table stays as it is
+            raise unavailable(lost)
         match = table.match
         at = now()
-        row = MoveRow(match.ply + 1, outcome.seat, outcome.stored, at)
+        was = changes.before(match)
+        statements: list[tuple[str, tuple[Any, ...]]] = []
+        prepared: views.Prepared = []
         # the first move ends ``waiting`` (the listing's status, in the move's transaction)
         status = "playing" if table.row.status == "waiting" else None
+        table.last_at = at
+        step: Outcome | None = outcome
+        while step is not None:
+            statements += self.store.insert_move(table.id, MoveRow(match.ply + 1, step.seat, step.stored, at))
+            match.commit(step)
+            views.changed(table)
+            prepared += views.prepare(table, step)
+            step = match.server_move()
+        if match.status() == "finished":
+            status = "finished"
+        if status is not None:
+            statements += self.store.update_table(table.id, status=status)
+        # what is played here is not the table's until it is committed: readers wait
+        table.pending = asyncio.Event()
         try:
-            await self.store.write(self.store.insert_move(table.id, row, status))
+            await self.store.write(statements)
         except Conflict:
             # another server on this database stored this ply first: take its moves
-            fresh = await asyncio.to_thread(self._load, table.id)
-            if fresh is not None:
-                table.match, table.last_at = fresh.match, fresh.last_at
-                views.changed(table)
+            table.stale = True
+            await self._fresh(table)
             raise HubError(409, {"error": "another move was stored at this ply first", "ply": table.match.ply})
-        match.commit(outcome)
-        table.last_at = at
+        except Unavailable as err:
+            table.stale = True  # the database is read back before the table is used again
+            raise unavailable(err) from None
+        except BaseException:
+            table.stale = True
+            raise
+        finally:
+            table.pending.set()
+            table.pending = None
         if status is not None:
             table.row.status = status
-        views.changed(table)
-        if match.status() == "finished":
-            table.row.status = "finished"
-            # the listing's status (a restart recomputes it from the moves anyway)
-            self.store.submit([("UPDATE live_tables SET status = ? WHERE id = ?", ("finished", table.id))])
-        views.broadcast(table, outcome)
+        changes.note(table.changed_at, changes.changed(match, was, outcome.seat), match.ply)
+        views.deliver(table, prepared)
 
     # ------------------------------------------------------------------ tables of other protocols
 
-    async def adopt(self, game: str, setup: dict[str, Any], seats: list[str], match: Any) -> Table:
+    async def adopt(self, game: str, setup: dict[str, Any], seats: list[str], match: Match) -> Table:
         """A table whose seats play over another protocol (no seat tokens; its moves come
         through :meth:`record`): ``match`` is its live Match, which the game's live part
         builds again from ``setup`` and the stored moves after a restart."""

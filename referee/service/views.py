@@ -217,16 +217,27 @@ def unobserve(table: Table, obs: Observer) -> None:
 
 
 def broadcast(table: Table, outcome: Outcome) -> None:
-    """One event per observer; each message's JSON is built once per reader (seat) and
-    handed to every observer of that seat (:class:`Event` carries the text). Its view is
-    the reader's without ``moves``: the event's ``move`` is the new entry (None when the
-    move adds none, as a forfeit on time)."""
+    """Tell every observer of the move just made (see :func:`prepare`)."""
+    deliver(table, prepare(table, outcome))
+
+
+#: Events made ready for observers: (observer, message) in the order they are sent.
+Prepared = list[tuple[Observer, Event]]
+
+
+def prepare(table: Table, outcome: Outcome) -> Prepared:
+    """The events for the move just made, each observer's with its view at this ply; they
+    are sent (:func:`deliver`) once the move is committed. Each message's JSON is built
+    once per reader (seat) and handed to every observer of that seat. Its view is the
+    reader's without ``moves``: the event's ``move`` is the new entry (None when the move
+    adds none, as a forfeit on time)."""
     if not table.observers:
-        return
+        return []
     match = table.match
     end = Event({"type": "end", "result": match.view(None)["result"]}) if table.finished else None
     head = {"type": "move", "ply": match.ply, "seat": match.seats[outcome.seat], "move": outcome.public or None}
     messages: dict[int | None, Event] = {}
+    out: Prepared = []
     for obs in list(table.observers):
         message = messages.get(obs.seat)
         if message is None:
@@ -234,9 +245,15 @@ def broadcast(table: Table, outcome: Outcome) -> None:
             if outcome.seat == obs.seat and outcome.drawn is not None:
                 body["drawn"] = outcome.drawn
             message = messages[obs.seat] = Event(body, cached(table, obs.seat).event())
-        send(table, obs, message)
+        out.append((obs, message))
         if end is not None:
-            send(table, obs, end)
+            out.append((obs, end))
+    return out
+
+
+def deliver(table: Table, prepared: Prepared) -> None:
+    for obs, message in prepared:
+        send(table, obs, message)
 
 
 def note(table: Table, what: dict[str, Any] | None) -> None:

@@ -32,7 +32,7 @@ def play_out(client, table_id: str, tokens: dict, limit: int = 5000, pick=lambda
             if mine["legal"]:
                 r = client.post(f"/v1/tables/{table_id}/moves", headers=auth(token),
                                 json={"move": pick(mine["legal"]), "ply": mine["ply"]})
-                assert r.status_code in (200, 409), r.text
+                assert r.status_code == 200, r.text
                 moved = True
                 break
         if not moved:

@@ -42,10 +42,18 @@ class LocalPostgres:
     def start(self) -> str:
         data = self.dir / "data"
         self._run(str(self.bin / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8")
-        self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(self.dir / "log"), "-w", "-t", "60",
-                  "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c max_connections=200",
-                  "start")
+        self.resume()
         return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def halt(self) -> None:
+        """Stop the server (fast shutdown: sessions are cut), keeping its data."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server again on its data, on the same port."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.dir / "data"), "-l", str(self.dir / "log"), "-w",
+                  "-t", "60", "-o", f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
+                  "-c max_connections=200", "start")
 
     def stop(self) -> None:
         try:

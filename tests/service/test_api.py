@@ -60,7 +60,7 @@ def test_bad_creation_bodies(client):
         (json.dumps({"game": "caravan", "seats": ["a", "b", "c"]}).encode(), 422),
         (json.dumps({"game": "caravan", "seats": ["a", "b"], "rules": "poker"}).encode(), 422),
         (json.dumps({"game": "caravan", "seats": ["a", "b"], "decks": {"a": "7H 7H"}}).encode(), 422),
-        (json.dumps({"game": "caravan", "seats": ["a", "b"], "decks": {"a": "XX"}}).encode(), 400),
+        (json.dumps({"game": "caravan", "seats": ["a", "b"], "decks": {"a": "XX"}}).encode(), 422),
         (json.dumps({"game": "daifugo", "seats": ["a", "b"]}).encode(), 422),
         (json.dumps({"game": "daifugo", "seats": ["a", "b", "c"], "options": "+nonsense"}).encode(), 422),
         (json.dumps({"game": "daifugo", "seats": ["a", "b", "c"], "rounds": 0}).encode(), 422),
