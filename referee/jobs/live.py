@@ -17,7 +17,7 @@ side of a table.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from referee.jobs.frame import Frame
 
@@ -57,8 +57,9 @@ class Outcome:
     counted_as: str | None = None
     #: The HTTP status of a refusal (422 illegal, 403 someone else's move).
     status: int = 422
-    #: The state after the move (internal to the game's adapter).
-    after: Any = None
+    #: What the game's match keeps of the move until :meth:`Match.commit` takes it (the
+    #: position after it); the service never reads it.
+    after: object = None
 
     @property
     def counts(self) -> bool:

@@ -57,12 +57,12 @@ class Driver:
                     break
                 outcome = match.server_move()
                 if outcome is None:
-                    bots = [s for s in match.movers() if table.bot(s)]
+                    bots = [(s, style) for s in match.movers() if (style := table.bot(s))]
                     if not bots:
                         break
-                    seat = bots[0]
+                    seat, style = bots[0]
                     seed = hash((table.row.setup.get("seed"), match.ply)) & 0xFFFFFFFF
-                    outcome = match.bot_move(seat, table.bot(seat), seed)
+                    outcome = match.bot_move(seat, style, seed)
                 try:
                     await self._commit(table, outcome)
                 except HubError:

@@ -10,6 +10,7 @@ import asyncio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from referee.service.context import Service
+from referee.service.views import Event
 
 #: The largest message a client may send (it only sends pings); more closes with 1009.
 WS_MESSAGE = 4 * 1024
@@ -47,8 +48,7 @@ async def events(ws: WebSocket) -> None:
                     await ws.close(code=code)
                 return
             message = getter.result()
-            text = getattr(message, "text", None)
-            await (ws.send_text(text) if text is not None else ws.send_json(message))
+            await (ws.send_text(message.text) if isinstance(message, Event) else ws.send_json(message))
             if obs.dropped and obs.queue.empty():
                 await ws.close(code=4408, reason="too far behind: reconnect for a fresh view")
                 return

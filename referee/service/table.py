@@ -9,6 +9,8 @@ import hmac
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.jobs.game import Live
+from referee.jobs.live import Match
 from referee.service.store import TableRow
 
 
@@ -19,8 +21,10 @@ def token_hash(token: str) -> str:
 @dataclass
 class Table:
     row: TableRow
-    match: Any
-    live: Any
+    #: The game's live table, which judges every move.
+    match: Match
+    #: The game's live part, which opened it (and opens it again after a restart).
+    live: Live
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     observers: set = field(default_factory=set)
     last_at: float = 0.0

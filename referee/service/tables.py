@@ -29,7 +29,7 @@ from typing import Any
 
 from referee.jobs import registry
 from referee.jobs.game import Live
-from referee.jobs.live import LiveError, Outcome
+from referee.jobs.live import LiveError, Match, Outcome
 from referee.service import views
 from referee.service.creation import check_body
 from referee.service.drive import Driver
@@ -246,7 +246,7 @@ class TableHub:
 
     # ------------------------------------------------------------------ tables of other protocols
 
-    async def adopt(self, game: str, setup: dict[str, Any], seats: list[str], match: Any) -> Table:
+    async def adopt(self, game: str, setup: dict[str, Any], seats: list[str], match: Match) -> Table:
         """A table whose seats play over another protocol (no seat tokens; its moves come
         through :meth:`record`): ``match`` is its live Match, which the game's live part
         builds again from ``setup`` and the stored moves after a restart."""

@@ -25,7 +25,9 @@ dumps = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":
 @dataclass(eq=False)
 class Observer:
     seat: int | None
-    queue: asyncio.Queue = field(default_factory=lambda: asyncio.Queue(maxsize=2000))
+    #: The messages for this reader: an :class:`Event` (its JSON built once for every
+    #: reader of the same seat), or a message of its own (a note with its view).
+    queue: asyncio.Queue[Event | dict[str, object]] = field(default_factory=lambda: asyncio.Queue(maxsize=2000))
     #: Set when the observer fell too far behind: it must reconnect (and gets a fresh view).
     dropped: bool = False
 
@@ -70,6 +72,8 @@ def _build(table: Table, seat: int | None) -> dict[str, Any]:
     match = table.match
     inner = match.view(seat)
     seats = inner.pop("seats")
+    if not isinstance(seats, list):
+        raise TypeError(f"the live view of {table.row.game} lists no seats")
     for i, s in enumerate(seats):
         s["bot"] = table.bot(i)
     out = {"id": table.id, "game": table.row.game, "rules": table.row.rules,
@@ -129,7 +133,7 @@ def note(table: Table, what: dict[str, Any] | None) -> None:
         send(table, obs, {"type": "note", "note": what, "view": view(table, obs.seat)})
 
 
-def send(table: Table, obs: Observer, message: dict) -> None:
+def send(table: Table, obs: Observer, message: Event | dict[str, object]) -> None:
     try:
         obs.queue.put_nowait(message)
     except asyncio.QueueFull:
