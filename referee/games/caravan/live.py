@@ -255,7 +255,7 @@ class CaravanMatch:
         tags["Result"] = result
         return cvn.write_caravan(tags, self.moves)
 
-    def frame(self, seat: int | None) -> Frame:
+    def frame(self, seat: int | None) -> Frame[cv.State, cv.Move]:
         state = self.state
         decks: tuple[int, ...] = ()
         if not self.over:

@@ -373,7 +373,7 @@ class DaifugoMatch:
             rounds.append((public_tags, texts))
         return dfn.write_texts(tags, rounds, 80)
 
-    def frame(self, seat: int | None) -> Frame:
+    def frame(self, seat: int | None) -> Frame[df.State, df.Move]:
         state = self.state
         hidden: tuple[int, ...] = ()
         if not self.over:
