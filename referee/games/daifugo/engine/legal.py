@@ -28,7 +28,7 @@ from referee.games.daifugo.engine.combos import (
     Stand,
     known_readings,
 )
-from referee.games.daifugo.engine.play import _stronger, _waived, check, judged
+from referee.games.daifugo.engine.judging import _stronger, _waived, check, judged
 from referee.games.daifugo.engine.rules import RuleSet, memo_for
 from referee.games.daifugo.engine.state import Give, Move, Pass, Play, State, _new
 
