@@ -34,7 +34,7 @@ def record(tables: int, seed: int) -> list[tuple[object, list[object]]]:
     rng = random.Random(seed)
     out = []
     for t in range(tables):
-        rules = D.ruleset("seed" if t % 2 == 0 else "uecda", {})
+        rules = D.ruleset("classic" if t % 2 == 0 else "uecda", {})
         seats = tuple(range(5))
         hands = deal(rng, rules, 5, list(range(5)))
         state = first = D.new_round(rules, hands, seats, None, 1, NAMES[:5])

@@ -195,7 +195,7 @@ def write_daifugo(path: str, matches: int, seed: int, rounds: int = 3, players: 
     moves = plays = 0
     with open(path, "w", encoding="utf-8") as out:
         half = matches // 2
-        for rules, n, s in (("seed", half, seed), ("uecda", matches - half, seed + 1)):
+        for rules, n, s in (("classic", half, seed), ("uecda", matches - half, seed + 1)):
             for made in produce_game(registry.game("daifugo"), n, s, rules, jobs,
                                      players=5 if rules == "uecda" else players, options="", rounds=rounds):
                 out.write(made.text)

@@ -86,7 +86,7 @@ else:
     def work():
         moves = 0
         half = count // 2
-        for rules, n, s in (("seed", half, seed), ("uecda", count - half, seed + 1)):
+        for rules, n, s in (("classic", half, seed), ("uecda", count - half, seed + 1)):
             for m in mod.daifugo_matches(n, s, 5, rules, "", 3):
                 m.text()
                 moves += m.plies

@@ -196,8 +196,8 @@ def bench_forced_win(count: int, seed: int, limit: float, depths: list[int]) -> 
     return figures
 
 
-DAIFUGO_PRESETS = [("seed", ""), ("seed", "+eight-cut +eleven-back"), ("seed", "-revolution +spade3"),
-                   ("seed", "stairs-revolution=3 +suit-lock"), ("uecda", "")]
+DAIFUGO_PRESETS = [("classic", ""), ("classic", "+eight-cut +eleven-back"), ("classic", "-revolution +spade3"),
+                   ("classic", "stairs-revolution=3 +suit-lock"), ("uecda", "")]
 
 
 def daifugo_positions(count: int, seed: int) -> list[df.State]:

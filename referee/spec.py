@@ -8,7 +8,7 @@ Each file of ``spec/`` is TOML holding ``[[rule]]`` tables::
     text = "..."                      # the rule in the project's own words
     rulesets = ["holotape", "fnv"]    # the rule sets (or presets) it belongs to; ["*"]: all
     options = []                      # Daifugo: the option toggles that bring it in
-    source = "rulings.md, Caravan 5"  # the clause it rests on
+    source = "Caravan holotape, RULES ¶4"  # the clause it rests on
     kind = "rule"                     # or "ruling": decided where the source is silent
 
 Files are one per game (the rules shared by its rule sets) and one per game and rule set
@@ -21,10 +21,11 @@ their ids: ``caravan.deck.size`` is about the deck), as a table of headings::
     deck = "deck"
 
 The rules in other languages stand beside them: ``spec/i18n/<lang>/<name>.toml`` for each
-``spec/<name>.toml``, ``[[rule]]`` tables with only ``id``, ``title`` and ``text`` (the
-language's words for that rule; everything else is the English entry's), and the topics'
-headings in a ``[topics]`` table. :func:`translated` gives a rule in a language, English
-where the language has no text for it.
+``spec/<name>.toml``, ``[[rule]]`` tables with only ``id``, ``title``, ``text`` and, for a
+ruling, ``source`` (the language's words for that rule; its source's citations stay as the
+English entry writes them, only the words that explain them translated; everything else is
+the English entry's), and the topics' headings in a ``[topics]`` table. :func:`translated`
+gives a rule in a language, English where the language has no text for it.
 
 A game kept outside the package (one the test suite registers) keeps its spec files, and
 their ``i18n/`` folder, in its own folder: :func:`include` adds it.
@@ -37,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
+from referee.notation.screen import flow
 from referee.resources import data_dir
 
 #: A rule's ``rulesets`` that says it belongs to every rule set of every game (what any
@@ -102,7 +104,7 @@ def catalog() -> dict[str, Rule]:
             rule = Rule(
                 id=entry["id"],
                 title=entry["title"],
-                text=_flow(entry["text"]),
+                text=flow(entry["text"]),
                 rulesets=tuple(entry["rulesets"]),
                 source=entry["source"],
                 kind=entry.get("kind", "rule"),
@@ -117,56 +119,41 @@ def catalog() -> dict[str, Rule]:
     return rules
 
 
-def _wide(ch: str) -> bool:
-    return ord(ch) >= 0x2E80  # CJK and beyond: no space where a line breaks between two
-
-
-def _flow(text: str) -> str:
-    """A TOML text as one paragraph: lines joined by a space (none between two CJK
-    characters, which a line break does not separate by a space)."""
-    out = ""
-    for line in text.split("\n"):
-        words = " ".join(line.split())
-        if not words:
-            continue
-        if out and not (_wide(out[-1]) and _wide(words[0])):
-            out += " "
-        out += words
-    return out
-
-
 def translation_dirs(lang: str) -> list[Path]:
     """The folders of the rules' texts in ``lang``: ``i18n/<lang>/`` beside each spec folder."""
     return [folder / "i18n" / lang for folder in folders()]
 
 
 @cache
-def translations(lang: str) -> dict[str, tuple[str, str]]:
-    """The rules' titles and texts in ``lang`` (spec/i18n/<lang>/), by id: (title, text);
-    empty for English or a language without a folder. A malformed file raises ValueError."""
-    found: dict[str, tuple[str, str]] = {}
+def translations(lang: str) -> dict[str, tuple[str, str, str]]:
+    """The rules' titles, texts and sources in ``lang`` (spec/i18n/<lang>/), by id: (title,
+    text, source), an empty source where the entry gives none (its citation then stands as
+    the English entry has it); empty for English or a language without a folder. A
+    malformed file raises ValueError."""
+    found: dict[str, tuple[str, str, str]] = {}
     if lang == "en":
         return found
     for path in [p for folder in translation_dirs(lang) for p in sorted(folder.glob("*.toml"))]:
         with path.open("rb") as f:
             doc = tomllib.load(f)
         for entry in doc.get("rule", []):
-            extra = set(entry) - {"id", "title", "text"}
+            extra = set(entry) - {"id", "title", "text", "source"}
             if "id" not in entry or extra:
-                raise ValueError(f"{path}: a translated rule has only id, title and text "
+                raise ValueError(f"{path}: a translated rule has only id, title, text and source "
                                  f"({entry.get('id', '?')}: {', '.join(sorted(extra)) or 'no id'})")
-            found[entry["id"]] = (" ".join(str(entry.get("title", "")).split()), _flow(str(entry.get("text", ""))))
+            found[entry["id"]] = (" ".join(str(entry.get("title", "")).split()), flow(str(entry.get("text", ""))),
+                                  flow(str(entry.get("source", ""))))
     return found
 
 
 def translated(rule: Rule, lang: str) -> Rule:
-    """``rule`` with its title and text in ``lang`` where that language has them (each on
-    its own: a missing one stays English)."""
+    """``rule`` with its title, text and source in ``lang`` where that language has them
+    (each on its own: a missing one stays English)."""
     words = translations(lang).get(rule.id)
     if words is None:
         return rule
-    title, text = words
-    return replace(rule, title=title or rule.title, text=text or rule.text)
+    title, text, source = words
+    return replace(rule, title=title or rule.title, text=text or rule.text, source=source or rule.source)
 
 
 def rule(rule_id: str) -> Rule:

@@ -60,7 +60,7 @@ SALE = """[Game "Caravan"]
 # 7D, still two plays: the play wasted a turn: "?". Ben 9C 10C: two singles (no pair, no
 # three-card sequence); after 9C one: no mark. Chie KH QS: two, then one: no mark.
 DAIFUGO = """[Game "Daifugo"]
-[Rules "seed"]
+[Rules "classic"]
 [Players "Aki Ben Chie"]
 [Hand.Aki "3S 3H 7D"]
 [Hand.Ben "9C 10C"]

@@ -21,8 +21,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli import app
+from referee import spec
 from referee.jobs.annotate import OWN_COMMENT, annotate_text, joined
 from referee.jobs.validate import validate_text
+from referee.notation.screen import flow, width
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "annotate"
@@ -100,7 +102,7 @@ def test_round_trip_on_self_play_games(tmp_path: Path) -> None:
 
 
 def test_rulings_example_is_disputed() -> None:
-    """rulings.md's example: 2C on 3H 5S 4S is illegal under holotape, legal under fnv."""
+    """The rulings' example: 2C on 3H 5S 4S is illegal under holotape, legal under fnv."""
     path = ROOT / "tests" / "golden" / "caravan" / "disputed-direction.cvn"
     holotape, fnv = annotate_text(path.read_text(encoding="utf-8"), path.name)
     for record, own in ((holotape, "holotape"), (fnv, "fnv")):
@@ -114,7 +116,9 @@ def test_rulings_example_is_disputed() -> None:
     assert "{ illegal under holotape: [caravan.number.direction]" in " ".join(holotape.text.split())
     assert "{ disputed | fnv: legal [caravan.number.direction]" in " ".join(fnv.text.split())
     # Each side of the dispute in a sentence, with the clause it rests on.
-    assert "fnv: legal [caravan.number.direction] Continue the direction or match the suit (rulings.md, Caravan 6)" \
+    source = spec.rule("caravan.number.direction").source
+    assert source.startswith("Caravan holotape, RULES ¶4")
+    assert f"fnv: legal [caravan.number.direction] Continue the direction or match the suit ({source})" \
         in " ".join(fnv.text.split())
 
 
@@ -191,12 +195,13 @@ def test_explain_cli() -> None:
     result = runner.invoke(app, ["explain", str(path), "--ply", "3"])
     assert result.exit_code == 1, result.output
     out = result.output
-    assert "ply 3: player 1: 2C>A" in out
+    assert all(width(line) <= 80 for line in out.splitlines())  # wrapped at 80 (not a terminal)
+    assert "ply 3: player 1: 2C>A" in flow(out)
     assert "Position before the move:" in out and "A  3♥ 5♠ 4♠" in out
     assert "holotape (the record's rules): ILLEGAL" in out
     assert "✗ caravan.number.direction — Continue the direction or match the suit" in out
     assert "✓ caravan.direction.last-two — Direction from the last two cards  [fnv only]" in out
-    assert "Disputed: legal under fnv; illegal under holotape." in out
+    assert "Disputed: legal under fnv; illegal under holotape." in flow(out)
     assert "\x1b[" not in out
     result = runner.invoke(app, ["explain", str(path), "--ply", "3", "--game", "2", "--json"])
     assert result.exit_code == 0
@@ -229,22 +234,22 @@ def test_daifugo_variants() -> None:
     assert [[v.label for v in a.variants] for a in records] == [
         # 5 players: both presets; -sequences bans its sequence; a 6 reversing play makes a
         # later move out of turn (the record's outcome differs, so the toggle is kept)
-        ["seed", "uecda", "seed +six-reverse", "seed -sequences"],
-        ["uecda", "seed"],
-        ["seed +spade3", "seed"],                # 3 players: uecda cannot seat them; spade3 toggled
-        ["seed +consecutive-revolution", "seed"],
+        ["classic", "uecda", "classic +six-reverse", "classic -sequences"],
+        ["uecda", "classic"],
+        ["classic +spade3", "classic"],                # 3 players: uecda cannot seat them; spade3 toggled
+        ["classic +consecutive-revolution", "classic"],
     ]
     spade = records[2]
     (note,) = [n for n in spade.notes if n.disputed]
     assert note.step.entry.text == "Ben: 3S"
-    assert note.verdicts["seed"].rule == "daifugo.play.lone-joker"
-    assert "daifugo.option.spade3" in note.verdicts["seed +spade3"].allowed
+    assert note.verdicts["classic"].rule == "daifugo.play.lone-joker"
+    assert "daifugo.option.spade3" in note.verdicts["classic +spade3"].allowed
 
 
 def test_round_trip_on_daifugo_self_play() -> None:
     from referee.games.daifugo.selfplay import daifugo_matches
 
-    for preset, players, options in (("seed", 4, "+eight-cut +suit-lock"), ("uecda", 5, "")):
+    for preset, players, options in (("classic", 4, "+eight-cut +suit-lock"), ("uecda", 5, "")):
         text = "\n".join(m.text() for m in daifugo_matches(2, 5, players, preset, options, 2))
         annotated = joined(annotate_text(text, "selfplay.dfn", explain_all=True))
         assert _verdicts(annotated, "x") == _verdicts(text, "x")
@@ -258,7 +263,7 @@ def test_explain_daifugo_json() -> None:
     doc = json.loads(result.output)
     assert doc["move"] == "B: 5H 6H 7H" and doc["rejected"] is True and doc["round"] == 1
     assert doc["verdicts"][0]["rules"] == "uecda" and doc["verdicts"][0]["rule"] == "daifugo.play.sequence-above"
-    assert doc["verdicts"][1]["rules"] == "seed" and doc["verdicts"][1]["legal"] is True
+    assert doc["verdicts"][1]["rules"] == "classic" and doc["verdicts"][1]["legal"] is True
     assert "Table: A: 4♠ 5♠ 6♠" in doc["position"]
     result = runner.invoke(app, ["explain", str(GOLDEN / "daifugo-illegal.dfn"), "--game", "4", "--ply", "2"])
     assert "uecda (the record's rules): rejected (counted as a pass)" in result.output
@@ -300,7 +305,7 @@ def test_the_kinds_of_dispute_are_each_in_a_golden() -> None:
     (an option the record does not name), and a preset that cannot seat the record."""
     texts = " ".join(" ".join(p.read_text(encoding="utf-8").split()) for p in GOLDEN.glob("*.annotated.*"))
     for mark in ("{ disputed | holotape:", "already failed at ply", "rejects the record's set-up [caravan.deck.max]",
-                 "{ parts here | seed: legal | seed +eight-cut: legal [daifugo.option.eight-cut]",
+                 "{ parts here | classic: legal | classic +eight-cut: legal [daifugo.option.eight-cut]",
                  "not compared: uecda (it seats 5 players, the record has 3)",
                  "uecda: rejected, counted as a pass"):
         assert mark in texts, mark
@@ -310,9 +315,9 @@ def test_an_option_toggle_flips_a_set_value_to_its_default() -> None:
     from referee.games.daifugo import engine as df
     from referee.games.daifugo.settings import flipped
 
-    assert flipped(df.ruleset("seed", {"stairs-revolution": 5}), "stairs-revolution") == 4
-    assert flipped(df.ruleset("seed"), "stairs-revolution") is None  # the default, 4, turned off
+    assert flipped(df.ruleset("classic", {"stairs-revolution": 5}), "stairs-revolution") == 4
+    assert flipped(df.ruleset("classic"), "stairs-revolution") is None  # the default, 4, turned off
     assert flipped(df.ruleset("uecda"), "stairs-revolution") is None
-    assert flipped(df.ruleset("seed"), "exchange") == "choice"
+    assert flipped(df.ruleset("classic"), "exchange") == "choice"
     assert flipped(df.ruleset("uecda"), "exchange") == "weakest"
-    assert flipped(df.ruleset("seed"), "eight-cut") is True
+    assert flipped(df.ruleset("classic"), "eight-cut") is True

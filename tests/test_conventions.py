@@ -163,7 +163,7 @@ def test_rules_judges_under_another_setting() -> None:
     assert runner.invoke(app, ["validate", str(ILLEGAL)]).exit_code == 1
     result = runner.invoke(app, ["validate", "-v", "--rules", "fnv", str(ILLEGAL)])
     assert result.exit_code == 0 and "(caravan, fnv," in result.output
-    daifugo = runner.invoke(app, ["validate", "-r", "seed -spade3 -eight-cut", str(EXAMPLES / "daifugo.dfn")])
+    daifugo = runner.invoke(app, ["validate", "-r", "classic -spade3 -eight-cut", str(EXAMPLES / "daifugo.dfn")])
     assert daifugo.exit_code == 1  # the match leans on its eight-cuts
     bad = runner.invoke(app, ["validate", "--rules", "nonsense", str(ILLEGAL)])
     assert bad.exit_code == 2 and "nonsense" in bad.output
@@ -284,7 +284,7 @@ def test_wide_characters_keep_the_caret_in_place(tmp_path: Path) -> None:
     column = int(out[at].split(":")[2])
     source, caret = out[at + 1][4:], out[at + 2][4:]
     assert source[column - 1:].startswith("JX")
-    from referee.notation.records import display_width
+    from referee.notation.screen import width as display_width
     assert caret.index("^") == display_width(source[: column - 1])
 
 
@@ -390,23 +390,24 @@ def test_a_misspelled_name_gets_the_closest(args: list[str], said: str) -> None:
 
 
 def test_an_option_of_a_game_is_said_as_that_games() -> None:
-    result = runner.invoke(app, ["validate", "--rules", "seed +spade4", str(EXAMPLES / "daifugo.dfn")])
+    result = runner.invoke(app, ["validate", "--rules", "classic +spade4", str(EXAMPLES / "daifugo.dfn")])
     message = result.stderr.removeprefix("pitboss: ")
-    assert result.exit_code == 2 and message.startswith("--rules 'seed +spade4': unknown Daifugo option 'spade4'")
+    assert result.exit_code == 2 and message.startswith("--rules 'classic +spade4': unknown Daifugo option 'spade4'")
     assert "Caravan" not in message and "(did you mean spade3?)" in message
 
 
 def test_a_setting_of_another_game_says_which_game_it_met() -> None:
     valid = str(EXAMPLES / "caravan.cvn")
-    met = "--rules 'seed' is a Daifugo setting and met no Daifugo record, only Caravan ones"
+    # (uecda: a name only Daifugo's settings read; the test suite's Highcard has a classic too)
+    met = "--rules 'uecda' is a Daifugo setting and met no Daifugo record, only Caravan ones"
     for command in (["validate"], ["annotate"]):
-        result = runner.invoke(app, [*command, "--rules", "seed", valid])
+        result = runner.invoke(app, [*command, "--rules", "uecda", valid])
         assert result.exit_code == 0 and result.stderr == f"pitboss: {met}\n", (command, result.output)
-    doc = json.loads(runner.invoke(app, ["validate", "--json", "--rules", "seed", valid]).stdout)
+    doc = json.loads(runner.invoke(app, ["validate", "--json", "--rules", "uecda", valid]).stdout)
     assert doc["warnings"] == [met]
-    solved = runner.invoke(app, ["solve", valid, "-Q", "reach", "-c", "A", "--rules", "seed"])
+    solved = runner.invoke(app, ["solve", valid, "-Q", "reach", "-c", "A", "--rules", "classic"])
     assert solved.exit_code == 2
-    assert solved.stderr == f"pitboss: --rules 'seed' is a Daifugo setting, but {valid} holds a Caravan record\n"
+    assert solved.stderr == f"pitboss: --rules 'classic' is a Daifugo setting, but {valid} holds a Caravan record\n"
 
 
 @pytest.mark.parametrize("command", [["validate"], ["annotate"], ["explain", "--ply", "1"], ["show"],

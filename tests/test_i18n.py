@@ -4,7 +4,8 @@
   said again from a catalog, recursively, with plurals, English when a translation is
   broken;
 - the language: ``--lang`` and the locale (gettext's order), the names people write for it;
-- the catalogs: the template is what extraction finds today; every language translates
+- the catalogs: the template is what extraction finds today (its messages, and the files
+  they are in, which every catalog names as the template does); every language translates
   every message, with the same placeholders, nothing fuzzy; each ``.mo`` is what
   ``pybabel compile`` makes of its ``.po``;
 - the rule texts beside the spec: every rule in every language, and the rulebook (text and
@@ -124,7 +125,7 @@ def test_a_message_is_said_again_from_the_catalog_recursively_with_plurals(monke
 
 def test_a_rule_title_inside_a_message_comes_from_the_rule_texts(monkeypatch) -> None:
     rule = spec.rule("caravan.hand.possession")
-    monkeypatch.setattr(spec, "translations", lambda lang: {rule.id: ("TITRE", "TEXTE")} if lang == "fr" else {})
+    monkeypatch.setattr(spec, "translations", lambda lang: {rule.id: ("TITRE", "TEXTE", "")} if lang == "fr" else {})
     m = T("[{rule}] {title}", rule=rule.id, title=R(rule.id, rule.title))
     assert m == f"[{rule.id}] {rule.title}"
     assert i18n.tr(m, "fr") == f"[{rule.id}] TITRE"
@@ -180,6 +181,25 @@ def test_the_template_is_current(tmp_path: Path, domain: str) -> None:
     fresh, committed = _msgids(_read(out)), _msgids(_read(pot))
     assert sorted(fresh - committed) == [], f"marked but not in {pot.name}: re-extract"
     assert sorted(committed - fresh) == [], f"in {pot.name} but no longer marked: re-extract"
+    moved = sorted(k for k, where in _locations(_read(out)).items() if _locations(_read(pot)).get(k) != where)
+    assert moved == [], f"{pot.name} places these in files they have left: re-extract ({moved[:5]})"
+
+
+def _locations(cat: Catalog) -> dict[str, list[str]]:
+    """The files each message's location comments (``#: file:line``) name, by msgid (not
+    the lines, which every edit above a message moves: a file it has left is what misleads
+    a translator)."""
+    return {(m.id if isinstance(m.id, str) else m.id[0]): sorted({f for f, _ in m.locations}) for m in cat if m.id}
+
+
+@pytest.mark.parametrize("domain,lang", CATALOGS)
+def test_each_catalog_places_its_messages_where_the_template_does(domain: str, lang: str) -> None:
+    """A translator's location comments are the template's (``python -m referee.i18n.catalogs
+    update`` after extracting): none names a file the message has left."""
+    template = _locations(_read(DOMAINS[domain].template))
+    said = _locations(_read(DOMAINS[domain].catalog(lang)))
+    stale = sorted(k for k, where in said.items() if template.get(k, where) != where)
+    assert stale == [], f"{domain}, {lang}: run python -m referee.i18n.catalogs update ({stale[:5]})"
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -274,9 +294,12 @@ def test_every_rule_has_its_text_in_every_language(folder: Path, name: str, lang
     said = tomllib.loads(path.read_text(encoding="utf-8"))
     entries = said.get("rule", [])
     by_id = {e.get("id"): e for e in entries}
+    kinds = {r["id"]: r.get("kind", "rule") for r in english["rule"]}
     for e in entries:
-        if set(e) - {"id", "title", "text"}:
-            problems.append(f"{name}: {e.get('id')} has more than id, title, text")
+        if set(e) - {"id", "title", "text", "source"}:
+            problems.append(f"{name}: {e.get('id')} has more than id, title, text, source")
+        if "source" in e and kinds.get(e.get("id")) != "ruling":
+            problems.append(f"{name}: {e.get('id')} translates a source, and only a ruling's says why")
     for rule in english["rule"]:
         e = by_id.get(rule["id"])
         if e is None or not str(e.get("title", "")).strip() or not str(e.get("text", "")).strip():
@@ -327,7 +350,7 @@ def test_every_rule_is_in_the_rulebook_with_its_source_in_every_language(lang: s
             missing.append(f"{rule.id}: no {lang} text")
         assert f"[{rule.id}]" in text, f"{lang}: {rule.id} is not in the text rulebook"
         assert f'id="{rule.id}"' in html, f"{lang}: {rule.id} is not in the HTML rulebook"
-        assert rule.source in text and escape(rule.source) in html, f"{lang}: {rule.id}'s source is missing"
+        assert shown.source in text and escape(shown.source) in html, f"{lang}: {rule.id}'s source is missing"
         assert f"[{rule.id}] {shown.title}" in text
         assert " ".join(shown.text.split()[:3]) in " ".join(text.split())
         assert escape(shown.text) in html and escape(shown.title) in html
@@ -410,15 +433,16 @@ def test_the_rulebook_and_explain_in_a_language(lang: str) -> None:
     rule = spec.rule("caravan.number.direction")
     shown = spec.translated(rule, lang)
     done = _run("rules", "caravan", "--lang", lang)
-    assert done.exit_code == 0 and f"[{rule.id}] {shown.title}" in done.output
+    from referee.notation.screen import flow  # the lines as the screen's width wrapped them, joined back
+
+    assert done.exit_code == 0 and f"[{rule.id}] {shown.title}" in flow(done.output)
     done = _run("explain", "--ply", "3", "--lang", lang, ILLEGAL)
-    assert rule.id in done.output and shown.title in done.output
-    assert i18n.tr(_finding_messages()[0], lang) in done.output
+    assert rule.id in done.output and shown.title in flow(done.output)
+    assert i18n.tr(_finding_messages()[0], lang) in flow(done.output)
 
 
 def test_annotate_writes_its_comments_in_the_language() -> None:
-    def flat(text: str) -> str:  # the comments are wrapped at spaces
-        return " ".join(text.split())
+    from referee.notation.screen import flow as flat  # wrapped at spaces and between wide characters
 
     english = _run("annotate", ILLEGAL).stdout
     japanese = _run("annotate", "--lang", "ja", ILLEGAL).stdout

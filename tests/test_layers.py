@@ -111,9 +111,7 @@ def _game_words() -> re.Pattern[str]:
     words = set()
     for g in registry.games():
         words |= {g.name, g.title.lower(), g.notation.name.lower()}
-        # A rule set named by an everyday word (Daifugo's "seed", the random seed) cannot be
-        # told apart from that word; the distinctive ones are checked.
-        words |= {r for r in g.rule_sets if r not in ("seed",)}
+        words |= set(g.rule_sets)
     return re.compile(r"(?i)" + "|".join(sorted(re.escape(w) for w in words)))
 
 

@@ -6,6 +6,7 @@ the top level, ships the command line inside the package, and ``python -m pitbos
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -90,3 +91,21 @@ def test_the_wheel_ships_the_catalogs_and_the_rule_texts(wheel: Path) -> None:
         assert path.relative_to(ROOT).as_posix() in names
     for path in sorted((ROOT / "spec" / "i18n").rglob("*.toml")):
         assert f"referee/_data/spec/{path.relative_to(ROOT / 'spec').as_posix()}" in names
+
+
+def test_the_wheel_names_no_file_that_does_not_ship(wheel: Path) -> None:
+    """No message, spec entry, help text, docstring or document in the wheel names the
+    project's working documents (rulings, the service and contest-server descriptions, the
+    shared folder) or an issue; the README (the wheel's METADATA) does not call a working
+    document the contract. Only the README may name bench/ (it describes the repository)."""
+    unshipped = re.compile(rb"rulings\.md|uecda-server\.md|uecda-protocol\.md|service\.md|shared/|issue [0-9]"
+                           rb"|\.\./shared|is the contract", re.IGNORECASE)
+    found = []
+    with zipfile.ZipFile(wheel) as archive:
+        for name in archive.namelist():
+            data = archive.read(name)
+            hits = [m.group(0) for m in unshipped.finditer(data)]
+            if not name.endswith("/METADATA"):
+                hits += re.findall(rb"bench/", data)
+            found += [f"{name}: {hit.decode()}" for hit in hits]
+    assert found == []

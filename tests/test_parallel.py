@@ -156,7 +156,7 @@ def every_setting() -> list[list[str]]:
     from referee.games.daifugo import settings as daifugo
     from referee.games.daifugo.notation.dfn import options_text
 
-    texts = ["seed", "uecda", "seed -revolution stairs-revolution=5",
+    texts = ["classic", "uecda", "classic -revolution stairs-revolution=5",
              "uecda -revolution -sequences -eight-cut -suit-lock +eleven-back +six-reverse exchange=none "
              "trick-end=all-but-one"]
     for preset, base in df.PRESETS.items():

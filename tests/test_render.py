@@ -67,9 +67,9 @@ def test_caravan_text_faces_lanes_and_end() -> None:
 
 
 def test_daifugo_text() -> None:
-    _, frames = _frames(GOLDEN / "daifugo" / "exchange-seed.dfn")
+    _, frames = _frames(GOLDEN / "daifugo" / "exchange-classic.dfn")
     text = render_text(select(frames, 3, 2))
-    assert text.startswith("Daifugo · seed · round 2, ply 3: Chie: 3D")
+    assert text.startswith("Daifugo · classic · round 2, ply 3: Chie: 3D")
     assert "Table: Chie: 3♦  (a single 3)" in text
     assert "▶ Ben   heimin" in text and "Aki   daifugo" in text
     assert "Ben to move." in text
@@ -93,7 +93,7 @@ def test_show_cli(tmp_path: Path) -> None:
     result = runner.invoke(app, ["show", str(path), "--svg", "-", "--ply", "0"])
     assert result.output.startswith("<svg")
     assert runner.invoke(app, ["show", str(tmp_path / "missing.cvn")]).exit_code == 2
-    result = runner.invoke(app, ["show", str(GOLDEN / "daifugo" / "exchange-seed.dfn"), "--round", "2", "--ply", "2"])
+    result = runner.invoke(app, ["show", str(GOLDEN / "daifugo" / "exchange-classic.dfn"), "--round", "2", "--ply", "2"])
     assert result.exit_code == 0 and "round 2, ply 2: Aki -> Chie: 3S 3C" in result.output
 
 
@@ -180,7 +180,7 @@ def test_replay_page_numbers_moves_and_names_movers() -> None:
     assert [f["number"] for f in data[1:5]] == ["1.", "1\u2026", "2.", "2\u2026"]
     assert {f["who"] for f in data[1:]} == {"random-1", "random-2"}  # the Player1/Player2 tags
     assert data[1]["who"] != data[2]["who"]
-    _, frames = _frames(GOLDEN / "daifugo" / "exchange-seed.dfn")
+    _, frames = _frames(GOLDEN / "daifugo" / "exchange-classic.dfn")
     data = _page_data(replay_page(frames, "t"))["frames"]
     moved = [f for f in data if f["move"] is not None]
     assert moved and all("who" not in f for f in moved)  # DFN names the mover: "Aki: 3D"
@@ -417,7 +417,7 @@ def test_a_frame_made_by_hand_draws() -> None:
 
     _, frames = _frames(GOLDEN / "annotate" / "daifugo-rulings.dfn")
     shown = select(frames, 1)
-    frame = Frame("daifugo", shown.state, "seed", 1, 1, shown.move, "Aki",
+    frame = Frame("daifugo", shown.state, "classic", 1, 1, shown.move, "Aki",
                   table=TablePlay(shown.table.player, shown.table.cards, shown.table.joker_as))
     assert sorted(c for c, where in shown_cards(render_svg(frame)) if where == "table") == ["5S", "JK"]
     assert "Table: Aki: 5♠ JK(5H)" in render_text(frame)
@@ -472,7 +472,7 @@ def _overlaps(svg: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("path", ["annotate/caravan-disputed.cvn", "annotate/caravan-rulings.cvn",
-                                  "daifugo/exchange-seed.dfn", "annotate/daifugo-rulings.dfn"])
+                                  "daifugo/exchange-classic.dfn", "annotate/daifugo-rulings.dfn"])
 def test_no_label_runs_into_another_or_into_a_card(path: str) -> None:
     for annotated in annotate_text((GOLDEN / path).read_text(encoding="utf-8"), path):
         for frame in frames_of(annotated):

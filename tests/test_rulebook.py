@@ -33,7 +33,8 @@ def test_every_spec_rule_is_in_the_text_rulebook_with_its_source() -> None:
     for rule in spec.catalog().values():
         assert f"[{rule.id}] {rule.title}" in flat, rule.id
         assert _one_line(rule.text) in flat, rule.id
-        assert f"source: {_one_line(rule.source)}" in flat, rule.id
+        # (a line may break between two CJK characters of a source, with no space there)
+        assert "".join(f"source: {rule.source}".split()) in "".join(flat.split()), rule.id
     for game in registry.games():
         assert f"{game.title}: the rulebook" in result.output
 
@@ -103,7 +104,7 @@ def test_daifugo_option_defaults_differ_by_preset() -> None:
 
 @pytest.mark.parametrize("args, message", [
     (["rules", "chess"], "no game 'chess': the games are " + ", ".join(registry.names())),
-    (["rules", "caravan", "--rules", "seed"], "Caravan has no rule set 'seed'"),
+    (["rules", "caravan", "--rules", "classic"], "Caravan has no rule set 'classic'"),
     (["rules", "--rules", "fnv"], "--rules needs a GAME"),
 ])
 def test_bad_choices_are_clear(args: list[str], message: str) -> None:

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
                 help="Record files; - reads standard input.")
 @click.option("--rules", "-r", multiple=True, metavar="SETTING",
               help="Compare each record's own setting only with these (repeat, or comma-separate): a rule set "
-                   "and, where the game has options, toggles as its Options tag writes them, e.g. 'seed +spade3 "
-                   f"-eight-cut'. Rule sets: {rule_sets_text()}. Default: the game's other rule sets, and every "
+                   "and, where the game has options, toggles after it as its Options tag writes them (+spade3 "
+                   f"-eight-cut). Rule sets: {rule_sets_text()}. Default: the game's other rule sets, and every "
                    "single option toggled that changes some verdict.")
 @click.option("--explain-all", is_flag=True,
               help="Also comment every legal move with the ids of the rules that allowed it.")

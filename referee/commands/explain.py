@@ -10,6 +10,7 @@ import click
 from referee import i18n
 from referee.engines.message import T, said
 from referee.notation.records import open_text
+from referee.notation.screen import columns, fit
 
 from .base import Argument, Command, done, fail, integer
 from .options import color_option, lang_option, no_color_option, speak, use_color, with_warnings
@@ -60,5 +61,5 @@ def command(file: str, ply: int, game: int, round_no: int | None, as_json: bool,
     if as_json:
         click.echo(json.dumps(i18n.localize(with_warnings(ex.to_json())), ensure_ascii=False))
     else:
-        sys.stdout.write(explanation_text(ex, use_color(no_color, color)))
+        sys.stdout.write(fit(explanation_text(ex, use_color(no_color, color)), columns()))
     done(0 if ex.note.step.legal else 1)

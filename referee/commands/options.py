@@ -15,11 +15,36 @@ from referee import i18n
 from referee.engines.message import J, T, said, suggested
 from referee.i18n import tr
 from referee.jobs import registry
-from referee.jobs.game import Game
 
 from .base import Choice, fail
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def named_rule_set(game: registry.SomeGame, name: str) -> str:
+    """The rule set ``name`` names in ``game``: itself, or, for another name of one of its
+    rule sets (an older name the game's settings still read), that rule set; a name the game
+    does not know is given back as it is (lower case) for the caller to refuse."""
+    name = name.strip().lower()
+    if name in game.rule_sets:
+        return name
+    settings = game.settings.get()
+    try:
+        named = settings.label(settings.parse(name))
+    except ValueError:
+        return name
+    return named if named in game.rule_sets else name
+
+
+class RuleSetChoice(Choice):
+    """One of a game's rule sets, read as :func:`named_rule_set` reads it."""
+
+    def __init__(self, game: registry.SomeGame) -> None:
+        super().__init__(game.rule_sets, case_sensitive=False)
+        self.game = game
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return super().convert(named_rule_set(self.game, value) if isinstance(value, str) else value, param, ctx)
 
 
 def formats_text() -> str:
@@ -116,7 +141,7 @@ def use_color(no_color: bool, color: str = "auto") -> bool:
 
 # ------------------------------------------------------------------ --rules
 
-def games_of(text: str) -> list[Game]:
+def games_of(text: str) -> list[registry.SomeGame]:
     """The games that take ``text`` as a setting."""
     out = []
     for game in registry.games():

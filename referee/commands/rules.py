@@ -10,9 +10,10 @@ import click
 from referee.engines.message import N, T, said, suggested
 from referee.i18n import tr
 from referee.jobs import registry
+from referee.notation.screen import columns
 
 from .base import Argument, Command, fail
-from .options import lang_option, speak
+from .options import lang_option, named_rule_set, speak
 from .output import write_file
 
 
@@ -50,11 +51,12 @@ def command(game: str | None, rule_set: str | None, html: Path | None, lang: str
         fail(T("--rules needs a GAME: rule sets belong to a game"))
     chosen = [registry.game(game)] if game is not None else list(registry.games())
     try:
-        books = [book(g, rule_set.strip().lower() if rule_set else None) for g in chosen]
+        books = [book(g, named_rule_set(g, rule_set) if rule_set else None) for g in chosen]
     except ValueError as err:
         fail(suggested(said(err), rule_set or "", [r for g in chosen for r in g.rule_sets]))
     if html is not None:
         write_file(html, rulebook_html(books))
         click.echo(tr(N("{file}: {n} rule", "{file}: {n} rules", sum(len(b.rules) for b in books), file=html)))
     else:
-        sys.stdout.write(rulebook_text(books))
+        sys.stdout.write(rulebook_text(books, columns()))
+

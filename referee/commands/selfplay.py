@@ -15,6 +15,7 @@ from referee.jobs.selfplay import Made
 
 from .base import Choice, Command, Group, default_shown, fail, integer
 from .output import Progress, writing
+from .options import RuleSetChoice
 
 
 def game_option(option: Option) -> click.Option:
@@ -36,7 +37,7 @@ def params(game: Game, spec: SelfPlay) -> list[click.Parameter]:
         click.Option(["--games", "-n"], type=integer(min=1), default=10, help=f"How many {spec.noun}."),
         click.Option(["--seed", "-s"], type=click.INT, default=1,
                      help=f"Random seed: the same seed gives the same {spec.noun} (whatever --jobs)."),
-        click.Option(["--rules", "-r"], type=Choice(game.rule_sets, case_sensitive=False),
+        click.Option(["--rules", "-r"], type=RuleSetChoice(game),
                      default=game.default_rules, help=f"Rule set: {', '.join(game.rule_sets)}."),
         *(game_option(option) for option in spec.options),
         click.Option(["--output", "-o"], type=click.Path(path_type=Path),

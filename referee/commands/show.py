@@ -14,6 +14,7 @@ from referee import i18n
 from referee.engines.message import N, T, said
 from referee.i18n import tr
 from referee.notation.records import open_text
+from referee.notation.screen import columns, fit
 
 from .base import Argument, Command, done, fail, integer
 from .options import color_option, lang_option, no_color_option, speak, use_color, with_warnings
@@ -95,7 +96,7 @@ def command(file: str, game: int, ply: int | None, round_no: int | None, svg: st
                "text": render_text(frame, False)}
         click.echo(json.dumps(i18n.localize(with_warnings(doc)), ensure_ascii=False))
     elif svg is None and html is None:
-        sys.stdout.write(render_text(frame, use_color(no_color, color)))
+        sys.stdout.write(fit(render_text(frame, use_color(no_color, color)), columns()))
     done(0 if chosen.report.valid else 1)
 
 

@@ -66,8 +66,8 @@ def params() -> list[click.Parameter]:
     asked = [question_option(name, declared) for name, declared in question_options().items()]
     return common + asked + [
         click.Option(["--method", "-m"], type=Choice(METHODS, case_sensitive=False), default="auto",
-                     help="auto: the faster method finds the answer and z3 proves a no (see bench/solve.py); z3 or "
-                          "search: that one alone."),
+                     help="auto: the search finds the answer (the faster method) and z3 proves a no; z3 or search: "
+                          "that one alone."),
         click.Option(["--timeout", "-t"], type=real(min=0.001), default=10.0, metavar="SECONDS",
                      help="Give up after this many seconds: the answer is then 'unknown after N s'."),
         click.Option(["--json", "as_json"], is_flag=True,

@@ -63,7 +63,7 @@ def is_own_comment(text: str) -> bool:
 @dataclass(frozen=True)
 class Variant:
     """A setting a record is judged under: its label in comments (``fnv``,
-    ``seed +eight-cut``), its rule set's name and the setting itself."""
+    ``classic +eight-cut``), its rule set's name and the setting itself."""
 
     label: str
     preset: str

@@ -178,11 +178,11 @@ class Comparison(Generic[SettingT]):
 @dataclass(frozen=True)
 class Settings(Generic[StateT, RecordT, SettingT]):
     """A game's rule sets and options as data selected by name (``fnv``,
-    ``seed +spade3 -eight-cut``)."""
+    ``classic +spade3 -eight-cut``)."""
 
     #: Text -> setting; ValueError saying what is wrong.
     parse: Callable[[str], SettingT]
-    #: Setting -> its name in comments and JSON (``seed +eight-cut``).
+    #: Setting -> its name in comments and JSON (``classic +eight-cut``).
     label: Callable[[SettingT], str]
     #: Record -> the setting its tags name, or None when they do not read.
     declared: Callable[[RecordT], SettingT | None]

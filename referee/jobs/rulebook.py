@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from unicodedata import east_asian_width
 from xml.sax.saxutils import escape, quoteattr
 
 from referee import spec
@@ -24,6 +23,8 @@ from referee.engines.message import M, T
 from referee.i18n import BCP47, Text, current, gettext_
 from referee.jobs.registry import SomeGame, rule_sets_of
 from referee.jobs.render.page import head
+from referee.notation.screen import WIDTH, pad, wrap
+from referee.notation.screen import width as text_width
 
 #: What the rulebook says (one place, for translation).
 TEXT = Text({
@@ -132,94 +133,49 @@ def _describe(b: Book, rule_set: str) -> str:
 # ------------------------------------------------------------------ text
 
 
-def _wrap(text: str, width: int, indent: str) -> list[str]:
-    if not any(east_asian_width(ch) in "WF" for ch in text):
-        import textwrap
-
-        return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent,
-                             break_on_hyphens=False, break_long_words=False) or [indent]
-    return _wrap_wide(text, width, indent)
-
-
-#: What never starts a line in Chinese or Japanese text (it stays with what it follows).
-_NO_LINE_START = frozenset("、。，．,.：；:;！？!?）」』】〕〉》”’ー・")
-
-
-def _wrap_wide(text: str, width: int, indent: str) -> list[str]:
-    """Wrap text with wide (CJK) characters by terminal columns: a line may break at a space
-    or between two wide characters (a run of narrow characters, a card or a rule id, is
-    never cut), and closing punctuation stays on the line it closes."""
-    tokens: list[str] = []
-    for ch in " ".join(text.split()):
-        if ch == " " or east_asian_width(ch) in "WF":
-            tokens.append(ch)
-        elif tokens and tokens[-1] != " " and east_asian_width(tokens[-1][-1]) not in "WF":
-            tokens[-1] += ch
-        else:
-            tokens.append(ch)
-    lines: list[str] = []
-    line, used = indent, _width(indent)
-    for token in tokens:
-        size = _width(token)
-        if used + size > width and line.strip() and token != " " and token[0] not in _NO_LINE_START:
-            lines.append(line.rstrip())
-            line, used = indent, _width(indent)
-        if token == " " and not line.strip():
-            continue
-        line += token
-        used += size
-    if line.strip():
-        lines.append(line.rstrip())
-    return lines or [indent]
-
-
-def _width(text: str) -> int:
-    """How many columns ``text`` takes on a terminal (a wide CJK character takes two)."""
-    return sum(2 if east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def text(books: Sequence[Book], width: int = 88) -> str:
+def text(books: Sequence[Book], width: int = WIDTH) -> str:
+    """The rulebook as text, every line at most ``width`` columns wide in every language."""
     lines: list[str] = []
     for b in books:
         if lines:
             lines.append("")
         heading = TEXT["title"].format(game=gettext_(b.game.title))
-        lines += [heading, "=" * _width(heading), ""]
+        lines += [heading, "=" * text_width(heading), ""]
         lines.append(TEXT["rule_sets_list"])
         for s in b.rule_sets:
-            lines += _wrap(f"{s}: {_describe(b, s)}", width, "  ")
+            lines += wrap(f"{s}: {_describe(b, s)}", width, "  ")
         lines.append("")
         if len(b.rule_sets) > 1:
-            lines += [TEXT["differences"], "-" * _width(TEXT["differences"])]
+            lines += [TEXT["differences"], "-" * text_width(TEXT["differences"])]
             col = max(12, (width - 24) // len(b.rule_sets))
             label = max(len(x) for x in b.rule_sets) + 2
             for topic, cells in differences(b):
                 lines.append(f"  {topic}")
                 for s, c in zip(b.rule_sets, cells):
                     said = "; ".join(f"{r.title} [{r.id}]" for r in c) or TEXT["none"]
-                    lines += _wrap(f"{s + ':':<{label}}{said}", width, "    ")
+                    lines += wrap(f"{s + ':':<{label}}{said}", width, "    ")
             options = [o for o in _options(b) if len(set(o[1])) > 1]
             if options:
                 lines.append("")
-                lines.append(f"{TEXT['option']:<24}" + "".join(f"{s:<{col}}" for s in b.rule_sets).rstrip())
+                lines.append((pad(TEXT["option"], 24) + "".join(pad(s, col) for s in b.rule_sets)).rstrip())
                 for name, values in options:
-                    lines.append(f"{name:<24}" + "".join(f"{v:<{col}}" for v in values).rstrip())
+                    lines.append((pad(name, 24) + "".join(pad(v, col) for v in values)).rstrip())
             lines.append("")
         title = TEXT["rules_only"].format(rules=b.rule_sets[0]) if len(b.rule_sets) == 1 else TEXT["rules"]
-        lines += [title, "-" * _width(title)]
+        lines += [title, "-" * text_width(title)]
         for n, (topic, rules) in enumerate(b.topics, start=1):
             lines += ["", f"{n}. {topic}"]
             for r in rules:
                 lines.append("")
-                lines.append(f"  [{r.id}] {r.title}")
-                lines += _wrap(r.text, width, "    ")
+                lines += wrap(f"[{r.id}] {r.title}", width, "  ")
+                lines += wrap(r.text, width, "    ")
                 facts = [TEXT["belongs"].format(sets=", ".join(rule_sets_of(r)))]
                 if r.options:
                     facts.append(TEXT["by_options"].format(options=", ".join(r.options)))
                 if r.kind == "ruling":
                     facts.append(TEXT["ruling"])
-                lines += _wrap(" · ".join(facts), width, "    ")
-                lines += _wrap(TEXT["source"].format(source=r.source), width, "    ")
+                lines += wrap(" · ".join(facts), width, "    ")
+                lines += wrap(TEXT["source"].format(source=r.source), width, "    ")
     return "\n".join(lines) + "\n"
 
 

@@ -88,7 +88,7 @@ Choices = dict[str, Setting]
 
 
 def parse_settings(texts: Iterable[str]) -> Choices:
-    """``--rules`` values (``fnv``, ``seed +spade3 -eight-cut``) as each game's setting:
+    """``--rules`` values (``fnv``, ``classic +spade3 -eight-cut``) as each game's setting:
     game name -> setting. A text is the setting of every game whose settings parse it
     (rule-set names differ between games); one no game takes raises ValueError with each
     game's reason."""

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from referee.notation.records import source_lines
+from referee.notation.screen import flow
 
 _TAG = re.compile(r'\s*\[\s*[^\s\[\]"{};]+\s*"(?:[^"\\\n]|\\.)*"\s*\]')
 
@@ -123,8 +124,9 @@ def _last_before(keys: list[tuple[int, int]], at: tuple[int, int]) -> int | None
 
 
 def comment_text(text: str) -> str:
-    """``text`` made safe inside ``{ }`` (braces become parentheses), on one line."""
-    return " ".join(text.replace("{", "(").replace("}", ")").split())
+    """``text`` made safe inside ``{ }`` (braces become parentheses), on one line (a line
+    that broke between two wide characters joined without a space: :func:`flow`)."""
+    return flow(text.replace("{", "(").replace("}", ")"))
 
 
 def comment_words(texts: Sequence[str]) -> list[str]:

@@ -11,16 +11,18 @@ import io
 import os
 import re
 import stat
-import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path
 from typing import Any, Generic, TextIO, TypeVar
 
 from referee.engines.message import T
 
 MoveT = TypeVar("MoveT")
+
+from referee.notation.screen import width
+#: The movetext writers' wrap (one wrap for every text output: referee.notation.screen).
+from referee.notation.screen import wrap_words as wrap  # noqa: F401
 
 
 @dataclass
@@ -541,24 +543,6 @@ def located(pattern: re.Pattern[str], text: str, line: int, column: int) -> Iter
         yield m, line, column0 + pos - line_start
 
 
-def wrap(words: Iterable[str], width: int = 80, separator: str | Iterable[str] = " ") -> list[str]:
-    """Movetext words joined into lines of at most ``width`` characters (a longer word
-    gets a line of its own). ``separator`` goes between words: one string, or one per word
-    (the one before it)."""
-    seps = repeat(separator) if isinstance(separator, str) else iter(separator)
-    lines: list[str] = []
-    current = ""
-    for word, sep in zip(words, seps):
-        if current and len(current) + len(sep) + len(word) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = f"{current}{sep}{word}" if current else word
-    if current:
-        lines.append(current)
-    return lines
-
-
 def visible(text: str) -> str:
     """``text`` safe to echo on a terminal: control characters (C0, DEL, C1), bidirectional
     controls and line or paragraph separators as escapes (``\\x1b``, ``\\u202e``), a tab
@@ -577,17 +561,6 @@ def _escape(m: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def display_width(text: str) -> int:
-    """How many terminal cells ``text`` takes: East Asian wide and fullwidth characters
-    take two, combining marks none."""
-    width = 0
-    for ch in text:
-        if unicodedata.combining(ch):
-            continue
-        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return width
-
-
 def caret_line(source: str, column: int | None) -> str:
     """The offending line, made safe to echo (:func:`visible`), and a caret under the
     column (1-based, counted in characters) however wide the characters before it are
@@ -597,4 +570,4 @@ def caret_line(source: str, column: int | None) -> str:
     if column is None:
         return text
     before = visible(raw[: max(column, 1) - 1])
-    return f"{text}\n{' ' * display_width(before)}^"
+    return f"{text}\n{' ' * width(before)}^"

@@ -41,6 +41,19 @@ from referee.service.table import Answer, Table, token_hash
 FINISHED_CACHE = 16
 
 
+def rules_name(game: str, rules: str) -> str:
+    """A stored table's rule set as it is written now: another name the game's settings
+    still read it by (a rule set's older name) is written as the rule set it names."""
+    kind = registry.find(game)
+    if kind is None:
+        return rules
+    settings = kind.settings.get()
+    try:
+        return settings.label(settings.parse(rules))
+    except ValueError:
+        return rules
+
+
 def live_part(game: str) -> Live:
     """The live tables of a game (LookupError: it has none)."""
     live = registry.game(game).live
@@ -121,6 +134,7 @@ class TableHub:
         row = self.store.table(table_id)
         if row is None:
             return None
+        row.rules = rules_name(row.game, row.rules)
         live = live_part(row.game)
         match = live.open(row.setup)
         last = row.created
@@ -147,7 +161,8 @@ class TableHub:
     def summary(self, row: TableRow) -> dict[str, Any]:
         table = self.tables.get(row.id) or self.finished.get(row.id)
         status = table.status if table is not None else row.status
-        return {"id": row.id, "game": row.game, "rules": row.rules, "seats": [s["name"] for s in row.seats],
+        return {"id": row.id, "game": row.game, "rules": rules_name(row.game, row.rules),
+                "seats": [s["name"] for s in row.seats],
                 "status": status}
 
     def claim(self, table: Table, seat: int) -> None:

@@ -52,7 +52,7 @@ JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(all
                        max_leaves=12)
 FIELDS = st.fixed_dictionaries({}, optional={
     "game": st.sampled_from(["caravan", "daifugo", "Caravan", "go"]) | JSONISH,
-    "rules": st.sampled_from(["holotape", "fnv", "seed", "uecda"]) | JSONISH,
+    "rules": st.sampled_from(["holotape", "fnv", "classic", "uecda"]) | JSONISH,
     "options": st.sampled_from(["", "+eight-cut", "exchange=none", "stairs-revolution=2"]) | JSONISH,
     "seats": st.lists(st.sampled_from(["Ann", "Bob", "Aki", "a b", "", "x:y"]), max_size=9) | JSONISH,
     "bots": JSONISH, "decks": JSONISH, "rounds": JSONISH, "seed": JSONISH, "clock": JSONISH,

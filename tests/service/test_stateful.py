@@ -107,9 +107,9 @@ class LiveMachine(RuleBasedStateMachine):
 
     @initialize(target=tables_b)
     def first_table(self):
-        return self._create(3, "seed", 1, 1)
+        return self._create(3, "classic", 1, 1)
 
-    @rule(target=tables_b, players=st.integers(3, 5), preset=st.sampled_from(["seed", "uecda"]),
+    @rule(target=tables_b, players=st.integers(3, 5), preset=st.sampled_from(["classic", "uecda"]),
           rounds=st.integers(1, 2), seed=st.integers(0, 2**32))
     def create(self, players, preset, rounds, seed):
         return self._create(players, preset, rounds, seed)

@@ -314,7 +314,7 @@ def lane_winners(state: State) -> tuple[int | None, int | None, int | None]:
 RULESETS: dict[str, RuleSet] = {
     "holotape": RuleSet(
         name="holotape",
-        description=T("the rules as written in the game's instruction holotape"),
+        description=T("the rules as the game's instruction holotape, How to play Caravan, writes them"),
         direction_from="first-two",
         queen_last_only=False,
         max_faces_per_card=None,
@@ -333,7 +333,8 @@ RULESETS: dict[str, RuleSet] = {
     ),
     "fnv": RuleSet(
         name="fnv",
-        description=T("what Fallout: New Vegas 1.4's own Caravan engine does"),
+        description=T("what Fallout: New Vegas 1.4's own Caravan engine does, as the nv-rs project "
+                      "reimplements it"),
         direction_from="last-two",
         queen_last_only=True,
         max_faces_per_card=3,

@@ -19,8 +19,10 @@ from referee.jobs.render.cards import SUIT_GLYPHS, SUIT_NAMES
 from referee.jobs.render.svg import BAD, GOOD, INK, MUTED, TURN, card, count_badge, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
-from referee.jobs.render.text import Painter, comment_lines, heading, pad, visible_len
+from referee.jobs.render.text import Painter, comment_lines, heading
 from referee.jobs.segment import Step
+from referee.notation.screen import pad
+from referee.notation.screen import width as text_width
 
 TITLE = M("Caravan")
 
@@ -142,7 +144,7 @@ def text(frame: Frame, color: bool = False) -> str:
         elif value > cv.TARGET_HIGH:
             shown = paint(shown, "red")
         rows[c] = (caravan_cards(state.caravans[c], paint), shown, caravan_status(state, c))
-    width = max([visible_len(r[0]) for r in rows.values()] + [10])
+    width = max([text_width(r[0]) for r in rows.values()] + [10])
 
     def side(p: int) -> list[str]:
         out = [paint(TEXT["player"].format(n=p + 1), "bold")
@@ -152,7 +154,7 @@ def text(frame: Frame, color: bool = False) -> str:
             out[0] += tr(T("  (opening: {placed} of {all} placed)", placed=state.placed[p], all=cv.OPENING_PLACEMENTS))
         for c in cv.own_caravans(p):
             cards, value, status = rows[c]
-            value = " " * max(0, 3 - visible_len(value)) + value
+            value = " " * max(0, 3 - text_width(value)) + value
             out.append(f"  {paint(cv.LETTERS[c], 'bold')}  {pad(cards, width)}  {value}  {status}")
         return out
 

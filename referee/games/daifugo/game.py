@@ -133,7 +133,7 @@ GAME: Game[engine.State, engine.Move, DaifugoRecord, engine.RuleSet] = Game(
     foreign=(Foreign("uecda-log", "a UEC contest-server log", lazy(_is_contest_log), lazy(_validate_log),
                      extensions=(".log",), convert=Lazy(_convert), writes=True),),
     examples=("pitboss validate --json contest.log | jq .summary", "pitboss show match.dfn --html replay.html",
-              "pitboss annotate -r 'seed +spade3' match.dfn"),
+              "pitboss annotate -r 'classic +spade3' match.dfn"),
     compiled=engine.COMPILED,
     render=Lazy(_render),
     live=Lazy(_live),

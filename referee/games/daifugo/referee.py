@@ -41,8 +41,11 @@ from referee.notation.records import Finding, MoveEntry, Tag
 
 def _rules(record: DaifugoRecord, report: GameReport) -> df.RuleSet | None:
     tag = record.tags.get("Rules")
-    preset = tag.value.strip().lower() if tag else df.DEFAULT_PRESET
-    if tag is not None and preset not in df.PRESETS:  # (the default is always known)
+    if tag is None:
+        preset = df.DEFAULT_PRESET
+    elif (named := df.preset_name(tag.value)) is not None:
+        preset = named  # an alias (seed) is read as its preset
+    else:
         _tag_error(report, tag, T("unknown Daifugo rules {value}; choose one of {join}", value=repr(tag.value),
                                   join=', '.join(df.PRESETS)), "notation.tag.rules")
         return None
@@ -338,8 +341,7 @@ def plan(record: DaifugoRecord, report: GameReport, setting: df.RuleSet | None =
     """The record's plan for the one replay (nothing to play when it does not read)."""
     if record.errors:
         if setting is None:
-            rules = (record.tag("Rules") or df.DEFAULT_PRESET).strip().lower()
-            report.rules = rules if rules in df.PRESETS else None
+            report.rules = df.preset_name(record.tag("Rules") or df.DEFAULT_PRESET)
         else:
             report.rules = setting.name
         return

@@ -5,7 +5,6 @@ draws from (``data`` and ``script()``); what lies on the table beside the engine
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,8 +21,10 @@ from referee.jobs.render.cards import SUIT_GLYPHS
 from referee.jobs.render.svg import INK, LAST, MUTED, TURN, card, count_badge, document
 from referee.jobs.render.svg import heading as svg_heading
 from referee.jobs.render.svg import text as svg_text
-from referee.jobs.render.text import Painter, comment_lines, heading, pad
+from referee.jobs.render.text import Painter, comment_lines, heading
 from referee.jobs.segment import Segment, Step
+from referee.notation.screen import pad
+from referee.notation.screen import width as text_width
 
 TITLE = M("Daifugo")
 
@@ -259,7 +260,7 @@ def data(frame: Frame) -> dict:
                 HAND_X + BACK_STEP * max(0, backs - 1) + 40 + 70, 34 + 50 * len(table["cards"]) + 24)
     moved = frame.player if frame.move is not None else None
     title = svg_heading(frame, gettext_(TITLE))
-    width = max(width, 40 + round(9.5 * sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in title)))
+    width = max(width, 40 + round(9.5 * text_width(title)))  # about 9.5 px a column
     return {"heading": title, "flags": " · ".join(flags), "table": table,
             "players": players, "width": width, "last": sorted(last_places(frame)),
             "moved": next((i for i, p in enumerate(state.seats) if state.name(p) == moved), -1)}

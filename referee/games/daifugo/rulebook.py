@@ -9,15 +9,18 @@ from referee.i18n import Text
 
 #: The presets in a few words (one place, for translation).
 TEXT = Text({
-    "seed": M("the written rules this project was asked for"),
-    "uecda": M("the rules of the UEC computer-Daihinmin contest server"),
+    "classic": M("the rules of a 2005 post on 大貧民 (大富豪) on the PTT board: its general rules, with "
+                 "its local rules as options"),
+    "uecda": M("the rules of the UEC computer-Daihinmin contest's server, tndhms 0.29, as its source "
+               "files apply them"),
     "on": M("on"),
     "off": M("off"),
 })
 
 
 def describe(rule_set: str) -> str:
-    return TEXT.get(rule_set, rule_set)
+    preset = engine.preset_name(rule_set) or rule_set
+    return TEXT.get(preset, preset)
 
 
 def options(rule_set: str) -> dict[str, str]:

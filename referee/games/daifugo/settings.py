@@ -1,9 +1,9 @@
-"""Daifugo settings: a preset and option toggles (``seed +spade3 -eight-cut``).
+"""Daifugo settings: a preset and option toggles (``classic +spade3 -eight-cut``).
 
 By default a record is compared with the other preset (same toggles) where it seats the
 record's players, and with every single option toggled: an on/off option flipped, a set
-value back to the preset's default (``stairs-revolution=5`` under seed: 4), a default value
-to its alternative (seed's 4: off; ``exchange=weakest``: ``choice``).
+value back to the preset's default (``stairs-revolution=5`` under classic: 4), a default
+value to its alternative (classic's 4: off; ``exchange=weakest``: ``choice``).
 """
 
 from __future__ import annotations
@@ -30,12 +30,14 @@ ALTERNATIVES: dict[str, tuple[object, ...]] = {
 
 def parse(text: str) -> df.RuleSet:
     """A setting as a user writes it: a preset, then toggles as the Options tag writes
-    them (``seed +spade3 -eight-cut stairs-revolution=5``). Raises ValueError."""
+    them (``classic +spade3 -eight-cut stairs-revolution=5``; a preset's alias is read as
+    the preset). Raises ValueError."""
     parts = text.split()
-    if not parts or parts[0].lower() not in df.PRESETS:
+    preset = df.preset_name(parts[0]) if parts else None
+    if preset is None:
         raise ValueError(T("{text}: a Daifugo setting starts with its preset ({join}), then option toggles such "
                            "as +spade3 -eight-cut", text=repr(text), join=', '.join(df.PRESETS)))
-    return df.ruleset(parts[0].lower(), dict(toggle(w) for w in parts[1:]))
+    return df.ruleset(preset, dict(toggle(w) for w in parts[1:]))
 
 
 def label(rules: df.RuleSet) -> str:

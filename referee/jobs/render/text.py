@@ -8,7 +8,6 @@ pipes and files.
 
 from __future__ import annotations
 
-from unicodedata import east_asian_width
 
 from referee.engines.base import Card
 from referee.engines.message import M
@@ -43,22 +42,6 @@ class Painter:
 
     def card(self, card: Card) -> str:
         return self(glyph(card), "red") if is_red(card) else self(glyph(card))
-
-
-def visible_len(text: str) -> int:
-    """The columns ``text`` takes on a terminal: colour codes none, a wide (CJK) character two."""
-    out, i = 0, 0
-    while i < len(text):
-        if text[i] == "\x1b":
-            i = text.index("m", i) + 1
-            continue
-        out += 2 if text[i] >= "\u1100" and east_asian_width(text[i]) in "WF" else 1
-        i += 1
-    return out
-
-
-def pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - visible_len(text))
 
 
 def render(frame: Frame, color: bool = False) -> str:

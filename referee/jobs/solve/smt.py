@@ -1,8 +1,8 @@
 """A small SMT-LIB writer for the z3 models: terms as text, folded where constant.
 
 Building a model as SMT-LIB text and handing it to z3 in one parse keeps the build small
-beside the solving, which matters for questions answered in tens of milliseconds (bench/solve.py
-times both). Terms are strings; ``TRUE``/``FALSE`` and integer literals fold through
+beside the solving, which matters for questions answered in tens of milliseconds. Terms are
+strings; ``TRUE``/``FALSE`` and integer literals fold through
 ``and_``, ``or_``, ``not_``, ``ite``, ``eq``, ``add`` and the comparisons, so that the
 static parts of a position (cards already on the table) cost nothing.
 

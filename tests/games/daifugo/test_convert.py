@@ -201,7 +201,7 @@ def test_a_log_round_trips_through_dfn(lowest: bool) -> None:
 def test_what_a_log_cannot_hold_is_refused_saying_why(tmp_path: Path) -> None:
     root = Path(__file__).parents[3]
     cases = [
-        (root / "examples" / "daifugo.dfn", "holds uecda games, not seed"),
+        (root / "examples" / "daifugo.dfn", "holds uecda games, not classic"),
         (root / "examples" / "caravan.cvn", "holds 2 records"),
         (root / "examples" / "illegal.cvn", "is a Caravan record"),
     ]

@@ -14,7 +14,7 @@ from referee.engines.base import JOKER, Card
 from referee.games.daifugo import engine as D
 from referee.notation.cards import parse_card
 
-SEED = D.ruleset("seed")
+CLASSIC = D.ruleset("classic")
 UECDA = D.ruleset("uecda")
 
 # ---------------------------------------------------------------- helpers
@@ -80,7 +80,7 @@ def deal(rules: D.RuleSet, n: int, order: list[int] | None = None) -> list[tuple
 
 
 UE5 = ["3S 4S", "5S 6S", "7S 9S", "10S JS", "QS KS"]  # five small uecda hands (no 8s)
-PRESETS = pytest.mark.parametrize("rules", [SEED, UECDA], ids=["seed", "uecda"])
+PRESETS = pytest.mark.parametrize("rules", [CLASSIC, UECDA], ids=["classic", "uecda"])
 
 
 def seats_for(rules: D.RuleSet, hands: list[str]) -> list[str]:
@@ -92,24 +92,24 @@ def seats_for(rules: D.RuleSet, hands: list[str]) -> list[str]:
 
 
 def test_ruleset_presets_and_toggles():
-    r = D.ruleset("seed", {"spade3": True, "stairs-revolution": 4, "exchange": "choice"})
-    assert r.spade3 and r.stairs_revolution == 4 and r.exchange == "choice" and r.name == "seed"
+    r = D.ruleset("classic", {"spade3": True, "stairs-revolution": 4, "exchange": "choice"})
+    assert r.spade3 and r.stairs_revolution == 4 and r.exchange == "choice" and r.name == "classic"
     assert D.ruleset("uecda", {"stairs-revolution": False}).stairs_revolution is None
     assert D.ruleset("uecda", {"eleven-back": True}).option("eleven-back") is True
-    assert D.ruleset("seed") is SEED and "spade3=True" in repr(r)
-    for preset, toggles in [("nope", {}), ("seed", {"eight-kill": True}), ("seed", {"exchange": "all"}),
-                            ("seed", {"stairs-revolution": 2}), ("seed", {"spade3": "yes"})]:
+    assert D.ruleset("classic") is CLASSIC and "spade3=True" in repr(r)
+    for preset, toggles in [("nope", {}), ("classic", {"eight-kill": True}), ("classic", {"exchange": "all"}),
+                            ("classic", {"stairs-revolution": 2}), ("classic", {"spade3": "yes"})]:
         with pytest.raises(ValueError):
             D.ruleset(preset, toggles)
 
 
 def test_combination_is_pure_and_reusable():
-    c = D.combination(SEED, cards("4D 5D 6D"))
+    c = D.combination(CLASSIC, cards("4D 5D 6D"))
     assert (c.kind, c.size, c.low, c.high) == ("sequence", 3, 2, 4)
-    assert D.combination(SEED, cards("4D 5H")) is None
-    assert D.combination(SEED, (JOKER,)).lone_joker
-    assert len(D.readings(SEED, (Card(4, "D"), Card(5, "D"), JOKER))) == 2  # 3-4-5 or 4-5-6
-    assert D.combination(SEED, (Card(4, "D"), Card(5, "D"), JOKER)) is None
+    assert D.combination(CLASSIC, cards("4D 5H")) is None
+    assert D.combination(CLASSIC, (JOKER,)).lone_joker
+    assert len(D.readings(CLASSIC, (Card(4, "D"), Card(5, "D"), JOKER))) == 2  # 3-4-5 or 4-5-6
+    assert D.combination(CLASSIC, (Card(4, "D"), Card(5, "D"), JOKER)) is None
 
 
 # ---------------------------------------------------------------- deal
@@ -117,24 +117,24 @@ def test_combination_is_pure_and_reusable():
 
 @covers("daifugo.deal.players")
 def test_deal_players():
-    assert any(v.rule == "daifugo.deal.players" for v in D.check_deal(SEED, deal(SEED, 2)))
-    assert D.check_deal(SEED, deal(SEED, 3)) == []
-    assert D.check_deal(SEED, deal(SEED, 8)) == []
+    assert any(v.rule == "daifugo.deal.players" for v in D.check_deal(CLASSIC, deal(CLASSIC, 2)))
+    assert D.check_deal(CLASSIC, deal(CLASSIC, 3)) == []
+    assert D.check_deal(CLASSIC, deal(CLASSIC, 8)) == []
     assert any(v.rule == "daifugo.deal.players" for v in D.check_deal(UECDA, deal(UECDA, 4)))
     assert D.check_deal(UECDA, deal(UECDA, 5)) == []
 
 
 @covers("daifugo.deal.duplicate")
 def test_deal_duplicate():
-    hands = [list(h) for h in deal(SEED, 4)]
+    hands = [list(h) for h in deal(CLASSIC, 4)]
     hands[1][0] = hands[0][0]
-    assert "daifugo.deal.duplicate" in {v.rule for v in D.check_deal(SEED, hands)}
+    assert "daifugo.deal.duplicate" in {v.rule for v in D.check_deal(CLASSIC, hands)}
     # A second joker: a duplicate with 4 players (seed) and in uecda; the seed deck for 5 has two.
-    four = [list(h) for h in deal(SEED, 4)]
+    four = [list(h) for h in deal(CLASSIC, 4)]
     four[0].append(JOKER)
-    assert "daifugo.deal.duplicate" in {v.rule for v in D.check_deal(SEED, four)}
-    five = deal(SEED, 5)
-    assert D.check_deal(SEED, five) == [] and sum(h.count(JOKER) for h in five) == 2
+    assert "daifugo.deal.duplicate" in {v.rule for v in D.check_deal(CLASSIC, four)}
+    five = deal(CLASSIC, 5)
+    assert D.check_deal(CLASSIC, five) == [] and sum(h.count(JOKER) for h in five) == 2
     ue = [list(h) for h in deal(UECDA, 5)]
     ue[4].append(JOKER)
     assert "daifugo.deal.duplicate" in {v.rule for v in D.check_deal(UECDA, ue)}
@@ -142,22 +142,22 @@ def test_deal_duplicate():
 
 @covers("daifugo.deal.missing")
 def test_deal_missing():
-    hands = [list(h) for h in deal(SEED, 5)]
+    hands = [list(h) for h in deal(CLASSIC, 5)]
     hands[0].remove(JOKER) if JOKER in hands[0] else None
     hands[2].pop()
-    rules = {v.rule for v in D.check_deal(SEED, hands)}
+    rules = {v.rule for v in D.check_deal(CLASSIC, hands)}
     assert "daifugo.deal.missing" in rules
-    assert len(D.deck(SEED, 4)) == 53 and len(D.deck(SEED, 5)) == 54 and len(D.deck(UECDA, 5)) == 53
+    assert len(D.deck(CLASSIC, 4)) == 53 and len(D.deck(CLASSIC, 5)) == 54 and len(D.deck(UECDA, 5)) == 53
 
 
 @covers("daifugo.deal.count")
 def test_deal_count():
     # Seed: the players dealt first hold one card more (53 cards to 4: 14 13 13 13).
-    good = deal(SEED, 4)
-    assert [len(h) for h in good] == [14, 13, 13, 13] and D.check_deal(SEED, good) == []
-    shifted = deal(SEED, 4, [1, 2, 3, 0])  # dealt from player 1
-    assert [v.rule for v in D.check_deal(SEED, shifted)] == ["daifugo.deal.count"]
-    assert D.check_deal(SEED, shifted, deal_order=[1, 2, 3, 0]) == []
+    good = deal(CLASSIC, 4)
+    assert [len(h) for h in good] == [14, 13, 13, 13] and D.check_deal(CLASSIC, good) == []
+    shifted = deal(CLASSIC, 4, [1, 2, 3, 0])  # dealt from player 1
+    assert [v.rule for v in D.check_deal(CLASSIC, shifted)] == ["daifugo.deal.count"]
+    assert D.check_deal(CLASSIC, shifted, deal_order=[1, 2, 3, 0]) == []
     # Uecda: a random dealer, so any rotation along the seats.
     seats = [4, 1, 0, 3, 2]
     rot = deal(UECDA, 5, [seats[(2 + i) % 5] for i in range(5)])
@@ -179,7 +179,7 @@ def _round2(rules: D.RuleSet, hands: list[str], previous: tuple[int, ...]) -> D.
 @covers("daifugo.exchange.duty")
 def test_exchange_duty():
     # Previous order: 0 daifugo, 1 fugo, 2 hinmin, 3 daihinmin.
-    s = _round2(SEED, SMALL4, (0, 1, 2, 3))
+    s = _round2(CLASSIC, SMALL4, (0, 1, 2, 3))
     assert s.phase == "exchange" and [(d.giver, d.receiver, d.count) for d in s.pending] == [
         (3, 0, 2), (2, 1, 1), (0, 3, 2), (1, 2, 1)]
     violates(s, D.Give(3, 1, cards("JK 2C")), "daifugo.exchange.duty")     # wrong receiver
@@ -187,19 +187,19 @@ def test_exchange_duty():
     s2 = legal(s, D.Give(3, 0, cards("JK 2C")))
     violates(s2, D.Give(3, 0, cards("AC 5C")), "daifugo.exchange.duty")    # already given
     # Three players: only daifugo and daihinmin swap; a gift in play is no duty.
-    three = _round2(SEED, ["3S 4S", "3H 4H", "3D 4D"], (2, 0, 1))
+    three = _round2(CLASSIC, ["3S 4S", "3H 4H", "3D 4D"], (2, 0, 1))
     assert [(d.giver, d.receiver) for d in three.pending] == [(1, 2), (2, 1)]
-    started = D.new_round(SEED, [cards(h) for h in SMALL4])
+    started = D.new_round(CLASSIC, [cards(h) for h in SMALL4])
     violates(started, D.Give(0, 1, cards("3S")), "daifugo.exchange.duty")
-    assert D.exchange_duties(D.ruleset("seed", {"exchange": "none"}), (0, 1, 2, 3)) == ()
+    assert D.exchange_duties(D.ruleset("classic", {"exchange": "none"}), (0, 1, 2, 3)) == ()
 
 
 @covers("daifugo.exchange.strongest")
 def test_exchange_strongest_seed_ties_any():
-    s = _round2(SEED, ["3S 4S 9S", "3H 4H 9H", "3D 4D 9D", "AC AD 5C"], (0, 1, 2, 3))
+    s = _round2(CLASSIC, ["3S 4S 9S", "3H 4H 9H", "3D 4D 9D", "AC AD 5C"], (0, 1, 2, 3))
     violates(s, D.Give(3, 0, cards("AC 5C")), "daifugo.exchange.strongest")
     legal(s, D.Give(3, 0, cards("AD AC")))
-    s = _round2(SEED, ["3S 4S 9S", "3H 4H 9H", "3D 4D 9D", "AC AD AH 5C"], (0, 1, 2, 3))
+    s = _round2(CLASSIC, ["3S 4S 9S", "3H 4H 9H", "3D 4D 9D", "AC AD AH 5C"], (0, 1, 2, 3))
     legal(s, D.Give(3, 0, cards("AH AC")))  # ties between equal ranks: any
 
 
@@ -214,7 +214,7 @@ def test_exchange_strongest_uecda_fixed_order():
 
 @covers("daifugo.exchange.weakest")
 def test_exchange_weakest():
-    s = _round2(SEED, SMALL4, (0, 1, 2, 3))
+    s = _round2(CLASSIC, SMALL4, (0, 1, 2, 3))
     violates(s, D.Give(0, 3, cards("4S 9S")), "daifugo.exchange.weakest")
     legal(s, D.Give(0, 3, cards("3S 4S")))
     violates(s, D.Give(1, 2, cards("9H")), "daifugo.exchange.weakest")
@@ -223,7 +223,7 @@ def test_exchange_weakest():
 
 @covers("daifugo.exchange.choice")
 def test_exchange_choice():
-    choice = D.ruleset("seed", {"exchange": "choice"})
+    choice = D.ruleset("classic", {"exchange": "choice"})
     s = _round2(choice, SMALL4, (0, 1, 2, 3))
     after = legal(s, D.Give(0, 3, cards("4S 9S")))
     assert "daifugo.exchange.choice" in after.events
@@ -233,20 +233,20 @@ def test_exchange_choice():
 
 @covers("daifugo.exchange.pending", "daifugo.lead.later-rounds")
 def test_exchange_pending_then_daihinmin_leads():
-    s = _round2(SEED, SMALL4, (0, 1, 2, 3))
+    s = _round2(CLASSIC, SMALL4, (0, 1, 2, 3))
     violates(s, play(3, "5C"), "daifugo.exchange.pending")
     violates(s, D.Pass(3), "daifugo.exchange.pending")
     s = run(s, D.Give(3, 0, cards("JK 2C")), D.Give(2, 1, cards("9D")),
             D.Give(0, 3, cards("3S 4S")), D.Give(1, 2, cards("3H")))
     assert s.phase == "play" and s.to_move == 3 and "daifugo.lead.later-rounds" in s.events
-    assert s.seats == (3, 2, 1, 0) and D.default_seats(SEED, 4, (0, 1, 2, 3)) == (3, 2, 1, 0)
+    assert s.seats == (3, 2, 1, 0) and D.default_seats(CLASSIC, 4, (0, 1, 2, 3)) == (3, 2, 1, 0)
     assert sorted(s.hands[0]) == sorted(cards("9S JK 2C")) and sorted(s.hands[3]) == sorted(cards("AC 5C 3S 4S"))
     assert sum(len(h) for h in s.hands) == 13
 
 
 @covers("daifugo.exchange.simultaneous", "daifugo.hand.possession")
 def test_exchange_simultaneous_seed_vs_server_uecda():
-    choice = D.ruleset("seed", {"exchange": "choice"})
+    choice = D.ruleset("classic", {"exchange": "choice"})
     s = legal(_round2(choice, SMALL4, (0, 1, 2, 3)), D.Give(3, 0, cards("JK 2C")))
     violates(s, D.Give(0, 3, cards("JK 3S")), "daifugo.exchange.simultaneous")
     violates(s, D.Give(0, 3, cards("5D 3S")), "daifugo.hand.possession")
@@ -272,10 +272,10 @@ def test_exchange_order_uecda():
 @covers("daifugo.lead.first-round", "daifugo.option.diamond3-start")
 def test_first_round_leader_seed():
     hands = [cards("4S 5S"), cards("4H 5H"), cards("3D 5D")]
-    s = D.new_round(SEED, hands)
+    s = D.new_round(CLASSIC, hands)
     assert s.to_move == 0 and s.events == ("daifugo.lead.first-round",)
     violates(s, play(2, "3D"), "daifugo.turn.order")
-    d3 = D.new_round(D.ruleset("seed", {"diamond3-start": True}), hands)
+    d3 = D.new_round(D.ruleset("classic", {"diamond3-start": True}), hands)
     assert d3.to_move == 2 and d3.events == ("daifugo.option.diamond3-start",)
     legal(d3, play(2, "3D"))
 
@@ -288,7 +288,7 @@ def test_uecda_diamond3_leads_and_need_not_play_it():
     after = legal(s, play(2, "5D"))
     assert "daifugo.lead.diamond3-free" in after.events
     assert "daifugo.lead.diamond3-free" not in legal(s, play(2, "3D")).events
-    d3 = D.new_round(D.ruleset("seed", {"diamond3-start": True}), hands)
+    d3 = D.new_round(D.ruleset("classic", {"diamond3-start": True}), hands)
     assert "daifugo.lead.diamond3-free" in legal(d3, play(2, "5D")).events
 
 
@@ -308,11 +308,11 @@ def test_turn_order(rules):
 
 @covers("daifugo.turn.finished")
 def test_turn_finished():
-    s = snap(SEED, ["", "5S 6S", "7S 9S", "4H 5H"], to_move=1, out=(0,))
+    s = snap(CLASSIC, ["", "5S 6S", "7S 9S", "4H 5H"], to_move=1, out=(0,))
     violates(s, play(0, "5H"), "daifugo.turn.finished")
     legal(s, play(1, "5S"))
     with pytest.raises(D.RuleError) as err:
-        snap(SEED, ["", "5S", "7S"], to_move=1)
+        snap(CLASSIC, ["", "5S", "7S"], to_move=1)
     assert err.value.violation.rule == "daifugo.turn.finished"
 
 
@@ -341,7 +341,7 @@ def test_hand_possession(rules):
 
 @covers("daifugo.end.game-over", "daifugo.round.end")
 def test_round_end_and_game_over():
-    s = snap(SEED, ["3S", "5S", "7S 9S"])
+    s = snap(CLASSIC, ["3S", "5S", "7S 9S"])
     s = legal(s, play(0, "3S"))
     assert not D.round_over(s) and D.finishing_order(s) is None
     s = legal(s, play(1, "5S"))
@@ -354,7 +354,7 @@ def test_round_end_and_game_over():
 
 @covers("daifugo.pass.leader")
 def test_seed_leader_must_play():
-    s = snap(SEED, ["3S 4S", "5S 6S", "7S 9S"])
+    s = snap(CLASSIC, ["3S 4S", "5S 6S", "7S 9S"])
     violates(s, D.Pass(0), "daifugo.pass.leader")
     assert D.Pass(0) not in list(D.legal_moves(s))
     legal(legal(s, play(0, "3S")), D.Pass(1))
@@ -388,11 +388,11 @@ def test_combo_invalid_both(rules):
 
 @covers("daifugo.combo.invalid")
 def test_combo_invalid():
-    s = snap(SEED, ["3S 4S 4H 5S 6S KS AS 2S 5H 5D 5C JK", "7H", "8H"])
+    s = snap(CLASSIC, ["3S 4S 4H 5S 6S KS AS 2S 5H 5D 5C JK", "7H", "8H"])
     v = violates(s, play(0, "5S 5H 5D 5C JK"), "daifugo.combo.invalid")
     assert "5-card group" in v.message
     low = D.Play(0, cards("3S 4S") + (JOKER,), (D.Stand("S", D.BELOW_3),))
-    violates(s, low, "daifugo.combo.invalid")  # no card below 3 in seed
+    violates(s, low, "daifugo.combo.invalid")  # no card below 3 in classic
     violates(s, D.Play(0, ()), "daifugo.combo.invalid")
     for good in ["5S 6S JK(7S)", "KS AS 2S", "5S 5H 5D 5C", "5S 5H JK", "4H"]:
         legal(s, play(0, good))
@@ -417,22 +417,22 @@ def test_uecda_joker_below_three():
     low = D.Play(0, cards("3D 4D") + (JOKER,), (D.Stand("D", D.BELOW_3),))
     after = legal(s, low)
     assert (after.table.low, after.table.high) == (0, 2) and "daifugo.joker.out-of-range" in after.events
-    violates(snap(SEED, ["3D 4D JK", "5S", "6S"]), low, "daifugo.combo.invalid")
+    violates(snap(CLASSIC, ["3D 4D JK", "5S", "6S"]), low, "daifugo.combo.invalid")
 
 
 @covers("daifugo.joker.ambiguous")
 def test_bare_joker_needs_one_legal_reading():
-    s = snap(SEED, ["4D 5D JK 9S", "3H 4H 5H 7C", "9C"])
+    s = snap(CLASSIC, ["4D 5D JK 9S", "3H 4H 5H 7C", "9C"])
     violates(s, play(0, "4D 5D JK"), "daifugo.joker.ambiguous")        # 3-4-5 or 4-5-6
     legal(s, play(0, "4D 5D JK(6D)"))
-    t = snap(SEED, ["4D 5D JK 9S", "7C", "9C"], table=(1, "3H 4H 5H"))
+    t = snap(CLASSIC, ["4D 5D JK 9S", "7C", "9C"], table=(1, "3H 4H 5H"))
     after = legal(t, play(0, "4D 5D JK"))                              # only 4-5-6 beats 3-4-5
     assert after.table.high == D.strength(parse_card("6D"))
 
 
 @covers("daifugo.joker.ambiguous", "daifugo.option.suit-lock")
 def test_bare_joker_suit_undetermined_starts_no_lock():
-    lock = D.ruleset("seed", {"suit-lock": True})
+    lock = D.ruleset("classic", {"suit-lock": True})
     s = snap(lock, ["9S JK 3C", "10D 10C 3H", "3D"], table=(2, "7S 7H"), to_move=0)
     bare = legal(s, play(0, "9S JK"))
     assert bare.lock is None and bare.table.suits is None
@@ -444,7 +444,7 @@ def test_bare_joker_suit_undetermined_starts_no_lock():
 
 @covers("daifugo.joker.held-card")
 def test_joker_may_stand_for_a_held_card():
-    for rules in (SEED, UECDA):
+    for rules in (CLASSIC, UECDA):
         hands = ["5S 5H JK", "6S 6H", "7S 9S", "10S JS", "QS KS"]
         s = snap(rules, hands if rules is UECDA else hands[:3])
         after = legal(s, play(0, "5S JK(5H)"))
@@ -455,14 +455,14 @@ def test_joker_may_stand_for_a_held_card():
 @covers("daifugo.joker.two-jokers", "daifugo.play.lone-joker")
 def test_two_jokers_seed():
     hands = ["5S JK JK 9S", "6S 6H 6D", "7S", "9H", "10H"]
-    s = snap(SEED, hands)
+    s = snap(CLASSIC, hands)
     violates(s, play(0, "5S JK JK"), "daifugo.joker.ambiguous")         # a triple or three sequences
     after = legal(s, play(0, "5S JK(5H) JK(5D)"))
     assert "daifugo.joker.two-jokers" in after.events and after.table.kind == "group"
     legal(after, play(1, "6S 6H 6D"))
     one = legal(s, play(0, "JK"))
     assert one.table.lone_joker
-    t = snap(SEED, ["9S", "JK 6H", "7S", "9H", "10H"], table=(0, "JK"), to_move=1)
+    t = snap(CLASSIC, ["9S", "JK 6H", "7S", "9H", "10H"], table=(0, "JK"), to_move=1)
     violates(t, play(1, "JK"), "daifugo.play.lone-joker")
 
 
@@ -471,7 +471,7 @@ def test_two_jokers_seed():
 
 @covers("daifugo.play.same-kind")
 def test_same_kind_and_size():
-    for rules, hands in ((SEED, ["9S 9H JK 10S JS QS", "5C", "6S"]),
+    for rules, hands in ((CLASSIC, ["9S 9H JK 10S JS QS", "5C", "6S"]),
                          (UECDA, ["9S 9H JK 10S JS QS", "5C", "6S", "3H", "4H"])):
         s = snap(rules, hands, table=(1, "5D"))
         violates(s, play(0, "9S 9H"), "daifugo.play.same-kind")
@@ -485,7 +485,7 @@ def test_same_kind_and_size():
 
 @covers("daifugo.play.stronger", "daifugo.play.lone-joker")
 def test_stronger_single_and_group():
-    for rules, extra in ((SEED, []), (UECDA, ["3H", "4H"])):
+    for rules, extra in ((CLASSIC, []), (UECDA, ["3H", "4H"])):
         s = snap(rules, ["5S 9S JK", "7C", "2C"] + extra, table=(1, "7H"))
         violates(s, play(0, "5S"), "daifugo.play.stronger")
         legal(s, play(0, "9S"))
@@ -500,10 +500,10 @@ def test_stronger_single_and_group():
 
 @covers("daifugo.play.sequence-top")
 def test_seed_sequences_compare_by_top_card():
-    s = snap(SEED, ["3S 4S 5S 6S 7S", "9H", "9C"], table=(1, "4H 5H 6H"))
+    s = snap(CLASSIC, ["3S 4S 5S 6S 7S", "9H", "9C"], table=(1, "4H 5H 6H"))
     legal(s, play(0, "5S 6S 7S"))
     violates(s, play(0, "3S 4S 5S"), "daifugo.play.sequence-top")
-    r = snap(SEED, ["4S 5S 6S 7S", "9H", "9C"], table=(1, "5H 6H 7H"), revolution=True)
+    r = snap(CLASSIC, ["4S 5S 6S 7S", "9H", "9C"], table=(1, "5H 6H 7H"), revolution=True)
     legal(r, play(0, "4S 5S 6S"))
     violates(r, play(0, "5S 6S 7S"), "daifugo.play.sequence-top")
 
@@ -515,17 +515,17 @@ def test_uecda_sequence_must_lie_wholly_above():
     violates(s, play(0, "5S 6S 7S"), "daifugo.play.sequence-above")
     legal(s, play(0, "9S 10S JS"))
     r = snap(UECDA, ["3S 4S 5S JK", "9H", "9C", "3C", "4C"], table=(1, "5H 6H 7H"), revolution=True)
-    violates(r, play(0, "3S 4S 5S"), "daifugo.play.sequence-above")  # seed would take it
+    violates(r, play(0, "3S 4S 5S"), "daifugo.play.sequence-above")  # classic would take it
     legal(r, D.Play(0, cards("3S 4S") + (JOKER,), (D.Stand("S", D.BELOW_3),)))
 
 
 @covers("daifugo.option.spade3", "daifugo.play.lone-joker")
 def test_spade3_over_lone_joker():
     hands = ["3S 2S", "5H", "9C"]
-    s = snap(SEED, hands, table=(1, "JK"))
+    s = snap(CLASSIC, hands, table=(1, "JK"))
     violates(s, play(0, "3S"), "daifugo.play.lone-joker")
     violates(s, play(0, "2S"), "daifugo.play.lone-joker")
-    s3 = snap(D.ruleset("seed", {"spade3": True}), hands, table=(1, "JK"))
+    s3 = snap(D.ruleset("classic", {"spade3": True}), hands, table=(1, "JK"))
     after = legal(s3, play(0, "3S"))
     assert "daifugo.option.spade3" in after.events and after.table is None and after.to_move == 0
     violates(s3, play(0, "2S"), "daifugo.play.lone-joker")
@@ -538,7 +538,7 @@ def test_spade3_over_lone_joker():
 
 @covers("daifugo.trick.end")
 def test_seed_trick_ends_when_all_others_passed():
-    s = snap(SEED, ["3S 4S", "5S 6S", "7S 9S"])
+    s = snap(CLASSIC, ["3S 4S", "5S 6S", "7S 9S"])
     s = run(s, play(0, "3S"), D.Pass(1))
     assert s.table is not None and s.to_move == 2
     s = legal(s, D.Pass(2))
@@ -558,7 +558,7 @@ def test_uecda_table_player_gets_own_turn():
 
 @covers("daifugo.trick.leader")
 def test_leader_after_last_player_went_out():
-    s = snap(SEED, ["9S", "5S 6S", "7S 10S", "4H 5H"])
+    s = snap(CLASSIC, ["9S", "5S 6S", "7S 10S", "4H 5H"])
     s = run(s, play(0, "9S"), D.Pass(1), D.Pass(2))
     assert s.to_move == 3
     s = legal(s, D.Pass(3))
@@ -590,8 +590,8 @@ def test_trick_end_all_but_one():
     assert e.to_move == 3
     e = legal(e, D.Pass(3))
     assert e.to_move == 0 and not e.passed and "daifugo.option.trick-end" in e.events
-    # The default is the whole table (the own turn above) and seed's, everyone else.
-    assert UECDA.trick_end == "all" and SEED.trick_end == "others"
+    # The default is the whole table (the own turn above) and classic's, everyone else.
+    assert UECDA.trick_end == "all" and CLASSIC.trick_end == "others"
     with pytest.raises(ValueError, match="trick-end takes"):
         D.ruleset("uecda", {"trick-end": "most"})
 
@@ -636,7 +636,7 @@ def test_after_illegal_policy():
     assert after is not None and after.passed == {0} and after.events[0] == "daifugo.turn.rejected"
     wrong = play(1, "5S")
     assert D.after_illegal(u, wrong, D.check(u, wrong)) is None  # out of turn: an error
-    s = snap(SEED, ["3S 4S", "5S 6S", "7S 9S"])
+    s = snap(CLASSIC, ["3S 4S", "5S 6S", "7S 9S"])
     assert D.after_illegal(s, play(0, "5S"), D.check(s, play(0, "5S"))) is None
 
 
@@ -647,7 +647,7 @@ def consulted(state: D.State, move: D.Move) -> list[str]:
 
 
 def test_check_says_what_it_consulted():
-    s = snap(SEED, ["3S 4S 5S JK", "5H 6H 7H 9H", "7S 9S"])
+    s = snap(CLASSIC, ["3S 4S 5S JK", "5H 6H 7H 9H", "7S 9S"])
     assert consulted(s, play(0, "3S 4S 5S")) == [
         "daifugo.turn.order", "daifugo.hand.possession", "daifugo.combo.invalid", "daifugo.play.same-kind"]
     t = legal(s, play(0, "3S 4S 5S"))
@@ -655,7 +655,7 @@ def test_check_says_what_it_consulted():
         "daifugo.turn.order", "daifugo.hand.possession", "daifugo.combo.invalid", "daifugo.play.same-kind",
         "daifugo.play.sequence-top"]
     assert consulted(t, D.Pass(1)) == ["daifugo.turn.order"]
-    j = snap(SEED, ["4S 6S JK", "9H", "7S 9S"])
+    j = snap(CLASSIC, ["4S 6S JK", "9H", "7S 9S"])
     assert consulted(j, play(0, "4S JK 6S"))[3] == "daifugo.joker.ambiguous"  # a bare joker read one way
     u = snap(UECDA, UE5)
     assert consulted(u, D.Pass(0)) == ["daifugo.turn.order", "daifugo.pass.empty-stage"]
@@ -674,7 +674,7 @@ def test_check_says_what_it_consulted():
 
 @covers("daifugo.result.finish", "daifugo.result.titles")
 def test_results():
-    s = snap(SEED, ["3S", "5S", "7S 9S"])
+    s = snap(CLASSIC, ["3S", "5S", "7S 9S"])
     violates_finish = D.check_finish(s, (0, 1, 2))
     assert violates_finish is not None and violates_finish.rule == "daifugo.result.finish"
     s = run(s, play(0, "3S"), play(1, "5S"))
@@ -697,13 +697,13 @@ def test_results():
 
 @covers("daifugo.option.revolution")
 def test_revolution():
-    s = snap(SEED, ["5S 5H 5D 5C 9S", "4S 4H 4D 4C 6H", "7S"])
+    s = snap(CLASSIC, ["5S 5H 5D 5C 9S", "4S 4H 4D 4C 6H", "7S"])
     after = legal(s, play(0, "5S 5H 5D 5C"))
     assert after.revolution and "daifugo.option.revolution" in after.events
     legal(after, play(1, "4S 4H 4D 4C"))  # reversed: 4 beats 5
-    joker = snap(SEED, ["5S 5H 5D JK 9S", "4H", "7S"])
+    joker = snap(CLASSIC, ["5S 5H 5D JK 9S", "4H", "7S"])
     assert legal(joker, play(0, "5S 5H 5D JK")).revolution  # three plus the joker
-    off = snap(D.ruleset("seed", {"revolution": False}), ["5S 5H 5D 5C 9S", "4H", "7S"])
+    off = snap(D.ruleset("classic", {"revolution": False}), ["5S 5H 5D 5C 9S", "4H", "7S"])
     assert not legal(off, play(0, "5S 5H 5D 5C")).revolution
     # The revolution lasts across tricks.
     s2 = run(after, D.Pass(1), D.Pass(2))
@@ -713,12 +713,12 @@ def test_revolution():
 @covers("daifugo.option.stairs-revolution")
 def test_stairs_revolution():
     hands = ["3S 4S 5S 6S 9H", "7H", "9C"]
-    after = legal(snap(SEED, hands), play(0, "3S 4S 5S 6S"))  # seed 8: on, with N = 4
+    after = legal(snap(CLASSIC, hands), play(0, "3S 4S 5S 6S"))  # seed 8: on, with N = 4
     assert after.revolution and "daifugo.option.stairs-revolution" in after.events
-    assert not legal(snap(SEED, hands), play(0, "3S 4S 5S")).revolution
-    off = D.ruleset("seed", {"stairs-revolution": False})
+    assert not legal(snap(CLASSIC, hands), play(0, "3S 4S 5S")).revolution
+    off = D.ruleset("classic", {"stairs-revolution": False})
     assert not legal(snap(off, hands), play(0, "3S 4S 5S 6S")).revolution
-    longer = D.ruleset("seed", {"stairs-revolution": 5})
+    longer = D.ruleset("classic", {"stairs-revolution": 5})
     assert not legal(snap(longer, hands), play(0, "3S 4S 5S 6S")).revolution
     ue = ["9S 10S JS QS KS 3H", "5H", "6C", "7C", "4D"]
     assert legal(snap(UECDA, ue), play(0, "9S 10S JS QS KS")).revolution
@@ -726,7 +726,7 @@ def test_stairs_revolution():
 
 
 @covers("daifugo.option.revolution", "daifugo.option.stairs-revolution")
-@pytest.mark.parametrize("preset", ["seed", "uecda"])
+@pytest.mark.parametrize("preset", ["classic", "uecda"])
 def test_off_revolution_turns_off_every_revolution(preset):
     """A Pitboss ruling: -revolution turns off four of a kind and long sequences alike, in
     every preset, as the contest server's RULE_KAKUMEI NO does; a length beside it says
@@ -751,32 +751,32 @@ def test_off_revolution_turns_off_every_revolution(preset):
 @covers("daifugo.option.forbidden-finish")
 def test_forbidden_finish():
     hands = ["2S", "3H", "4H 5H"]
-    s = run(snap(SEED, hands), play(0, "2S"))
+    s = run(snap(CLASSIC, hands), play(0, "2S"))
     assert s.fouled == (0,) and "daifugo.option.forbidden-finish" in s.events
     s = run(s, D.Pass(1), D.Pass(2))
     assert s.to_move == 1
     s = legal(s, play(1, "3H"))
     assert D.finishing_order(s) == (1, 2, 0)
-    off = run(snap(D.ruleset("seed", {"forbidden-finish": False}), hands), play(0, "2S"))
+    off = run(snap(D.ruleset("classic", {"forbidden-finish": False}), hands), play(0, "2S"))
     assert off.finished == (0,) and off.fouled == ()
     ue = run(snap(UECDA, ["2S", "3H", "4H 5H", "6C", "7C"]), play(0, "2S"))
     assert ue.finished == (0,)  # no forbidden finish under uecda
-    joker = run(snap(SEED, ["JK", "3H", "4H 5H"]), play(0, "JK"))
+    joker = run(snap(CLASSIC, ["JK", "3H", "4H 5H"]), play(0, "JK"))
     assert joker.fouled == (0,)
 
 
 @covers("daifugo.finish.forbidden-order")
 def test_forbidden_finish_order_rulings():
-    four2 = run(snap(SEED, ["2S 2H 2D 2C", "3H", "4H 5H"]), play(0, "2S 2H 2D 2C"))
+    four2 = run(snap(CLASSIC, ["2S 2H 2D 2C", "3H", "4H 5H"]), play(0, "2S 2H 2D 2C"))
     assert four2.fouled == (0,) and four2.revolution and "daifugo.finish.forbidden-order" in four2.events
-    four3 = run(snap(SEED, ["3S 3H 3D 3C", "4H", "5H 6H"]), play(0, "3S 3H 3D 3C"))
+    four3 = run(snap(CLASSIC, ["3S 3H 3D 3C", "4H", "5H 6H"]), play(0, "3S 3H 3D 3C"))
     assert four3.finished == (0,)
-    rev3 = run(snap(SEED, ["3S", "4H", "5H 6H"], revolution=True), play(0, "3S"))
+    rev3 = run(snap(CLASSIC, ["3S", "4H", "5H 6H"], revolution=True), play(0, "3S"))
     assert rev3.fouled == (0,)
-    back3 = run(snap(D.ruleset("seed", {"eleven-back": True}), ["3S", "4H", "5H 6H"], back=True), play(0, "3S"))
+    back3 = run(snap(D.ruleset("classic", {"eleven-back": True}), ["3S", "4H", "5H 6H"], back=True), play(0, "3S"))
     assert back3.fouled == (0,)
     # Two forbidden finishers: the earlier ranks lower; the player left holding cards above both.
-    s = snap(SEED, ["2S", "2H", "4H 5H", "6C 7C"])
+    s = snap(CLASSIC, ["2S", "2H", "4H 5H", "6C 7C"])
     s = run(s, play(0, "2S"), D.Pass(1), D.Pass(2), D.Pass(3))
     assert s.to_move == 1
     s = run(s, play(1, "2H"), D.Pass(2), D.Pass(3))
@@ -787,7 +787,7 @@ def test_forbidden_finish_order_rulings():
 
 @covers("daifugo.option.miyako-ochi", "daifugo.miyako.first-place")
 def test_miyako_ochi():
-    miyako = D.ruleset("seed", {"miyako-ochi": True})
+    miyako = D.ruleset("classic", {"miyako-ochi": True})
     hands = ["9S 10S", "3H", "4H 5H", "6C 7C"]
     s = snap(miyako, hands, to_move=1, previous=(0, 1, 2, 3))
     s = legal(s, play(1, "3H"))
@@ -797,7 +797,7 @@ def test_miyako_ochi():
     s = run(s, play(3, "7C"))
     assert D.finishing_order(s) == (1, 3, 2, 0)
     # Without the option, or when the daifugo finishes first, nobody drops.
-    plain = legal(snap(SEED, hands, to_move=1, previous=(0, 1, 2, 3)), play(1, "3H"))
+    plain = legal(snap(CLASSIC, hands, to_move=1, previous=(0, 1, 2, 3)), play(1, "3H"))
     assert plain.dropped == ()
     # A forbidden finish takes no first place: no drop yet.
     foul = legal(snap(miyako, ["9S 10S", "2H", "4H 5H", "6C 7C"], to_move=1, previous=(0, 1, 2, 3)),
@@ -808,9 +808,9 @@ def test_miyako_ochi():
 @covers("daifugo.option.consecutive-revolution")
 def test_consecutive_revolution():
     hands = ["5S 5H 5D 5C 9C", "9S 9H 9D JK", "7S"]
-    s = legal(snap(SEED, hands), play(0, "5S 5H 5D 5C"))
+    s = legal(snap(CLASSIC, hands), play(0, "5S 5H 5D 5C"))
     violates(s, play(1, "9S 9H 9D JK"), "daifugo.play.stronger")
-    cr = legal(snap(D.ruleset("seed", {"consecutive-revolution": True}), hands), play(0, "5S 5H 5D 5C"))
+    cr = legal(snap(D.ruleset("classic", {"consecutive-revolution": True}), hands), play(0, "5S 5H 5D 5C"))
     after = legal(cr, play(1, "9S 9H 9D JK"))
     assert not after.revolution and "daifugo.option.consecutive-revolution" in after.events
     # Only in the trick of the revolution.
@@ -820,7 +820,7 @@ def test_consecutive_revolution():
 
 @covers("daifugo.option.eight-cut")
 def test_eight_cut():
-    cut = D.ruleset("seed", {"eight-cut": True})
+    cut = D.ruleset("classic", {"eight-cut": True})
     hands = ["8S 7H JK 9H 4C", "10S", "JS"]
     for text in ["8S", "7H JK(8H) 9H"]:
         after = legal(snap(cut, hands), play(0, text))
@@ -828,7 +828,7 @@ def test_eight_cut():
     assert legal(snap(cut, hands), play(0, "JK")).table is not None  # a lone joker never cuts
     as_eight = D.Play(0, (JOKER,), (D.Stand.of(parse_card("8D")),))
     assert legal(snap(cut, hands), as_eight).table.lone_joker  # its written reading is ignored
-    assert legal(snap(SEED, hands), play(0, "8S")).table is not None  # off in seed
+    assert legal(snap(CLASSIC, hands), play(0, "8S")).table is not None  # off in classic
     out = legal(snap(cut, ["8S", "10S", "JS"]), play(0, "8S"))
     assert out.to_move == 1 and "daifugo.trick.leader" in out.events
     ue = legal(snap(UECDA, ["7S 8S 9S 3H", "5H", "6C", "7C", "4D"]), play(0, "7S 8S 9S"))
@@ -837,7 +837,7 @@ def test_eight_cut():
 
 @covers("daifugo.option.suit-lock")
 def test_suit_lock():
-    lock = D.ruleset("seed", {"suit-lock": True})
+    lock = D.ruleset("classic", {"suit-lock": True})
     s = snap(lock, ["9H 9S 4C", "5S 3C", "7S 3D"], to_move=1)
     s = run(s, play(1, "5S"), play(2, "7S"))
     assert s.lock == frozenset("S") and "daifugo.option.suit-lock" in s.events
@@ -845,14 +845,14 @@ def test_suit_lock():
     locked = legal(s, play(0, "9S"))
     cleared = run(locked, D.Pass(1), D.Pass(2))
     assert cleared.table is None and cleared.lock is None
-    free = run(snap(SEED, ["9H 9S 4C", "5S 3C", "7S 3D"], to_move=1), play(1, "5S"), play(2, "7S"))
+    free = run(snap(CLASSIC, ["9H 9S 4C", "5S 3C", "7S 3D"], to_move=1), play(1, "5S"), play(2, "7S"))
     assert free.lock is None
     legal(free, play(0, "9H"))
 
 
 @covers("daifugo.lock.lone-joker")
 def test_lone_joker_breaks_the_lock():
-    lock = D.ruleset("seed", {"suit-lock": True})
+    lock = D.ruleset("classic", {"suit-lock": True})
     s = run(snap(lock, ["9H JK 4C", "5S 3C", "7S 10S"], to_move=1), play(1, "5S"), play(2, "7S"))
     after = legal(s, play(0, "JK"))
     assert after.lock is None and "daifugo.lock.lone-joker" in after.events
@@ -860,24 +860,24 @@ def test_lone_joker_breaks_the_lock():
 
 @covers("daifugo.option.eleven-back")
 def test_eleven_back():
-    back = D.ruleset("seed", {"eleven-back": True})
+    back = D.ruleset("classic", {"eleven-back": True})
     s = legal(snap(back, ["JS 4C", "10S QS", "3D"]), play(0, "JS"))
     assert s.back and "daifugo.option.eleven-back" in s.events
     violates(s, play(1, "QS"), "daifugo.play.stronger")
     s = legal(s, play(1, "10S"))
     s = run(s, D.Pass(2), D.Pass(0))
     assert s.table is None and not s.back
-    assert not legal(snap(SEED, ["JS 4C", "10S QS", "3D"]), play(0, "JS")).back
+    assert not legal(snap(CLASSIC, ["JS 4C", "10S QS", "3D"]), play(0, "JS")).back
     ue = legal(snap(D.ruleset("uecda", {"eleven-back": True}), ["JS 4C", "10S", "3D", "5C", "6D"]), play(0, "JS"))
     assert ue.back and ue.reversed
 
 
 @covers("daifugo.option.six-reverse")
 def test_six_reverse():
-    rev = D.ruleset("seed", {"six-reverse": True})
+    rev = D.ruleset("classic", {"six-reverse": True})
     s = legal(snap(rev, ["6S 4C", "10S", "3D", "9H"]), play(0, "6S"))
     assert s.direction == -1 and s.to_move == 3 and "daifugo.option.six-reverse" in s.events
-    assert legal(snap(SEED, ["6S 4C", "10S", "3D", "9H"]), play(0, "6S")).to_move == 1
+    assert legal(snap(CLASSIC, ["6S 4C", "10S", "3D", "9H"]), play(0, "6S")).to_move == 1
     twice = legal(s, play(3, "9H"))
     assert twice.to_move == 2
 
@@ -895,7 +895,7 @@ def test_rejected_submission_counts_as_pass():
     assert "daifugo.turn.rejected" in after.events and 1 in after.passed and after.to_move == 2
     assert D.TURN_RULES >= {"daifugo.turn.order", "daifugo.pass.sat-out"}
     with pytest.raises(ValueError):
-        D.reject(snap(SEED, ["3S", "4S", "5S"]), play(0, "9S"))
+        D.reject(snap(CLASSIC, ["3S", "4S", "5S"]), play(0, "9S"))
 
 
 @covers("daifugo.end.stall")
@@ -914,17 +914,17 @@ def test_stall_rule():
 
 
 def test_snapshot_checks():
-    s = snap(SEED, ["3S 9D JK", "4H 4C KS", "7S 8S 9S 2H"], to_move=0, table=(1, "5S 5C"),
+    s = snap(CLASSIC, ["3S 9D JK", "4H 4C KS", "7S 8S 9S 2H"], to_move=0, table=(1, "5S 5C"),
              passed=(2,), lock=None)
     assert s.table.kind == "group" and s.last_player == 1
     with pytest.raises(D.RuleError) as e:
-        snap(SEED, ["3S 3S", "4H", "5H"])
+        snap(CLASSIC, ["3S 3S", "4H", "5H"])
     assert e.value.violation.rule == "daifugo.deal.duplicate"
     with pytest.raises(D.RuleError) as e:
-        snap(SEED, ["3S", "4H", "5H"], table=(1, "5S 6C"))
+        snap(CLASSIC, ["3S", "4H", "5H"], table=(1, "5S 6C"))
     assert e.value.violation.rule == "daifugo.combo.invalid"
     with pytest.raises(D.RuleError) as e:
-        snap(SEED, ["3S", "4H", "5H"], to_move=2, passed=(2,), table=(1, "5S"))
+        snap(CLASSIC, ["3S", "4H", "5H"], to_move=2, passed=(2,), table=(1, "5S"))
     assert e.value.violation.rule == "daifugo.turn.order"
 
 
@@ -966,7 +966,7 @@ def _random_round(rng: random.Random, rules: D.RuleSet, n: int, previous, max_mo
 def test_random_play(seed):
     rng = random.Random(seed)
     names = [o for o in D.OPTIONS if o != "stairs-revolution" and o not in D.OPTION_CHOICES]
-    for preset in ("seed", "uecda"):
+    for preset in ("classic", "uecda"):
         toggles: dict[str, object] = {o: rng.random() < 0.5 for o in names}
         toggles["stairs-revolution"] = rng.choice([None, 3, 4, 5])
         toggles["exchange"] = rng.choice(["weakest", "choice"])
@@ -1080,7 +1080,7 @@ def test_every_spec_id_is_shown_and_every_shown_id_exists():
     assert ids - COVERED == set(), "spec ids without a test"
     for rule_id in ids:
         r = spec.rule(rule_id)
-        assert set(r.rulesets) <= {"seed", "uecda"}, rule_id
+        assert set(r.rulesets) <= {"classic", "uecda"}, rule_id
         assert set(r.options) <= set(D.OPTIONS), rule_id
         assert r.file.startswith("daifugo"), rule_id
 
@@ -1090,26 +1090,26 @@ def test_every_spec_id_is_shown_and_every_shown_id_exists():
 
 @covers("daifugo.deal.players", "daifugo.lead.first-round", "daifugo.lead.later-rounds")
 def test_player_count_and_seat_order_are_engine_checks():
-    assert D.check_players(SEED, 3) is None and D.check_players(UECDA, 5) is None
+    assert D.check_players(CLASSIC, 3) is None and D.check_players(UECDA, 5) is None
     assert D.check_players(UECDA, 4).rule == "daifugo.deal.players"
-    assert D.check_players(SEED, 9).rule == "daifugo.deal.players"
+    assert D.check_players(CLASSIC, 9).rule == "daifugo.deal.players"
     names = ("Aki", "Ben", "Chie")
-    assert D.check_seats(SEED, (0, 1, 2), None, names) is None
-    v = D.check_seats(SEED, (1, 0, 2), None, names)
+    assert D.check_seats(CLASSIC, (0, 1, 2), None, names) is None
+    v = D.check_seats(CLASSIC, (1, 0, 2), None, names)
     assert v.rule == "daifugo.lead.first-round" and "Aki Ben Chie" in v.message and "Ben Aki Chie" in v.message
-    assert D.check_seats(SEED, (0, 2, 1), (1, 2, 0), names) is None  # the reverse of the finish
-    assert D.check_seats(SEED, (0, 1, 2), (1, 2, 0), names).rule == "daifugo.lead.later-rounds"
+    assert D.check_seats(CLASSIC, (0, 2, 1), (1, 2, 0), names) is None  # the reverse of the finish
+    assert D.check_seats(CLASSIC, (0, 1, 2), (1, 2, 0), names).rule == "daifugo.lead.later-rounds"
     assert D.check_seats(UECDA, (4, 3, 2, 1, 0), None) is None  # the server's seats: any order
 
 
 @covers("daifugo.round.end")
 def test_a_round_starts_only_after_the_last_one_ended():
-    s = snap(SEED, ["3S 4S", "5S 6S", "7S 9S"])
+    s = snap(CLASSIC, ["3S 4S", "5S 6S", "7S 9S"])
     v = D.check_round_over(s, 2)
     assert v.rule == "daifugo.round.end" and "round 1 is not over" in v.message
-    over = run(snap(SEED, ["3S", "5S 6S", "7S 9S"]), play(0, "3S"), D.Pass(1), D.Pass(2))
+    over = run(snap(CLASSIC, ["3S", "5S 6S", "7S 9S"]), play(0, "3S"), D.Pass(1), D.Pass(2))
     assert over.over or D.check_round_over(over, 2) is not None
-    done = snap(SEED, ["3S", "", ""], out=[1, 2])
+    done = snap(CLASSIC, ["3S", "", ""], out=[1, 2])
     assert done.over and D.check_round_over(done, 2) is None
 
 

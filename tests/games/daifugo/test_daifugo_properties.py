@@ -75,7 +75,7 @@ def test_selfplay_matches_validate_and_roundtrip_many(preset: str) -> None:
 # ------------------------------------------------------------------------- mutations
 
 _MOVE = re.compile(r"(?:(?<=\n)|(?<=  ))([A-Z][a-z]+)(?: -> ([A-Z][a-z]+))?: ([^\n]*?)(?=  |\n)")
-_CARDS = [str(c) for c in D.deck(D.ruleset("seed"), 3)]
+_CARDS = [str(c) for c in D.deck(D.ruleset("classic"), 3)]
 
 
 def _mutate(rng: random.Random, text: str) -> str:
@@ -143,7 +143,7 @@ def test_a_mutation_that_stays_legal_is_legal_for_the_engine() -> None:
     by hand accepts them too (the referee holds no rule of its own)."""
     rng = random.Random(41)
     checked = 0
-    for text, _, _ in matches("seed", 6, 41):
+    for text, _, _ in matches("classic", 6, 41):
         for _ in range(8):
             mutated = _mutate(rng, text)
             (report,) = validate_text(mutated)
@@ -151,7 +151,7 @@ def test_a_mutation_that_stays_legal_is_legal_for_the_engine() -> None:
                 continue
             (chunk,) = _chunks(mutated)
             record = read_daifugo(chunk)
-            rules = ruleset_of("seed", record.tag("Options") or "")
+            rules = ruleset_of("classic", record.tag("Options") or "")
             previous = None
             for rnd in record.rounds:
                 n = len(record.players)

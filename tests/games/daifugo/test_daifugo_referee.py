@@ -46,7 +46,7 @@ def test_a_match_of_several_rounds_validates():
     text = match_text(players=5, rounds=4)
     report = one(text)
     assert report.valid and report.warnings == []
-    assert report.game == "daifugo" and report.rules == "seed" and report.knowledge == "full"
+    assert report.game == "daifugo" and report.rules == "classic" and report.knowledge == "full"
     assert report.plies == sum(len(r.moves) for r in read(text).rounds)
     assert text.count('[Round "') == 4
 
@@ -207,7 +207,7 @@ def test_selfplay_is_deterministic_and_valid(tmp_path: Path):
     assert result.exit_code == 0
     doc = json.loads(result.output)
     assert doc["summary"] == {"games": 3, "valid": 3, "invalid": 0, "errors": 0, "warnings": 0}
-    assert doc["games"][0]["game"] == "daifugo" and doc["games"][0]["rules"] == "seed"
+    assert doc["games"][0]["game"] == "daifugo" and doc["games"][0]["rules"] == "classic"
 
 
 @pytest.mark.parametrize("args", [["--players", "9"], ["--players", "2"], ["-r", "uecda", "--players", "4"],
@@ -228,7 +228,7 @@ def test_selfplay_refuses_a_player_count_in_the_engines_words():
 
 
 def test_selfplay_writes_to_standard_output():
-    result = runner.invoke(app, ["selfplay", "daifugo", "-n", "2", "--players", "3", "-r", "seed", "--rounds", "1"])
+    result = runner.invoke(app, ["selfplay", "daifugo", "-n", "2", "--players", "3", "-r", "classic", "--rounds", "1"])
     assert result.exit_code == 0
     assert result.output.count('[Game "Daifugo"]') == 2
     assert all(r.valid for r in validate_text(result.output))

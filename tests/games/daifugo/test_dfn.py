@@ -19,7 +19,7 @@ from referee.jobs.validate import split
 
 RECORD = """\
 [Game "Daifugo"]
-[Rules "seed"]
+[Rules "classic"]
 [Options "+spade3 +diamond3-start"]
 [Players "Aki Ben Chie"]
 [Event "club night"]
@@ -141,7 +141,7 @@ def test_crlf_bom_and_unicode():
 def test_the_writer_is_canonical_and_reads_back():
     record = read(RECORD)
     text = record_text(record)
-    assert text.startswith('[Game "Daifugo"]\n[Rules "seed"]\n[Options "+spade3 +diamond3-start"]\n'
+    assert text.startswith('[Game "Daifugo"]\n[Rules "classic"]\n[Options "+spade3 +diamond3-start"]\n'
                            '[Players "Aki Ben Chie"]\n[Event "club night"]\n\n[Round "1"]\n'
                            '[Hand.Aki "3D 4S JK"]\n[Hand.Ben "5S 5C"]\n[Hand.Chie "10H 7H AC"]\n'
                            '[Finish "Aki Ben Chie"]\n\nAki: 3D  Ben: 5S!  Chie: pass  Aki: JK(4H) 4S')
@@ -157,19 +157,19 @@ def test_the_writer_is_canonical_and_reads_back():
 
 
 def test_options_text_and_rulesets():
-    rules = ruleset_of("seed", "+spade3 -revolution stairs-revolution=5 exchange=choice")
+    rules = ruleset_of("classic", "+spade3 -revolution stairs-revolution=5 exchange=choice")
     # -revolution turns the long sequences' revolution off too: the length beside it says nothing
     assert (rules.spade3, rules.revolution, rules.stairs_revolution, rules.exchange) == (True, False, None, "choice")
-    assert rules is ruleset_of("seed", "+spade3 -revolution exchange=choice")
+    assert rules is ruleset_of("classic", "+spade3 -revolution exchange=choice")
     assert options_text(rules) == "-revolution +spade3 exchange=choice"
-    assert ruleset_of("seed", options_text(rules)) == rules
-    rules = ruleset_of("seed", "+spade3 stairs-revolution=5 exchange=choice")
+    assert ruleset_of("classic", options_text(rules)) == rules
+    rules = ruleset_of("classic", "+spade3 stairs-revolution=5 exchange=choice")
     assert (rules.revolution, rules.stairs_revolution) == (True, 5)
-    assert ruleset_of("seed", options_text(rules)) == rules
+    assert ruleset_of("classic", options_text(rules)) == rules
     assert options_text(D.ruleset("uecda")) == ""
     for bad in ("+nothing", "spade3", "stairs-revolution=x", "exchange=most"):
         try:
-            ruleset_of("seed", bad)
+            ruleset_of("classic", bad)
         except ValueError as err:
             assert str(err)
         else:
@@ -181,7 +181,7 @@ def test_a_position_without_moves_is_still_checked():
     empty record that passes unexamined."""
     from referee.jobs.validate import validate_text
 
-    head = ('[Game "Daifugo"]\n[Rules "seed"]\n[Players "Aki Ben Chie"]\n[Hand.Aki "3S 9D JK"]\n'
+    head = ('[Game "Daifugo"]\n[Rules "classic"]\n[Players "Aki Ben Chie"]\n[Hand.Aki "3S 9D JK"]\n'
             '[Hand.Ben "4H 4C KS"]\n[Hand.Chie "7S 8S 9S 2H"]\n[Table "Ben: 5S 5C"]\n')
     (good,) = validate_text(head + '[ToMove "Aki"]\n')
     assert good.valid

@@ -13,8 +13,8 @@ from referee.games.daifugo import engine as D
 from referee.games.daifugo.engine import legal
 from referee.games.daifugo.selfplay import NAMES, deal
 
-PRESET_OPTIONS = [("seed", {}), ("uecda", {}), ("seed", {"suit-lock": True, "exchange": "choice"}),
-                  ("seed", {"consecutive-revolution": True, "spade3": True, "eight-cut": True})]
+PRESET_OPTIONS = [("classic", {}), ("uecda", {}), ("classic", {"suit-lock": True, "exchange": "choice"}),
+                  ("classic", {"consecutive-revolution": True, "spade3": True, "eight-cut": True})]
 
 
 def _rounds(preset: str, toggles: dict, count: int, seed: int):
@@ -90,7 +90,7 @@ def test_random_move_is_legal_and_its_kept_candidates_are_the_hands(preset: str,
 
 def test_random_move_passes_exactly_when_no_play_is_legal() -> None:
     rng = random.Random(8)
-    for state in _rounds("seed", {}, 4, 5):
+    for state in _rounds("classic", {}, 4, 5):
         if state.phase != "play":
             continue
         move = D.random_move(state, rng, 0.0)

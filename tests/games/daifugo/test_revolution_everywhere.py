@@ -23,7 +23,7 @@ SAID = ["-revolution", "-revolution stairs-revolution=5", "-revolution stairs-re
         "-revolution -stairs-revolution"]
 
 
-@pytest.mark.parametrize("preset", ["seed", "uecda"])
+@pytest.mark.parametrize("preset", ["classic", "uecda"])
 def test_every_path_reads_off_revolution_as_one_rule_set(preset: str) -> None:
     off = df.ruleset(preset, {"revolution": False})
     assert not off.revolution and off.stairs_revolution is None and options_text(off) == "-revolution"

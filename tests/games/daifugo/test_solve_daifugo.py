@@ -80,7 +80,7 @@ DAIFUGO_PUZZLES = puzzle_records()
 
 def test_there_are_enough_daifugo_puzzles() -> None:
     assert len(DAIFUGO_PUZZLES) >= 15
-    assert {load_position(str(p), i).rules for p, i, _ in DAIFUGO_PUZZLES} == {"seed", "uecda"}
+    assert {load_position(str(p), i).rules for p, i, _ in DAIFUGO_PUZZLES} == {"classic", "uecda"}
 
 
 def _options(args: str) -> tuple[str, Options]:
@@ -131,8 +131,8 @@ def test_daifugo_puzzle(path: Path, index: int, want: dict[str, str]) -> None:
 
 # --------------------------------------------------------------------------- random positions
 
-PRESETS = [("seed", ""), ("seed", "+eight-cut +eleven-back"), ("seed", "-revolution +spade3"),
-           ("seed", "stairs-revolution=3 +suit-lock"), ("uecda", "")]
+PRESETS = [("classic", ""), ("classic", "+eight-cut +eleven-back"), ("classic", "-revolution +spade3"),
+           ("classic", "stairs-revolution=3 +suit-lock"), ("uecda", "")]
 
 
 def selfplay_states(count: int, seed: int) -> Iterator[df.State]:

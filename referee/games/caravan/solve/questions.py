@@ -7,7 +7,7 @@ Each function takes the position's engine state and the question's options and r
 * ``z3``: the z3 model alone (a "yes" line from the model, shortest; a "no" from its unsat
   core);
 * ``auto`` (default): the search finds the line (it is the faster of the two on every
-  figure of bench/solve.py); a "no" is then proved by z3 as well, and worded from its unsat
+  position measured); a "no" is then proved by z3 as well, and worded from its unsat
   core. If z3 cannot finish in the time left, the search's own exhaustive "no" stands.
 
 Every line is replayed through the engine before it is returned (``caravan_puzzle.replay``).

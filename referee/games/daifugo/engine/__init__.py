@@ -1,4 +1,4 @@
-"""The Daifugo engine: presets ``seed`` and ``uecda`` and every option of notation.md.
+"""The Daifugo engine: presets ``classic`` and ``uecda`` and every option of notation.md.
 
 State is immutable (named tuples); ``check`` says why a move is illegal with a rule id from
 ``spec/daifugo*.toml``; ``apply`` assumes the move passed ``check``; ``legal_moves`` lists
@@ -32,7 +32,8 @@ Public API (stable; the notation readers rely on it)
 Moves: ``Play(player, cards, joker_as=())``, ``Pass(player)``, ``Give(giver, receiver, cards)``;
 ``Stand(suit, strength)`` (``Stand.of(card)``), ``BELOW_3``, ``ABOVE_2``.
 
-Rules: ``ruleset(preset="seed", toggles=None) -> RuleSet``; ``PRESETS``; ``OPTIONS``.
+Rules: ``ruleset(preset="classic", toggles=None) -> RuleSet``; ``PRESETS``; ``ALIASES``;
+``preset_name(name)``; ``OPTIONS``.
 
 Set-up: ``deck(rules, n)``, ``check_players(rules, n)``, ``check_seats(rules, order, previous,
 names=None)``, ``check_deal(rules, hands, deal_order=None) -> list[Violation]``,
@@ -133,6 +134,7 @@ from referee.games.daifugo.engine.results import (
     titles,
 )
 from referee.games.daifugo.engine.rules import (
+    ALIASES,
     DEFAULT_PRESET,
     EXCHANGE_MODES,
     OPTION_CHOICES,
@@ -140,6 +142,7 @@ from referee.games.daifugo.engine.rules import (
     PRESETS,
     TRICK_ENDS,
     RuleSet,
+    preset_name,
     ruleset,
 )
 from referee.games.daifugo.engine.state import (
@@ -180,6 +183,8 @@ __all__ = [
     "OPTION_CHOICES",
     "RuleSet",
     "PRESETS",
+    "ALIASES",
+    "preset_name",
     "DEFAULT_PRESET",
     "ruleset",
     "Stand",

@@ -87,7 +87,7 @@ def reject(state: State, move: Move, violation: Violation | None = None) -> Stat
     (uecda), and only for violations outside ``TURN_RULES`` (see ``after_illegal``).
 
     The server updates the suit-lock before it refuses a sequence for want of
-    RULE_KAIDAN (uecda-server.md, checks 4 and 6): a sequence refused only by
+    RULE_KAIDAN (tndhms 0.29 daihu.c: the lock before RULE_KAIDAN): a sequence refused only by
     ``daifugo.option.sequences`` can still switch the lock on."""
     if not state.rules.rejection_is_pass:
         raise ValueError(f"under {state.rules.name} an illegal move is an error, not a pass")

@@ -1,4 +1,4 @@
-"""Rule sets: the presets ``seed`` and ``uecda`` and every option of notation.md, as data."""
+"""Rule sets: the presets ``classic`` and ``uecda`` and every option of notation.md, as data."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ EXCHANGE_MODES = ("weakest", "choice", "none")
 
 
 #: When a trick ends (daifugo.trick.end, daifugo.trick.clear, daifugo.option.trick-end):
-#: "others" (seed: everyone still in but the player on the table has passed), "all" (the
+#: "others" (classic: everyone still in but the player on the table has passed), "all" (the
 #: contest server: everyone still in is marked, the player on the table included),
 #: "all-but-one" (the server's later revision: all but one of those still in are marked).
 TRICK_ENDS = ("others", "all", "all-but-one")
@@ -64,7 +64,7 @@ class RuleSet:
     jokers_for_5_plus: int = 2
     #: Largest group; 5 = four plus the joker is a combination (daifugo.combo.five-group).
     max_group: int = 4
-    #: How sequences compare: "top" (seed, daifugo.play.sequence-top) or "above"
+    #: How sequences compare: "top" (classic, daifugo.play.sequence-top) or "above"
     #: (uecda, daifugo.play.sequence-above).
     sequence_compare: str = "top"
     #: The joker may stand below the 3 / above the 2 at a sequence's end (uecda).
@@ -81,7 +81,7 @@ class RuleSet:
     #: Who is dealt the extra cards: "first" (from the first-ranked player) or "any"
     #: (uecda: from a random dealer) (daifugo.deal.count).
     deal_start: str = "first"
-    #: Exchange: "simultaneous" (seed, judged on the hands as dealt) or "server"
+    #: Exchange: "simultaneous" (classic, judged on the hands as dealt) or "server"
     #: (uecda: the server's transfers first, exact strongest cards).
     exchange_style: str = "simultaneous"
     #: An illegal submission counts as a pass (uecda; daifugo.turn.rejected).
@@ -101,7 +101,7 @@ class RuleSet:
         return _restored, tuple(getattr(self, f.name) for f in fields(self))
 
     def jokers(self, n_players: int) -> int:
-        """Jokers in the deck for ``n_players`` (seed: 1 up to 4 players, 2 from 5)."""
+        """Jokers in the deck for ``n_players`` (classic: 1 up to 4 players, 2 from 5)."""
         return 1 if n_players <= 4 else self.jokers_for_5_plus
 
     def option(self, name: str) -> object:
@@ -110,9 +110,10 @@ class RuleSet:
 
 
 PRESETS: dict[str, RuleSet] = {
-    # rulings.md, seed 8: a same-suit sequence of 4 or more revolts, as a core rule (it is
-    # not among the local rules of seed 10 that are off unless turned on).
-    "seed": RuleSet(name="seed", stairs_revolution=4),
+    # The rules of the 2005 PTT post on 大貧民: its general rules on, its local rules off.
+    # Its 階段革命: a same-suit sequence of 4 or more revolts, a general rule (it is not
+    # among the post's local rules, which are off unless turned on).
+    "classic": RuleSet(name="classic", stairs_revolution=4),
     "uecda": RuleSet(
         name="uecda",
         stairs_revolution=5,
@@ -139,7 +140,20 @@ PRESETS: dict[str, RuleSet] = {
 }
 
 
-DEFAULT_PRESET = "seed"
+DEFAULT_PRESET = "classic"
+
+#: Other names a preset is read by: ``seed`` is what records written before ``classic``
+#: had its name call it, so that every such record keeps its meaning. Read everywhere a
+#: preset is named; never written.
+ALIASES: dict[str, str] = {"seed": "classic"}
+
+
+def preset_name(name: str) -> str | None:
+    """The preset ``name`` names (case and surrounding spaces aside, an alias read as its
+    preset), or None."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    return key if key in PRESETS else None
 
 
 def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None = None) -> RuleSet:
@@ -150,6 +164,7 @@ def ruleset(preset: str = DEFAULT_PRESET, toggles: Mapping[str, object] | None =
     ``exchange`` one of "weakest", "choice", "none" (no exchange: the contest server's
     RULE_CHANGE NO); for ``trick-end`` one of ``TRICK_ENDS``. Unknown presets, options or values raise ValueError.
     """
+    preset = ALIASES.get(preset, preset)
     base = PRESETS.get(preset)
     if base is None:
         raise ValueError(T("unknown Daifugo rules {preset}: use one of {join}", preset=repr(preset),

@@ -1,5 +1,5 @@
-"""The unlogged card exchange of a contest-server log game, inferred (uecda-server.md,
-Exchange): the server's own gifts, then the clients' choices that replay cleanly."""
+"""The unlogged card exchange of a contest-server log game, inferred (tndhms 0.29
+daihu.c and external.c, trans_strong_card): the server's own gifts, then the clients' choices that replay cleanly."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from referee.notation.records import Finding
 
 
 def infer_exchange(replay: LogGameReplay, start: df.State) -> Outcome:
-    """The unlogged exchange, inferred (uecda-server.md, Exchange).
+    """The unlogged exchange, inferred (the server's exchange, daihu.c).
 
     The server moves the lower titles' strongest cards itself: no choice there. The upper
     titles' gifts are their clients' choice. The first guess is what the default client

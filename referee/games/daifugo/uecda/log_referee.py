@@ -1,5 +1,5 @@
 """The Daifugo referee of UEC contest-server logs: each game of a log judged as the server
-played it (uecda-server.md), carrying what one game tells the next (its result fixes the
+played it (tndhms 0.29 daihu.c), carrying what one game tells the next (its result fixes the
 next game's titles). A submission the server rejected is a warning, counted as a pass; the
 exchange is checked where the log records it (the later revision's change_cards) and
 inferred where it does not (``exchange_inference``). The deal checks (``seed_check``):

@@ -1,6 +1,6 @@
 """A contest table's settings: a contest server configuration (``tndhms.cfg``), with the
-command line's options on top, as the contest server reads them (uecda-protocol.md
-sections 4-6, uecda-server.md "Optional flags").
+command line's options on top, as the contest server reads them (tndhms 0.29 daihu.c:
+its configuration keys and RULE_ flags).
 
 The rules a table plays are the rules ``pitboss validate`` derives from the header of the
 log the table writes (``log_referee.log_rules``): the settings are kept as the log's

@@ -1,5 +1,5 @@
 """A contest match without the wire: the games, the exchange and the turns as the contest
-server plays them (uecda-protocol.md section 4), each decision taken from the engine and
+server plays them (tndhms 0.29 daihu.c, its game loop), each decision taken from the engine and
 every draw from the server's own generator (engine/tndhms.py).
 
 The table that talks to the clients (``table.ContestTable``) drives it as the bytes come

@@ -12,7 +12,7 @@ stood, with the same draws; a table whose connections are gone with the process 
 them is ``interrupted``, its record the log as far as it got (which ``pitboss validate``
 reports as cut short).
 
-The public view follows service.md section 3 (no hand, no gift's cards, no seed before
+The public view shows what a spectator may see (no hand, no gift's cards, no seed before
 the end; a rejected submission shown as the pass it counted as); to stay small in a match
 of a thousand games, its ``moves`` are the game in play's (``moves_from`` is the ply of
 the first), and its record is the contest's log: the whole of it once the match is over

@@ -1,4 +1,4 @@
-"""The contest protocol's messages (uecda-protocol.md, sections 1-2): 480-byte tables of
+"""The contest protocol's messages (tndhms 0.29 tn_protocol.c, and the devkit manual's chapter 13): 480-byte tables of
 8 x 15 32-bit integers and 4-byte ints, big-endian in protocol 20070 (negative values sent
 as 0), host order (little-endian here) and as they are in 20060; and the card cells of rows
 0-4, read into the log's card codes and the engine's moves, and written from hands."""

@@ -1,5 +1,5 @@
 """One contest table: five connected clients play a match as the contest server plays it
-(uecda-protocol.md section 4): the bytes, here; the match itself (everything the rules
+(tndhms 0.29 daihu.c and tn_protocol.c): the bytes, here; the match itself (everything the rules
 decide, from the engine, a rejected submission counting as a pass, and every random
 choice, from the server's own generator) in ``flow.MatchFlow``, each ply a ``flow.Step``.
 

@@ -1,5 +1,5 @@
 """The contest server's randomness (tndhms 0.29, the 2018 devkit), reimplemented from its
-description (shared/fixtures/uecda-protocol.md, section 6): its two random-number generators,
+source (external.c: tn_rand_init, tn_sekigae, shuffle_card; daihu.c; mt19937ar.c): its two random-number generators,
 the seat draws, the dealer draw, the deal and the random places of the 20-pass rule.
 
 Pure: no I/O. A :class:`Match` is one generator seeded once, drawn from in the server's

@@ -1,4 +1,4 @@
-"""The UEC contest server's game logs (shared/fixtures/uecda-server.md), read as data.
+"""The UEC contest server's game logs (tndhms 0.29 logger.c writes them), read as data.
 
 ``read_log(lines)`` yields one :class:`LogGame` per game, in file order, streamed: the
 header it belongs to, the title digits (``mibun``), the seats, the hands as dealt, every

@@ -1,4 +1,4 @@
-"""The UEC contest server's game log, written (uecda-server.md "Line types"): the header,
+"""The UEC contest server's game log, written (tndhms 0.29 logger.c): the header,
 then each game's lines once it has ended, as tndhms 0.29 writes them, and the later
 revision's extra lines (hostname, TIME_START, change_cards, points, TIME_END,
 TOTAL_POINT) when the table plays as that revision. Text only: the caller owns the file."""
