@@ -78,12 +78,15 @@ def _command(name: str) -> click.Command:
 app.add_command(_command("validate"))
 app.add_command(_command("annotate"))
 app.add_command(_command("explain"))
+app.add_command(_command("disputes"))
 app.add_command(_command("show"))
 app.add_command(_command("rules"))
 app.add_command(_command("convert"))
 app.add_command(_command("solve"))
+app.add_command(_command("prove"))
 app.add_command(_command("serve"))
 app.add_command(_command("selfplay"))
+app.add_command(_command("arena"))
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -21,11 +21,13 @@ What it measures, in one run on this machine:
    10 s of CPU time). Each query is timed in CPU time (the machine is shared). Printed:
    p50, p95 and max time to answer, nodes searched per second, and how many answers were
    yes, no, unknown (the limit reached).
-3. Daifugo's forced out (the same kind of AND-OR search, every player's legal moves): D
+3. Daifugo's forced out (the same kind of AND-OR search, every player's moves): D
    positions (default 30) from self-play rounds (the five rule presets the tests use, 3-5
    players), the first with at most 12-24 cards left in all hands (cycling), the player
    to move asked whether they can go out first (budget: their hand's size), each timed in
-   CPU time with the same limit. Printed as for the forced win.
+   CPU time with the same limit, twice: over the rules' z3 model (the step model's moves
+   and positions, the engine held to them at each position: what pitboss solve answers
+   with), and over the engine's moves alone. Printed as for the forced win.
 4. The targets: reach p95 under 100 ms including the proof (the auto path); forced win at
    depth 3 p95 under 0.5 s, and depth 4 answered within 10 s (issue 13).
 
@@ -52,6 +54,7 @@ from referee.games.caravan.solve.search import forced_win, shortest_line
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.notation.dfn import decode_cards, ruleset_of
 from referee.games.daifugo.selfplay import daifugo_matches
+from referee.games.daifugo.solve.forced import ModelForcedOut
 from referee.games.daifugo.solve.search import forced_out
 from referee.jobs.solve import Deadline, Timeout
 from referee.notation.cards import parse_card
@@ -100,6 +103,9 @@ class CpuDeadline(Deadline):
 
     def expired(self) -> bool:
         return time.process_time() >= self.cpu_end
+
+    def remaining(self) -> float:
+        return max(0.0, self.cpu_end - time.process_time())
 
 
 def row(name: str, values: list[float]) -> str:
@@ -230,17 +236,26 @@ def daifugo_positions(count: int, seed: int) -> list[df.State]:
     return out
 
 
-def bench_forced_out(count: int, seed: int, limit: float) -> dict[str, float]:
+def bench_forced_out(count: int, seed: int, limit: float) -> dict[str, dict[str, float]]:
     states = daifugo_positions(count, seed + 97)
     sizes = sorted(sum(len(h) for h in s.hands) for s in states)
     print(f"\nDaifugo forced out: {len(states)} positions (self-play, {sizes[0]}-{sizes[-1]} cards left in all hands), "
-          f"the player to move, budget their hand's size, limit {limit:g} s a query; CPU time per query")
+          f"the player to move, budget their hand's size, limit {limit:g} s a query; CPU time per query: the search "
+          f"over the rules' z3 model (what pitboss solve answers with: one step model per position reached, the "
+          f"engine held to it there), then the engine's search alone (its cross-check, --method search)")
 
-    def ask(state, deadline):
+    def model(state, deadline):
+        p = state.to_move
+        search = ModelForcedOut(state, p, deadline)
+        result = forced_out(state, p, len(state.hands[p]), deadline, search)
+        return search.checked, result.strategy is not None
+
+    def engine(state, deadline):
         p = state.to_move
         result = forced_out(state, p, len(state.hands[p]), deadline)
         return result.nodes, result.strategy is not None
-    return timed_queries("forced out", states, limit, ask)
+    return {"model": timed_queries("forced out, z3 model (positions)", states, limit, model),
+            "engine": timed_queries("forced out, engine (nodes)", states, limit, engine)}
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -41,7 +41,11 @@ def _output(path: Path, kind: str) -> Path:
 
 
 def _annotate(path: Path, explain_all: bool = False) -> str:
-    return joined(annotate_text(path.read_text(encoding="utf-8"), path.name, explain_all=explain_all))
+    """The input annotated as the command would: with ``--compare all`` where its own
+    comment line ``; annotate: --compare all`` asks for it."""
+    text = path.read_text(encoding="utf-8")
+    return joined(annotate_text(text, path.name, explain_all=explain_all,
+                                compare_all="; annotate: --compare all" in text))
 
 
 @pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name)
@@ -232,13 +236,15 @@ def test_explain_ruling() -> None:
 def test_daifugo_variants() -> None:
     records = annotate_text((GOLDEN / "daifugo-disputed.dfn").read_text(encoding="utf-8"))
     assert [[v.label for v in a.variants] for a in records] == [
-        # 5 players: both presets; -sequences bans its sequence; a 6 reversing play makes a
-        # later move out of turn (the record's outcome differs, so the toggle is kept)
-        ["classic", "uecda", "classic +six-reverse", "classic -sequences"],
+        ["classic", "uecda"],                          # 5 players: both presets; no Options tag
         ["uecda", "classic"],
         ["classic +spade3", "classic"],                # 3 players: uecda cannot seat them; spade3 toggled
         ["classic +consecutive-revolution", "classic"],
     ]
+    # Every single option, each kept where it changes a verdict: -sequences bans the first
+    # record's sequence; a 6 reversing play makes a later move out of turn.
+    every = annotate_text((GOLDEN / "daifugo-disputed.dfn").read_text(encoding="utf-8"), compare_all=True)
+    assert [v.label for v in every[0].variants] == ["classic", "uecda", "classic +six-reverse", "classic -sequences"]
     spade = records[2]
     (note,) = [n for n in spade.notes if n.disputed]
     assert note.step.entry.text == "Ben: 3S"
@@ -300,11 +306,12 @@ def test_each_setting_verdict_is_what_validate_says_under_it(path: Path) -> None
 
 def test_the_kinds_of_dispute_are_each_in_a_golden() -> None:
     """The annotate goldens hold every kind of dispute the comparisons can find: a move
-    two rule sets rule differently, a setting failing first while another plays on, a
+    two rule sets rule differently, a setting failing first while another plays on (said
+    once, in the settings line and at the move), a
     setting rejecting the record's set-up (a deck), settings parting on a move's effect
     (an option the record does not name), and a preset that cannot seat the record."""
     texts = " ".join(" ".join(p.read_text(encoding="utf-8").split()) for p in GOLDEN.glob("*.annotated.*"))
-    for mark in ("{ disputed | holotape:", "already failed at ply", "rejects the record's set-up [caravan.deck.max]",
+    for mark in ("{ disputed | holotape:", "first fails at ply", "rejects the record's set-up [caravan.deck.max]",
                  "{ parts here | classic: legal | classic +eight-cut: legal [daifugo.option.eight-cut]",
                  "not compared: uecda (it seats 5 players, the record has 3)",
                  "uecda: rejected, counted as a pass"):
@@ -321,3 +328,61 @@ def test_an_option_toggle_flips_a_set_value_to_its_default() -> None:
     assert flipped(df.ruleset("classic"), "exchange") == "choice"
     assert flipped(df.ruleset("uecda"), "exchange") == "weakest"
     assert flipped(df.ruleset("classic"), "eight-cut") is True
+
+
+def test_a_setting_that_parts_before_the_first_move_is_flagged_once_naming_the_rule() -> None:
+    """The example match: under +diamond3-start another player leads round 1, so that setting
+    judges no move of the record; the first move's comments say so once, with the rule that
+    set it apart, and no later comment names it again (the option is compared only when all
+    are asked for: the record's Options tag does not set it)."""
+    text = (ROOT / "examples" / "daifugo.dfn").read_text(encoding="utf-8")
+    assert not any("diamond3" in label for label in annotate_text(text, "daifugo.dfn")[0].to_json()["variants"])
+    record = annotate_text(text, "daifugo.dfn", compare_all=True)[0]
+    label = "classic +diamond3-start +spade3 +eight-cut"
+    flagged = [n for n in record.notes if label in n.parted]
+    assert [n.step.index for n in flagged] == [0]
+    assert "daifugo.option.diamond3-start" in flagged[0].parted[label]
+    assert flagged[0].comments[0].startswith("parted at the start of round 1 | " + label + ": [daifugo.option.")
+    later = " ".join(c for n in record.notes[1:] for c in n.comments)
+    assert label not in later
+    assert label in record.notes[-1].apart  # the JSON keeps, move by move, who is apart and why
+
+
+@pytest.mark.parametrize("path", _inputs(), ids=lambda p: p.name)
+def test_comments_name_only_the_settings_that_rule_otherwise(path: Path) -> None:
+    """A comment never lists the settings that already failed or parted earlier, and a
+    disputed move (or one after which positions part) names besides the first judge only the
+    settings whose verdict or position after it differs from the first judge's."""
+    for record in annotate_text(path.read_text(encoding="utf-8"), path.name):
+        for note in record.notes:
+            text = " ".join(note.comments)
+            assert "already failed" not in text and "in another position than" not in text
+            head = next((c for c in note.comments if c.startswith(("disputed |", "parts here |"))), None)
+            if head is None:
+                continue
+            first = next(iter(note.verdicts))
+            named = [label for label in note.verdicts if f"| {label}: " in head]
+            mine = note.verdicts[first]
+            for label in named[1:]:
+                theirs = note.verdicts[label]
+                assert (theirs.kind, theirs.rule) != (mine.kind, mine.rule) or note.afters[label] != note.afters[first]
+            for label in set(note.verdicts) - set(named):
+                theirs = note.verdicts[label]
+                assert (theirs.kind, theirs.rule) == (mine.kind, mine.rule)
+                assert note.afters.get(label) == note.afters.get(first)
+
+
+def test_a_flagged_dispute_names_its_class_and_the_atlas_comparison_that_shows_it() -> None:
+    """The example match's one real dispute (a 3 of spades on a lone joker, legal only with
+    +spade3): annotate names its class as ``pitboss disputes`` does and finds it in the atlas
+    by the comparison that differs in the same way (classic against classic +spade3), with the
+    length of its shortest game."""
+    record = annotate_text((ROOT / "examples" / "daifugo.dfn").read_text(encoding="utf-8"), "daifugo.dfn")[0]
+    named = [c.to_json() for n in record.notes if n.disputed for c in n.classes]
+    assert {"settings": ["classic +spade3 +eight-cut", "classic +eight-cut"],
+            "class": "legality:legal/daifugo.play.lone-joker",
+            "atlas": {"settings": ["classic", "classic +spade3"], "class": "legality:daifugo.play.lone-joker/legal",
+                      "witness": 2}} in named
+    text = " ".join(" ".join(record.text.split()).split())
+    assert ("class legality:legal/daifugo.play.lone-joker (atlas: classic / classic +spade3, shortest game 2 moves)"
+            in text)

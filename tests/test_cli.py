@@ -107,10 +107,10 @@ def test_output_files_are_written_whole_or_not_at_all(tmp_path: Path) -> None:
 
     real = annotate_module.annotate_file
 
-    def second_fails(path, *args):
+    def second_fails(path, *args, **kwargs):
         if path.endswith("daifugo.dfn"):
             raise OSError(5, "Input/output error", path)
-        return real(path, *args)
+        return real(path, *args, **kwargs)
 
     annotate_module.annotate_file = second_fails
     try:

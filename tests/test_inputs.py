@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.jobs.validate import validate_text
+from referee.jobs.validate import validate_lines, validate_text
 from referee.notation import records
 from referee.notation.screen import width as display_width
 from referee.notation.records import (
@@ -128,3 +128,34 @@ def test_limits_are_documented_where_the_rule_is() -> None:
 
     text = spec.catalog()["notation.limit"].text
     assert f"{records.MAX_LINE:,}" in text and f"{records.MAX_RECORD:,}" in text
+
+
+EXAMPLES = {name: (ROOT / "examples" / name).read_text(encoding="utf-8") for name in ("caravan.cvn", "daifugo.dfn")}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+@pytest.mark.parametrize("long", ["x", '[Event "x', "{x", "; x", "1. 5S>A x"])
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_line_over_the_limit_spoils_only_the_piece_that_holds_it(name: str, long: str, stream: bool) -> None:
+    """Complete records, a blank line, then one line over the limit: every record before
+    it is read as it is with a line just under the limit, and the piece that holds the
+    long line (the one it joins with a shorter line: a record's movetext, or a piece of
+    its own) is the one reported as not read."""
+    def reports(length: int) -> list:
+        line = long + "x" * (length - len(long) - 2) + ('"]' if long.startswith("[") else "xx")
+        text = EXAMPLES[name].rstrip("\n") + "\n\n" + line + "\n"
+        return validate_text(text) if not stream else list(validate_lines(bounded_lines(io.StringIO(text)), "<s>"))
+
+    def verdict(r) -> tuple:
+        return (r.game, r.line, r.plies, r.valid, [(f.rule, f.line) for f in r.errors])
+
+    under, over = reports(MAX_LINE - 1_000), reports(MAX_LINE + 1)
+    assert len(under) == len(over) and [r.line for r in under] == [r.line for r in over]
+    long_line = EXAMPLES[name].rstrip("\n").count("\n") + 3
+    holder = max(i for i, r in enumerate(under) if r.line <= long_line)
+    for i, (u, o) in enumerate(zip(under, over)):
+        if i == holder:
+            assert [(f.rule, f.line) for f in o.errors] == [("notation.limit", long_line)]
+        else:
+            assert verdict(o) == verdict(u)
+    assert any(r.valid for r in over[:holder]) or holder == 0

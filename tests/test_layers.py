@@ -46,7 +46,7 @@ def _modules() -> dict[str, Path]:
 
 def layer(module: str) -> str:
     parts = module.split(".")
-    if parts[0] in ("cli", "pitboss") or parts[:2] in (["referee", "service"], ["referee", "commands"]):
+    if parts[0] in ("cli", "pitboss") or parts[:2] in (["referee", "service"], ["referee", "commands"], ["referee", "arena"]):
         return "faces"
     if parts[:2] == ["referee", "games"]:
         if len(parts) <= 3:

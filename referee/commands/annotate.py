@@ -29,8 +29,12 @@ if TYPE_CHECKING:
 @click.option("--rules", "-r", multiple=True, metavar="SETTING",
               help="Compare each record's own setting only with these (repeat, or comma-separate): a rule set "
                    "and, where the game has options, toggles after it as its Options tag writes them (+spade3 "
-                   f"-eight-cut). Rule sets: {rule_sets_text()}. Default: the game's other rule sets, and every "
-                   "single option toggled that changes some verdict.")
+                   f"-eight-cut). Rule sets: {rule_sets_text()}. Default: the game's other rule sets (where they "
+                   "seat the players), and each option the record's Options tag sets, toggled, where that "
+                   "changes some verdict; see --compare.")
+@click.option("--compare", type=click.Choice(["record", "all"]), default="record", show_default=True,
+              help="Without --rules, which options are toggled: those the record's Options tag sets (record), or "
+                   "every single option of the game (all), each kept where it changes some verdict.")
 @click.option("--explain-all", is_flag=True,
               help="Also comment every legal move with the ids of the rules that allowed it.")
 @click.option("--json", "as_json", is_flag=True,
@@ -47,8 +51,8 @@ if TYPE_CHECKING:
 @click.option("--within", type=integer(min=0), default=3,
               help="With --analyse: own moves searched for each goal within reach.")
 @lang_option()
-def command(files: tuple[str, ...], rules: tuple[str, ...], explain_all: bool, as_json: bool, output: Path | None,
-            analyse: bool, depth: int, within: int, lang: str | None) -> None:
+def command(files: tuple[str, ...], rules: tuple[str, ...], compare: str, explain_all: bool, as_json: bool,
+            output: Path | None, analyse: bool, depth: int, within: int, lang: str | None) -> None:
     """Write the records back, each move that matters with a { } comment saying why.
 
     Every move is judged in its position under each rule set of the game. A comment goes on
@@ -62,6 +66,8 @@ def command(files: tuple[str, ...], rules: tuple[str, ...], explain_all: bool, a
       pitboss annotate game.cvn
 
       pitboss annotate --explain-all -o annotated.cvn game.cvn
+
+      pitboss annotate --compare all match.dfn
 
       pitboss annotate --json match.dfn | jq '.records[].moves[] | select(.disputed)'
 
@@ -90,7 +96,7 @@ def command(files: tuple[str, ...], rules: tuple[str, ...], explain_all: bool, a
     try:
         with writing(output) as out:
             write_annotated(out, files, wanted, texts, counts, explain_all=explain_all, as_json=as_json,
-                            analysis=(depth, within) if analyse else None)
+                            analysis=(depth, within) if analyse else None, compare_all=compare == "all")
     except NotAnnotatable as err:
         fail(said(err))
     except BrokenPipeError:
@@ -108,7 +114,7 @@ def command(files: tuple[str, ...], rules: tuple[str, ...], explain_all: bool, a
 
 def write_annotated(out: IO[str], files: tuple[str, ...], wanted: list[str], texts: dict[str, str],
                     counts: dict[str, int], *, explain_all: bool, as_json: bool,
-                    analysis: tuple[int, int] | None) -> None:
+                    analysis: tuple[int, int] | None, compare_all: bool = False) -> None:
     """Every record of ``files`` annotated (and analysed to ``analysis``'s depth and
     within, when given) onto ``out``, as text or one JSON document; ``counts`` counted, a
     setting of ``texts`` (game -> --rules text) that met no record of its game said."""
@@ -121,9 +127,10 @@ def write_annotated(out: IO[str], files: tuple[str, ...], wanted: list[str], tex
         if analysis is not None:
             from referee.jobs.analyse import Limits, analyse_file
 
-            records = analyse_file(path, wanted, explain_all, Limits(depth=analysis[0], within=analysis[1]))
+            records = analyse_file(path, wanted, explain_all, Limits(depth=analysis[0], within=analysis[1]),
+                                   compare_all=compare_all)
         else:
-            records = annotate_file(path, wanted, explain_all)
+            records = annotate_file(path, wanted, explain_all, compare_all=compare_all)
         for item in records:
             a = item if isinstance(item, Annotated) else item.annotated  # an analysed record carries its annotation
             report = a.timeline.report

@@ -13,6 +13,8 @@ import click
 from referee import i18n
 from referee.jobs import registry
 from referee.jobs.listener import Listener, OptionValue
+from referee.service.caps import MAX_TABLES, MAX_TABLES_PER_CLIENT, TABLE_IDLE, TableCaps
+from referee.service.deadlines import BODY_TIMEOUT, HEADER_TIMEOUT
 
 from .base import Command, default_shown, done, fail, integer, kind, real
 
@@ -44,6 +46,26 @@ def params() -> list[click.Parameter]:
                      help="Database: a SQLite file path, or postgresql://... (created or migrated on start)."),
         click.Option(["--rate"], type=real(min=0.1), default=200.0,
                      help="Requests per second allowed per seat token (bursts up to twice that)."),
+        click.Option(["--reader-backlog"], type=integer(16, 1 << 20), default=1024, metavar="KIB", show_default=True,
+                     help="Events an event stream's reader may fall behind by, in KiB of JSON; a reader "
+                          "further behind is closed (4408) and reconnects for a fresh view."),
+        click.Option(["--reader-timeout"], type=real(min=0.1), default=30.0, metavar="SECONDS", show_default=True,
+                     help="Seconds an event stream's connection may take nothing while a message waits for "
+                          "it before it is closed (4408)."),
+        click.Option(["--header-timeout"], type=real(min=0.1), default=HEADER_TIMEOUT, metavar="SECONDS",
+                     show_default=True, help="Seconds a client has to send a request's headers (from its "
+                                             "connection, or its request's first byte); then 408 and closed."),
+        click.Option(["--body-timeout"], type=real(min=0.1), default=BODY_TIMEOUT, metavar="SECONDS",
+                     show_default=True, help="Seconds a request's body may stop arriving before the "
+                                             "request is answered 408 and its connection closed."),
+        click.Option(["--max-tables"], type=integer(1, 10_000_000), default=MAX_TABLES, show_default=True,
+                     help="Unfinished tables the service holds; creating one more answers 503 (Retry-After)."),
+        click.Option(["--max-tables-per-client"], type=integer(1, 10_000_000), default=MAX_TABLES_PER_CLIENT,
+                     show_default=True, help="Unfinished tables one client address may have created; one "
+                                             "more answers 429 (Retry-After)."),
+        click.Option(["--table-idle"], type=real(min=1.0), default=TABLE_IDLE, metavar="SECONDS", show_default=True,
+                     help="Seconds after its last move that an unfinished table nobody watches, waiting for "
+                          "a human seat, leaves memory and the counts above (it is read back when used)."),
     ]
     for listener in _listeners():
         own.append(click.Option([f"--{listener.name}", listener.key], type=integer(1, 65535), metavar="PORT",
@@ -81,17 +103,22 @@ def _starter(listener: Listener, address: str, port: int,
     return start
 
 
-def serve(host: str, port: int, db: str, rate: float, **given: Any) -> None:
+def serve(host: str, port: int, db: str, rate: float, reader_backlog: int, reader_timeout: float,
+          header_timeout: float, body_timeout: float, max_tables: int, max_tables_per_client: int,
+          table_idle: float, **given: Any) -> None:
     from referee.service.app import serve as run
+    from referee.service.views import Readers
 
     i18n.use("en")  # the service answers every client alike: its API speaks English
+    readers = Readers(backlog=reader_backlog * 1024, timeout=reader_timeout)
     asked = [(listener.name, given[listener.key]) for listener in _listeners()
              if given.get(listener.key) is not None]
     check_ports(host, [("HTTP", port), *asked])
     check_database(db)
     try:
-        code = run(host, port, db, rate=rate, burst=2 * rate, announce=click.echo,
-                   extra_servers=listeners(host, given))
+        code = run(host, port, db, rate=rate, burst=2 * rate, readers=readers, announce=click.echo,
+                   extra_servers=listeners(host, given), deadlines=(header_timeout, body_timeout),
+                   caps=TableCaps(max_tables, max_tables_per_client, table_idle))
     except (OSError, RuntimeError) as err:
         fail(f"cannot serve: {err}")
     done(code)

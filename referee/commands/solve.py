@@ -70,6 +70,9 @@ def params() -> list[click.Parameter]:
                           "that one alone."),
         click.Option(["--timeout", "-t"], type=real(min=0.001), default=10.0, metavar="SECONDS",
                      help="Give up after this many seconds: the answer is then 'unknown after N s'."),
+        click.Option(["--certify"], is_flag=True,
+                     help="Prove every unsat answer of the z3 model again with cvc5 from the same SMT-LIB text; the "
+                          "answer lists the solvers that agreed, and a disagreement is an error."),
         click.Option(["--json", "as_json"], is_flag=True,
                      help='Print one JSON document: {"question", "answer", "witness", "reason", "stats": {"time", '
                           '"solver_calls", "nodes"}} and more.'),
@@ -81,7 +84,7 @@ def params() -> list[click.Parameter]:
 
 
 def solve(file: str, question: str, game: int, ply: int | None, round_no: int | None, method: str, timeout: float,
-          as_json: bool, rules: tuple[str, ...], lang: str | None, **given: Any) -> None:
+          certify: bool, as_json: bool, rules: tuple[str, ...], lang: str | None, **given: Any) -> None:
     """The position, the question asked of it, the answer printed."""
     from referee.jobs.solve import QuestionError
     from referee.jobs.solve.ask import Options, ask
@@ -98,12 +101,17 @@ def solve(file: str, question: str, game: int, ply: int | None, round_no: int | 
         fail(T("cannot read {name}: {why}", name=file, why=err.strerror or err))
     except PositionError as err:
         invalid(err, question, as_json)
+    from referee.jobs.solve.smt import Disagreement
+
     wrong_game(check_settings(rules), position.game, file)
     options = Options(method=method, timeout=timeout, **given)
+    options.certify = certify
     try:
         answer = ask(position, question, options)
     except QuestionError as err:
         fail(said(err))
+    except Disagreement as err:
+        fail(str(err))
     if as_json:
         doc = answer.to_json()
         doc["position"] = {"file": position.timeline.report.file, "game": position.timeline.report.index,

@@ -240,6 +240,8 @@ def verdict_line(report: GameReport, painted: bool) -> str:
                                        knowledge=KNOWLEDGE.get(report.knowledge, report.knowledge))
     about = J(", ", [x for x in (report.game or T("unknown game"), report.rules, knowledge) if x])
     moves = N("{n} move", "{n} moves", report.plies)
+    if report.details.get("stopped") == "move limit":  # a game Pitboss ran, stopped at its move limit
+        moves = T("{moves}, stopped at the move limit", moves=moves)
     return tr(T("{file}: game {index} ({about}, {moves}): {verdict}", file=visible(report.file), index=report.index,
                 about=visible(tr(about)), moves=moves, verdict=verdict))
 

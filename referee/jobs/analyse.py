@@ -109,8 +109,8 @@ def analyse(annotated: Annotated, limits: Limits = Limits()) -> Analysed:
 
 
 def analyse_lines(lines: Iterable[str], file: str, wanted: Sequence[str] = (), explain_all: bool = False,
-                  limits: Limits = Limits()) -> Iterator[Analysed]:
-    for annotated in annotate_lines(lines, file, wanted, explain_all):
+                  limits: Limits = Limits(), compare_all: bool = False) -> Iterator[Analysed]:
+    for annotated in annotate_lines(lines, file, wanted, explain_all, compare_all):
         yield analyse(annotated, limits)
 
 
@@ -120,12 +120,12 @@ def analyse_text(text: str, file: str = "<text>", wanted: Sequence[str] = (), ex
 
 
 def analyse_file(path: str, wanted: Sequence[str] = (), explain_all: bool = False,
-                 limits: Limits = Limits(), stdin: TextIO | None = None) -> Iterator[Analysed]:
+                 limits: Limits = Limits(), stdin: TextIO | None = None, compare_all: bool = False) -> Iterator[Analysed]:
     """``annotate_file`` with the analysis (raises as it does)."""
     name = "<stdin>" if path == "-" else path
     handle = open_text(path, stdin)
     try:
-        yield from analyse_lines(handle, name, wanted, explain_all, limits)
+        yield from analyse_lines(handle, name, wanted, explain_all, limits, compare_all)
     finally:
         if path != "-":
             handle.close()

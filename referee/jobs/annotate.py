@@ -7,8 +7,13 @@ record's players and every single option toggled). Each setting's verdict on a m
 from its own replay. A move is *disputed* when the replays stand in the same position
 before it and rule it differently. Once replays part (one rejected an earlier move, or their
 positions differ), a move is judged only under the settings that reach it in the same
-position, and its comment says where the others parted. A toggled option is kept as a
-comparison only when it changes some verdict.
+position. Where a setting parts is said once: at the move that set it apart (disputed, or
+``parts here``), or, where it parted without a move (the set-up rejected, a round started
+in another position), on the round's first move (``parted at the start of round 2 |
+classic +diamond3-start: [rule.id] ...``); the ``settings:`` line says each setting's first
+failure. A comment names, beside the first setting judging the move, only the settings
+that rule it otherwise. A toggled option is kept as a comparison only when it changes some
+verdict.
 
 A move gets a ``{ }`` comment when it is
 
@@ -33,14 +38,15 @@ that cannot be read (a syntax error) is written back unchanged.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from referee import spec
-from referee.engines.message import J, M, R, T, said
+from referee.engines.message import J, M, N, R, T, said
 from referee.i18n import tr
 from referee.jobs import registry
+from referee.jobs.disputes.naming import Named, name_move, verdict
 from referee.jobs.game import Comparison, Setting
 from referee.jobs.registry import SomeGame
 from referee.jobs.replay import allowed
@@ -52,7 +58,7 @@ from referee.notation.records import Finding, open_text, text_lines
 
 #: Comments written by this module start so (and are dropped when a record is annotated again).
 OWN_COMMENT = re.compile(r"\s*(illegal under |rejected under |disputed \||parts here \||ruling: |allowed under "
-                         r"|record (invalid|warning): |analysis: |settings: |not compared: )")
+                         r"|record (invalid|warning): |analysis: |settings: |not compared: |parted at the start)")
 
 
 def is_own_comment(text: str) -> bool:
@@ -148,6 +154,14 @@ class MoveNote:
     #: Legal under the settings judging it, but they stand in different positions after it
     #: (it set off a rule some of them have: an 8 that ends the trick): they part here.
     parts: bool = False
+    #: Where each setting judging the move stands after it (the game's position key).
+    afters: dict[str, Hashable] = field(default_factory=dict)
+    #: Settings that parted from the first judge before this move without a move of theirs
+    #: (a set-up rejected, a round started otherwise), said here once: label -> the rules.
+    parted: dict[str, list[str]] = field(default_factory=dict)
+    #: The classes of dispute the move shows (as ``pitboss disputes`` names them), each
+    #: with where the game's atlas shows it.
+    classes: list[Named] = field(default_factory=list)
 
     @property
     def own(self) -> Verdict:
@@ -165,6 +179,8 @@ class MoveNote:
             "verdicts": {label: v.to_json() for label, v in self.verdicts.items()},
             "apart": self.apart,
             "parts": self.parts,
+            "parted": self.parted,
+            "classes": [c.to_json() for c in self.classes],
             "comments": self.comments,
             "rulebook": self.rulebook(),
         }
@@ -237,10 +253,10 @@ def parse_wanted(wanted: Sequence[str]) -> list[str]:
 
 
 def _comparisons(game: SomeGame, own: Setting, timeline: SomeTimeline,
-                 wanted: Sequence[str]) -> list[Comparison[Setting]]:
+                 wanted: Sequence[str], compare_all: bool = False) -> list[Comparison[Setting]]:
     settings = game.settings.get()
     if not wanted:
-        return list(settings.comparisons(own, timeline.record))
+        return [c for c in settings.comparisons(own, timeline.record) if compare_all or not c.only_all]
     out: list[Comparison[Setting]] = []
     for text in wanted:
         try:
@@ -309,10 +325,10 @@ def _judge_moves(game: SomeGame, judged: list[Judged]) -> list[MoveNote]:
                                 if f is not None
                                 else T("{label} never reached this move", label=label))
         kinds = {v.kind for v in verdicts.values()}
-        afters = {key(j.steps[i].after) for j in judged
-                  if j.variant.label in verdicts and j.steps[i].after is not None}
+        afters = {j.variant.label: key(after) for j in judged
+                  if j.variant.label in verdicts and (after := j.steps[i].after) is not None}
         note = MoveNote(ref_step, verdicts, len(kinds) > 1, _rulings(verdicts[ref.variant.label]), apart=apart,
-                        parts=len(kinds) == 1 and len(afters) > 1)
+                        parts=len(kinds) == 1 and len(set(afters.values())) > 1, afters=afters)
         notes.append(note)
     return notes
 
@@ -341,9 +357,55 @@ def _without(notes: list[MoveNote], dropped: set[str]) -> list[MoveNote]:
         if not verdicts:
             continue
         apart = {k: v for k, v in note.apart.items() if k not in dropped}
-        out.append(MoveNote(note.step, verdicts, len({v.kind for v in verdicts.values()}) > 1, note.rulings,
-                            apart=apart, parts=note.parts))
+        afters = {k: v for k, v in note.afters.items() if k not in dropped}
+        disputed = len({v.kind for v in verdicts.values()}) > 1
+        out.append(MoveNote(note.step, verdicts, disputed, note.rulings, apart=apart,
+                            parts=not disputed and len(set(afters.values())) > 1, afters=afters))
     return out
+
+
+def _start_of(j: Judged, index: int) -> object | None:
+    """The position the segment holding move ``index`` starts from, in ``j``'s replay."""
+    return next((seg.start for seg in j.timeline.segments if any(s.index == index for s in seg.steps)), None)
+
+
+def _partings(game: SomeGame, judged: Sequence[Judged], notes: Sequence[MoveNote]) -> None:
+    """Fill each note's ``parted``: the settings that stop judging along with the first
+    judge at that move without a move showing why (the set-up rejected, a round started in
+    another position: another leader, another exchange), each with the rules that set it
+    apart. A setting that failed at a move, or parted by one, was shown there; none is
+    told twice while it stays apart."""
+    by_label = {j.variant.label: j for j in judged}
+    told: set[str] = set()
+    previous: MoveNote | None = None
+    for note in notes:
+        told -= set(note.verdicts)
+        ref = by_label[next(iter(note.verdicts))]
+        for label in note.apart:
+            if label in told:
+                continue
+            told.add(label)
+            j = by_label[label]
+            if j.steps.get(note.step.index) is None:
+                f = j.first_failure()
+                if f is not None and not f.ply:
+                    note.parted[label] = [f.rule]
+                continue
+            if previous is not None and label in previous.verdicts and previous.step.round == note.step.round:
+                continue  # parted by the move before: that move's comment says how
+            theirs, mine = _start_of(j, note.step.index), _start_of(ref, note.step.index)
+            rules = list(game.engine.set_off(theirs)) if theirs is not None else []
+            own = list(game.engine.set_off(mine)) if mine is not None else []
+            note.parted[label] = [r for r in rules if r not in own] + [r for r in own if r not in rules]
+        previous = note
+
+
+def _parted_comment(note: MoveNote) -> str:
+    parts = [T("{label}: {rules}", label=label, rules=J("; ", (_cite(r) for r in rules))) if rules
+             else T("{label}: in another position", label=label) for label, rules in note.parted.items()]
+    head = (T("parted at the start of round {round}", round=note.step.round) if note.step.round is not None
+            else T("parted at the start"))
+    return J(" | ", [head, *parts])
 
 
 # ------------------------------------------------------------------ comments
@@ -374,9 +436,26 @@ def _distinctive(game: SomeGame, rule_id: str, variant: Variant, variants: Seque
     return any(option(variant.rules, name) != option(v.rules, name) for v in others for name in rule.options)
 
 
-def _disputed_comment(game: SomeGame, note: MoveNote, variants: Sequence[Variant], head: str = M("disputed")) -> str:
-    """The verdicts of the settings on a move (``head``: ``disputed``, or ``parts here``)."""
+def _differing(note: MoveNote, variants: Sequence[Variant]) -> list[Variant]:
+    """The first setting judging a move, and those that rule it otherwise (another verdict,
+    or the same verdict and another position after it): the settings that agree with the
+    first are not repeated."""
     judging = [v for v in variants if v.label in note.verdicts]
+    first = judging[0]
+    mine = note.verdicts[first.label]
+    out = [first]
+    for v in judging[1:]:
+        theirs = note.verdicts[v.label]
+        if (theirs.kind, theirs.rule) != (mine.kind, mine.rule) or (
+                v.label in note.afters and note.afters[v.label] != note.afters.get(first.label)):
+            out.append(v)
+    return out
+
+
+def _disputed_comment(game: SomeGame, note: MoveNote, variants: Sequence[Variant], head: str = M("disputed")) -> str:
+    """The verdicts of the settings on a move (``head``: ``disputed``, or ``parts here``),
+    the first judge's and those of the settings that rule otherwise."""
+    judging = _differing(note, variants)
     broken = {v.rule for v in note.verdicts.values() if not v.legal}
     parts: list[str] = [T(head)]
     catalog = spec.catalog()
@@ -400,22 +479,43 @@ def _disputed_comment(game: SomeGame, note: MoveNote, variants: Sequence[Variant
         ids += [r for r in verdict.allowed if r not in broken and _distinctive(game, r, variant, judging)]
         absent = [r for r in sorted(x for x in broken if x) if r not in verdict.allowed
                   and not _applies(catalog.get(r), variant.preset)]
-        # Parting settings differ in what a move set off: only that is worth naming.
-        shown = ids or ([] if absent or head != "disputed" else list(verdict.allowed))
+        # Settings differ in what a move set off or broke: only that is worth naming.
+        shown = ids
         text = (T("{label}: legal {rules}", label=variant.label, rules=J("; ", (_cite(r) for r in shown))) if shown
                 else T("{label}: legal", label=variant.label))
         if absent:
             text = T("{verdict} (no such rule in {label}: {rules})", verdict=text, label=variant.label,
                      rules=", ".join(absent))
         parts.append(text)
-    return _with_apart(J(" | ", parts), note)
+    parts += [_class_text(c) for c in note.classes]
+    return J(" | ", parts)
 
 
-def _with_apart(comment: str, note: MoveNote) -> str:
-    """A comment and, where settings went apart before this move, how."""
-    if not note.apart:
-        return comment
-    return T("{comment} ({apart})", comment=comment, apart=J("; ", note.apart.values()))
+def _class_text(named: Named) -> str:
+    """A class of dispute as a comment names it, and where the atlas shows its shortest game."""
+    shown = named.shown
+    if shown is None:
+        return T("class {key}", key=named.key)
+    if shown.witness is None:
+        return T("class {key} (atlas: {settings})", key=named.key, settings=" / ".join(shown.labels))
+    return N("class {key} (atlas: {settings}, shortest game {n} move)",
+             "class {key} (atlas: {settings}, shortest game {n} moves)", shown.witness, key=named.key,
+             settings=" / ".join(shown.labels))
+
+
+def _name_classes(game: SomeGame, judged: Sequence[Judged], notes: Sequence[MoveNote]) -> None:
+    """Fill the ``classes`` of each disputed move, and of each move after which positions part."""
+    by_label = {j.variant.label: j for j in judged}
+    variants = [j.variant for j in judged]
+    for note in notes:
+        if not (note.disputed or note.parts):
+            continue
+        sides = []
+        for v in _differing(note, variants):
+            step, said = by_label[v.label].steps[note.step.index], note.verdicts[v.label]
+            sides.append((v.label, v.rules, step.before, step.after,
+                          verdict(said.legal, said.rule, said.rejected)))
+        note.classes = name_move(game, sides)
 
 
 def _applies(rule: spec.Rule | None, rule_set: str) -> bool:
@@ -423,10 +523,14 @@ def _applies(rule: spec.Rule | None, rule_set: str) -> bool:
 
 
 def comments_for(game: SomeGame, note: MoveNote, variants: Sequence[Variant], explain_all: bool) -> list[str]:
+    """A move's comments. Where settings parted before it is said once, where they part
+    (the ``settings:`` line, a disputed move, ``parts here``, ``parted at the start``)."""
     step = note.step
     ref = next(v for v in variants if v.label in note.verdicts)
     out: list[str] = []
     verdict = note.verdicts[ref.label]
+    if note.parted:
+        out.append(_parted_comment(note))
     if not verdict.legal:
         if verdict.rejected:
             comment = T("rejected under {label}, counted as a pass: [{rule}] {message}", label=ref.label,
@@ -434,7 +538,7 @@ def comments_for(game: SomeGame, note: MoveNote, variants: Sequence[Variant], ex
         else:
             comment = T("illegal under {label}: [{rule}] {message}", label=ref.label, rule=verdict.rule,
                         message=verdict.message)
-        out.append(comment if note.disputed else _with_apart(comment, note))
+        out.append(comment)
     if note.disputed:
         out.append(_disputed_comment(game, note, variants))
     elif note.parts:
@@ -476,9 +580,11 @@ def _settings_comments(judged: Sequence[Judged], not_compared: Sequence[str]) ->
     return out
 
 
-def annotate_timeline(timeline: SomeTimeline, wanted: Sequence[str] = (), explain_all: bool = False) -> Annotated:
+def annotate_timeline(timeline: SomeTimeline, wanted: Sequence[str] = (), explain_all: bool = False,
+                      compare_all: bool = False) -> Annotated:
     """The record of ``timeline`` annotated: compared with the settings ``wanted`` (texts
-    as ``--rules`` takes them), or by default with the game's comparisons."""
+    as ``--rules`` takes them), or by default with the game's comparisons (``compare_all``:
+    also those it compares only when all are asked for)."""
     game = timeline.kind
     if game is None:
         return Annotated(timeline, [], [], timeline.chunk.text, T("the game is unknown"))
@@ -497,7 +603,7 @@ def annotate_timeline(timeline: SomeTimeline, wanted: Sequence[str] = (), explai
         judged.append(Judged(own, timeline))
         seen = {own_setting}
         report = timeline.report
-        for comparison in _comparisons(game, own_setting, timeline, wanted):
+        for comparison in _comparisons(game, own_setting, timeline, wanted, compare_all):
             if comparison.setting is None:
                 not_compared.append(comparison.why_not or "")
                 continue
@@ -517,6 +623,8 @@ def annotate_timeline(timeline: SomeTimeline, wanted: Sequence[str] = (), explai
         judged = [j for j in judged if j.variant.label not in dropped]
         notes = _without(notes, dropped)
     variants = [j.variant for j in judged]
+    _partings(game, judged, notes)
+    _name_classes(game, judged, notes)
     by_index: dict[int, list[str]] = {}
     for note in notes:
         note.comments = comments_for(game, note, variants, explain_all)
@@ -537,14 +645,14 @@ def written(timeline: SomeTimeline, comments: dict[int, list[str]], record_comme
 
 
 def annotate_lines(lines: Iterable[str], file: str, wanted: Sequence[str] = (),
-                   explain_all: bool = False) -> Iterator[Annotated]:
+                   explain_all: bool = False, compare_all: bool = False) -> Iterator[Annotated]:
     for timeline in timelines(lines, file):
-        yield annotate_timeline(timeline, wanted, explain_all)
+        yield annotate_timeline(timeline, wanted, explain_all, compare_all)
 
 
 def annotate_text(text: str, file: str = "<text>", wanted: Sequence[str] = (),
-                  explain_all: bool = False) -> list[Annotated]:
-    return list(annotate_lines(text_lines(text), file, wanted, explain_all))
+                  explain_all: bool = False, compare_all: bool = False) -> list[Annotated]:
+    return list(annotate_lines(text_lines(text), file, wanted, explain_all, compare_all))
 
 
 def joined(records: Iterable[Annotated]) -> str:
@@ -558,13 +666,13 @@ NotAnnotatable = ContestLog
 
 
 def annotate_file(path: str, wanted: Sequence[str] = (), explain_all: bool = False,
-                  stdin: TextIO | None = None) -> Iterator[Annotated]:
+                  stdin: TextIO | None = None, compare_all: bool = False) -> Iterator[Annotated]:
     """Every record of a file (``-``: standard input), annotated. Raises OSError when the
     file cannot be read and ContestLog for a whole-file format."""
     name = "<stdin>" if path == "-" else path
     handle = open_text(path, stdin)
     try:
-        yield from annotate_lines(handle, name, wanted, explain_all)
+        yield from annotate_lines(handle, name, wanted, explain_all, compare_all)
     finally:
         if path != "-":
             handle.close()

@@ -74,6 +74,7 @@ class Explanation:
                 for v in self.judging
             ],
             "apart": self.note.apart,
+            "classes": [c.to_json() for c in self.note.classes],
             "settings": [j.to_json() for j in self.annotated.judged],
             "not_compared": self.annotated.not_compared,
             "comments": self.note.comments,
@@ -193,6 +194,13 @@ def explanation_text(ex: Explanation, color: bool = False) -> str:
         lines.append(tr(T("Not disputed: legal under every rule set compared.")))
     else:
         lines.append(tr(T("Not disputed: illegal under every rule set compared.")))
+    for named in ex.note.classes:
+        shown = named.shown
+        where = (T("pitboss disputes {game} '{a}' '{b}' shows its shortest game", game=report.game or "",
+                   a=shown.labels[0], b=shown.labels[-1]) if shown is not None and shown.witness is not None
+                 else T("the atlas does not show it"))
+        lines.append(tr(T("Class of dispute between {a} and {b}: {key} ({where}).", a=named.settings[0],
+                          b=named.settings[1], key=named.key, where=where)))
     for why in ex.note.apart.values():
         lines.append(tr(T("Not judging this move: {why}.", why=why)))
     for why in ex.annotated.not_compared:

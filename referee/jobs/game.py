@@ -10,8 +10,10 @@ writing its records), its :class:`Settings` (rule sets and options as data) and 
 referee's plan (what one replay of a record plays). Optional parts are attributes that
 are None when a game has none: a :class:`Renderer` (``show``, the replay page), a live
 table (:class:`Live`, ``pitboss serve``), an :class:`Analyser` (``annotate --analyse``),
-a :class:`Solver` (``pitboss solve``), a :class:`Rulebook` part (``pitboss rules``),
-self-play (:class:`SelfPlay`) and protocol listeners (:class:`~referee.jobs.listener.Listener`,
+a :class:`Solver` (``pitboss solve``), a :class:`Prover` (``pitboss prove``), a
+:class:`Rulebook` part (``pitboss rules``), a :class:`Disputes` part (``pitboss disputes``,
+its atlas), self-play (:class:`SelfPlay`), built-in players for ``pitboss arena``
+(:class:`Players`) and protocol listeners (:class:`~referee.jobs.listener.Listener`,
 ``pitboss serve --NAME PORT``).
 
 What is heavy to import (a grammar, the solver and z3, the renderers, the live referee)
@@ -36,6 +38,8 @@ from typing import Generic, ParamSpec, Protocol, TypeVar, runtime_checkable
 from referee.engines.base import Violation
 from referee.i18n import LANGUAGES
 from referee.jobs.analysis import Limits, MoveAnalysis
+from referee.jobs.certificate import Budget, Certificate
+from referee.jobs.disputes.scope import Scope
 from referee.jobs.frame import Frame, TablePlay
 from referee.jobs.listener import Listener
 from referee.jobs.live import Match
@@ -168,11 +172,13 @@ class Notation(Generic[MoveT, RecordT]):
 class Comparison(Generic[SettingT]):
     """A setting annotate judges a record under beside its own, or (``setting`` None) why
     one is not compared. ``toggle_only``: a single option toggled, kept only when it
-    changes the verdict on some move."""
+    changes the verdict on some move. ``only_all``: compared only when every comparison is
+    asked for (``annotate --compare all``), not by default."""
 
     setting: SettingT | None
     why_not: str | None = None
     toggle_only: bool = False
+    only_all: bool = False
 
 
 @dataclass(frozen=True)
@@ -292,7 +298,7 @@ class Live(Protocol):
 
     def create(self, body: dict[str, object], /) -> dict[str, object]:
         """A table's set-up from a creation request's fields (``rules``, ``options``,
-        ``seats``, ``decks``, ``rounds``, ``seed``), checked, with every random choice
+        ``seats``, ``decks``, ``rounds``, ``seed``, ``move_limit``), checked, with every random choice
         already made. It is JSON, stored as is, and holds secrets (decks, the seed): the
         service never shows it. Raises :class:`~referee.jobs.live.LiveError`."""
         ...
@@ -366,6 +372,34 @@ class Solver(Generic[StateT, RecordT]):
     answers: Lazy[Answering[StateT, RecordT]]
 
 
+class Prover(Protocol):
+    """What ``pitboss prove`` can prove of a game's rules: its ``prove`` module (the rules'
+    z3 models of whole games). A setting is named as the game's settings label it."""
+
+    @property
+    def PROPERTIES(self) -> Mapping[str, str]:  # noqa: N802  # a module's constant
+        """Each property's name -> what it means, in a sentence."""
+        ...
+
+    def settings(self) -> list[str]:
+        """The settings proved by default: each rule set (and, for a game with options,
+        each preset with each single option toggled)."""
+        ...
+
+    def setting_name(self, text: str, /) -> str:
+        """A setting as a user wrote it -> its name; ValueError saying what is wrong."""
+        ...
+
+    def setting_text(self, setting: str, /) -> str:
+        """The setting as ``--rules`` gives it (validate judges a witness record under it)."""
+        ...
+
+    def check(self, setting: str, prop: str, budget: Budget, /) -> Certificate:
+        """One property's certificate under the setting: proved, refuted (with a witness
+        record) or unknown; raises :class:`~referee.jobs.solve.Timeout` past the budget."""
+        ...
+
+
 class Rulebook(Protocol):
     """What ``pitboss rules`` says of a game's rule sets beyond spec/: its ``rulebook`` module."""
 
@@ -375,6 +409,71 @@ class Rulebook(Protocol):
 
     def options(self, rule_set: str, /) -> dict[str, str]:
         """Each option and how the rule set sets it (empty: the game has no options)."""
+        ...
+
+
+class Players(Protocol):
+    """A game's built-in players as ``pitboss arena`` seats them (``bot:STYLE``; its live
+    table's ``bot_move`` plays them), and what the arena asks of the game beside its live
+    table: its ``players`` module."""
+
+    @property
+    def STYLES(self) -> tuple[str, ...]:  # noqa: N802 - a module's constant
+        """The players' styles, weakest first (``random``, ``greedy``, a searching one)."""
+        ...
+
+    def ranks(self, result: object, names: Sequence[str], /) -> list[list[int]]:
+        """Each game a finished table played (a Caravan game, a Daifugo round), as every
+        seat's rank in it (0 the best); ``result`` is the live match's ``result`` view."""
+        ...
+
+    def table_sizes(self, rules: str, options: str = "", /) -> list[int]:
+        """The seats a table may have under these rules, the default first (ValueError
+        when the rules do not read)."""
+        ...
+
+    def starts(self, path: str, /) -> list[dict[str, object]]:
+        """The start positions (decks, deals) a file gives, each as the fields a live
+        table's set-up takes (OSError when it cannot be read)."""
+        ...
+
+
+class Disputes(Protocol[StateT_contra, SettingT]):
+    """Where a game's settings can disagree (``pitboss disputes``, its atlas): its
+    ``disputes`` module. It states the scope the search covers, part by part, and the
+    comparisons its shipped atlas holds."""
+
+    #: The names of the scope's parts (``--scope`` takes them), in search order.
+    PARTS: tuple[str, ...]
+
+    def scopes(self, settings: Sequence[SettingT], /) -> Sequence[tuple[str, Scope, int]]:
+        """The scope for these settings: each part's name, its scope and its length in moves."""
+        ...
+
+    def atlas(self) -> Sequence[tuple[str, tuple[SettingT, ...], bool]]:
+        """The atlas's comparisons: each one's group, its settings and whether it is a pair
+        of options on a preset (the preset, each option alone, both)."""
+        ...
+
+    def points(self, settings: Sequence[SettingT], /) -> Mapping[str, tuple[str, ...]]:
+        """Each point where the settings differ, by name, with the settings' fields that state it."""
+        ...
+
+    def reading(self, state: StateT_contra, /) -> Mapping[str, object]:
+        """What the rules read in a position, by component (under its own setting)."""
+        ...
+
+    def atlas_file(self) -> Path:
+        """Where the shipped atlas (the comparisons computed ahead) lives."""
+        ...
+
+    def differences(self, a: SettingT, b: SettingT, /) -> Mapping[str, tuple[object, object]]:
+        """How two settings differ: each field (as :meth:`points` names them) whose values
+        differ -> (a's value, b's value)."""
+        ...
+
+    def adopt(self, a: SettingT, b: SettingT, fields: tuple[str, ...], /) -> SettingT:
+        """``a`` with ``b``'s values of ``fields`` (one point of difference copied over)."""
         ...
 
 
@@ -486,8 +585,12 @@ class Game(Generic[StateT, MoveT, RecordT, SettingT]):
     live: Lazy[Live] | None = None
     analyser: Analyser[StateT, MoveT] | None = None
     solver: Solver[StateT, RecordT] | None = None
+    prover: Lazy[Prover] | None = None
     rulebook: Lazy[Rulebook] | None = None
     selfplay: SelfPlay | None = None
+    #: Built-in players and tournament seating (``pitboss arena``; needs ``live``).
+    players: Lazy[Players] | None = None
+    disputes: Lazy[Disputes[StateT, SettingT]] | None = None
     #: Protocols its clients speak beside the HTTP service (``pitboss serve --NAME PORT``).
     listeners: tuple[Listener, ...] = ()
 

@@ -7,13 +7,16 @@ The command line adds ``--NAME PORT`` and each :class:`ListenerOption` to ``pitb
 serve``; when ``--NAME`` is given, the service calls the listener's ``serve`` (its module
 is imported only then) with what it lends a listener (:class:`ListenerHost`, the service's
 tables) and the options as keywords. The listener's code imports nothing of the service.
+
+A listener may also hold single tables on their own, without the service (``held``, a
+:class:`Holding`): ``pitboss arena`` seats the protocol's clients at such tables.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeAlias, TypeVar, cast
 
@@ -95,6 +98,92 @@ class ListenerOption:
 
 
 @dataclass(frozen=True)
+class Held:
+    """One table a listener holds on its own, without the service (``pitboss arena``'s
+    tables of the protocol's clients): its games, the seed of its deals and seats, the
+    seconds a client may take to answer, the rules' toggles, the deal its first game
+    starts from (as a live table's set-up gives it; None: the seed's), the folder for its
+    record."""
+
+    games: int
+    seed: int
+    timeout: float
+    options: str
+    start: Mapping[str, object] | None
+    folder: str
+
+
+@dataclass(frozen=True)
+class HeldIncident:
+    """What a client did wrong at a held table, and what came of it."""
+
+    seat: int
+    #: The game (from 1) and the ply it happened at (None: before the first game).
+    game: int | None
+    ply: int
+    kind: str
+    message: str
+    consequence: str
+
+
+@dataclass
+class HeldOutcome:
+    """A held table once over: its record in the protocol's own format, and what it saw."""
+
+    record: str
+    extension: str
+    encoding: str
+    games_played: int
+    #: Each game played: every seat's rank (0: the first out, the winner).
+    ranks: list[list[int]]
+    plies: int
+    #: Each seat's think times: from one ply to its own next (seconds).
+    think: list[list[float]]
+    incidents: list[HeldIncident]
+
+
+class HeldTable(Protocol):
+    """A held table, listening on a loopback port for its clients (in seat order, each
+    once the one before it has its seat)."""
+
+    @property
+    def port(self) -> int: ...
+
+    def seated(self) -> int:
+        """How many clients have their seats (all of them once the table has started)."""
+        ...
+
+    def join(self, seconds: float | None) -> None:
+        """Wait until the table is over (at most ``seconds``)."""
+        ...
+
+    def stop(self) -> None:
+        """Stop listening and close what is still open."""
+        ...
+
+    def outcome(self) -> HeldOutcome | None:
+        """The table's outcome (None: it never started)."""
+        ...
+
+
+class Holding(Protocol):
+    """A listener's tables held on their own: the module :attr:`Listener.held` names."""
+
+    @property
+    def SEATS(self) -> int:  # noqa: N802 - a module's constant
+        """Seats at one table."""
+        ...
+
+    def check(self, options: str, starts: Sequence[Mapping[str, object]], /) -> None:
+        """ValueError saying what is wrong with these toggles or deals."""
+        ...
+
+    def hold(self, table: Held, /) -> HeldTable:
+        """The table, listening (ValueError, OSError when it cannot)."""
+        ...
+
+
+@dataclass(frozen=True)
 class Listener:
     """A protocol a game's clients speak, served beside the HTTP service."""
 
@@ -105,6 +194,8 @@ class Listener:
     #: The module that holds the listener's ``serve`` (:class:`Serve`), imported when it starts.
     server: str
     options: tuple[ListenerOption, ...] = ()
+    #: The module that holds single tables on their own (:class:`Holding`; None: it cannot).
+    held: str | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.fullmatch(self.name):
@@ -125,3 +216,7 @@ class Listener:
     def serve(self) -> Serve:
         """The listener's ``serve`` (its module imported now)."""
         return cast(Serve, importlib.import_module(self.server).serve)
+
+    def holding(self) -> Holding | None:
+        """What holds the listener's tables on their own (its module imported now)."""
+        return None if self.held is None else cast(Holding, importlib.import_module(self.held))

@@ -115,3 +115,23 @@ class Match(Protocol):
 
 
 BOT_STYLES = ("random", "greedy")
+
+
+def table_view(match: Match, seat: int | None, *, table_id: str, game: str, rules: str, options: str, status: str,
+               bots: list[str | None], clock: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The reader's view of a live table (``seat`` None: the public one), as every face
+    gives it: the table's head (id, game, rules, options, status, ply, round, to_move,
+    seats with their bots), then the match's own part, the clock and the reader's seat."""
+    inner = match.view(seat)
+    seats = inner.pop("seats")
+    assert isinstance(seats, list), "a match's view lists its seats"
+    for i, s in enumerate(seats):
+        s["bot"] = bots[i]
+    out = {"id": table_id, "game": game, "rules": rules, "options": options, "status": status, "ply": match.ply,
+           "round": inner.pop("round"), "to_move": inner.pop("to_move"), "seats": seats}
+    out.update(inner)
+    if clock is not None:
+        out["clock"] = clock
+    if seat is not None:
+        out["seat"] = match.seats[seat]
+    return out

@@ -14,7 +14,7 @@ A rule's place in the rulebook's page is :func:`anchor` (``rules.html#<rule id>`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -133,8 +133,11 @@ def _describe(b: Book, rule_set: str) -> str:
 # ------------------------------------------------------------------ text
 
 
-def text(books: Sequence[Book], width: int = WIDTH) -> str:
-    """The rulebook as text, every line at most ``width`` columns wide in every language."""
+def text(books: Sequence[Book], width: int = WIDTH,
+         guarantees: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The rulebook as text, every line at most ``width`` columns wide in every language;
+    ``guarantees`` (game name -> lines, ``referee.jobs.prove``) adds, after the rule sets,
+    what each one guarantees."""
     lines: list[str] = []
     for b in books:
         if lines:
@@ -145,6 +148,13 @@ def text(books: Sequence[Book], width: int = WIDTH) -> str:
         for s in b.rule_sets:
             lines += wrap(f"{s}: {_describe(b, s)}", width, "  ")
         lines.append("")
+        if guarantees and guarantees.get(b.game.name):
+            # The certificates speak English (as the rule ids do); the heading names the command.
+            lines += ["pitboss prove", "-" * len("pitboss prove")]
+            for line in guarantees[b.game.name]:
+                indent = " " * (len(line) - len(line.lstrip()))
+                lines += wrap(line.strip(), width, indent)
+            lines.append("")
         if len(b.rule_sets) > 1:
             lines += [TEXT["differences"], "-" * text_width(TEXT["differences"])]
             col = max(12, (width - 24) // len(b.rule_sets))
@@ -216,7 +226,8 @@ def _link(r: spec.Rule) -> str:
             f'<span class="id">{escape(r.id)}</span></a>')
 
 
-def html(books: Sequence[Book]) -> str:
+def html(books: Sequence[Book], after: Callable[[Book], str] | None = None) -> str:
+    """The books as one page; ``after`` gives what follows a game's rules (its atlas)."""
     out: list[str] = []
     for b in books:
         g = b.game
@@ -253,6 +264,8 @@ def html(books: Sequence[Book]) -> str:
                            f"<p>{escape(r.text)}</p>"
                            f'<p class="facts">{escape(" · ".join(facts))}</p>'
                            f'<p class="facts source">{escape(TEXT["source"].format(source=r.source))}</p></section>')
+        if after is not None:
+            out.append(after(b))
     title = " · ".join(TEXT["title"].format(game=gettext_(b.game.title)) for b in books)
     return head(title, STYLE, "default-src 'none'; style-src 'unsafe-inline'", BCP47[current()]) + f"""
 <body>

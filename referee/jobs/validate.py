@@ -114,6 +114,10 @@ def parse_settings(texts: Iterable[str]) -> Choices:
 def judge_chunk(chunk: Chunk, file: str, index: int, settings: Choices | None = None) -> GameReport:
     """One record's verdict; ``settings`` (game name -> setting, see :func:`parse_settings`)
     judges a game's records under that setting instead of their own rules."""
+    if chunk.findings:  # over a size limit: not read (not even for its Game tag)
+        report = GameReport(file, index, chunk.game, None, errors=list(chunk.findings), line=chunk.line)
+        attach_sources(report, chunk)
+        return report
     kind = registry.find(chunk.game)
     if kind is None:
         if chunk.game is None:
@@ -125,10 +129,6 @@ def judge_chunk(chunk: Chunk, file: str, index: int, settings: Choices | None = 
         line, column = _game_tag_place(chunk)
         finding = Finding("notation.tag.game", message, line, column)
         report = GameReport(file, index, chunk.game, None, errors=[finding], line=chunk.line)
-        attach_sources(report, chunk)
-        return report
-    if chunk.findings:  # over a size limit: not read
-        report = GameReport(file, index, chunk.game, None, errors=list(chunk.findings), line=chunk.line)
         attach_sources(report, chunk)
         return report
     report = replay(kind, kind.notation.read(chunk, file, index), setting=(settings or {}).get(kind.name))

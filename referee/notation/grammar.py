@@ -9,6 +9,11 @@ from collections.abc import Callable
 from contextlib import suppress
 from functools import cache
 from pathlib import Path
+
+# Python's own parser of regular expressions: how a terminal's pattern ends is read from
+# its parse, not guessed from its text.
+from re import _constants as sre_constants
+from re import _parser as sre_parse
 from typing import Any
 
 import lark
@@ -20,6 +25,7 @@ from lark.exceptions import (
     UnexpectedToken,
 )
 from lark.lark import _LOAD_ALLOWED_OPTIONS
+from lark.lexer import PatternRE, TerminalDef
 
 from referee.engines.message import J, M, T
 from referee.notation.records import Finding, source_lines, visible
@@ -55,7 +61,8 @@ def load(name: str, start: tuple[str, ...] = ("start",), transformer: type[Trans
     unreadable or unwritable (then the parser is simply built each time).
     """
     path = (folder or data_dir("grammar")) / f"{name}.lark"
-    built: dict[str, Any] = {"parser": "lalr", "strict": True, "start": list(start), "maybe_placeholders": False}
+    built: dict[str, Any] = {"parser": "lalr", "strict": True, "start": list(start), "maybe_placeholders": False,
+                             "edit_terminals": possessive_tail}
     # What is given again when a saved parser is loaded (Lark does not save these).
     given: dict[str, Any] = {"propagate_positions": True, "transformer": transformer() if transformer else None}
     target = _cache_file(name, start, folder)
@@ -74,6 +81,38 @@ def load(name: str, start: tuple[str, ...] = ("start",), transformer: type[Trans
     if target is not None:
         _save(parser, target)
     return parser
+
+
+def possessive_tail(terminal: TerminalDef) -> None:
+    """Make a terminal's trailing greedy repetition possessive (``(...)*`` -> ``(...)*+``).
+
+    A terminal that lexes a run whole (``TAGS: TAG (_BLANK TAG)*``, a run of moves) ends in
+    a repeated group, and Python's regular expressions keep a backtracking frame for every
+    repetition of a group: matching such a run held memory many times its length. Nothing
+    follows the repetition inside the terminal, so the greedy match is the first one found
+    and is never backtracked into: the possessive form matches exactly the same text, in
+    constant memory (and faster).
+    """
+    pattern = terminal.pattern
+    if isinstance(pattern, PatternRE):
+        edited = possessive(pattern.value)
+        if edited != pattern.value:
+            terminal.pattern = PatternRE(edited, pattern.flags, pattern.raw)
+
+
+def possessive(regexp: str) -> str:
+    """``regexp`` with its trailing greedy, unbounded repetition made possessive (as
+    :func:`possessive_tail` makes a terminal's), else unchanged."""
+    return regexp + "+" if regexp.endswith(("*", "+")) and _ends_in_greedy_repeat(regexp) else regexp
+
+
+def _ends_in_greedy_repeat(regexp: str) -> bool:
+    """Does ``regexp`` end in a greedy, unbounded repetition (``*`` or ``+``)?"""
+    items = sre_parse.parse(regexp)
+    if not len(items):
+        return False
+    op, arg = items[-1]
+    return op is sre_constants.MAX_REPEAT and arg[1] is sre_constants.MAXREPEAT
 
 
 def _save(parser: Lark, target: Path) -> None:
@@ -111,12 +150,16 @@ def cache_dir() -> Path | None:
     return folder if os.access(folder, os.W_OK | os.R_OK) else None
 
 
+#: What :func:`possessive_tail` does to a grammar's terminals (part of a cached parser's name).
+_EDITS = "possessive-tail-1"
+
+
 @cache
 def _grammar_digest(folder: Path | None = None) -> str:
     """A digest of every grammar file of the folder (``%import`` reaches a file's
     siblings), of the folder itself, and of the Lark and Python versions that compile them."""
     digest = hashlib.sha256()
-    for part in (lark.__version__, sys.version.split()[0], *([str(folder)] if folder else [])):
+    for part in (lark.__version__, sys.version.split()[0], _EDITS, *([str(folder)] if folder else [])):
         digest.update(part.encode() + b"\0")
     for file in sorted((folder or data_dir("grammar")).glob("*.lark")):
         digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")

@@ -117,4 +117,6 @@ def _capturing(grammar: str, terminal: str, names: Iterable[str]) -> str:
     missing = {n.lstrip("_") for n in wanted} - seen
     if missing:
         raise ValueError(f"{terminal} does not refer to {', '.join(sorted(missing))}")
+    if any(t.name == terminal for t in grammars.load(grammar).terminals):  # the lexer's: edited as it is
+        return grammars.possessive(piece.regexp)
     return piece.regexp

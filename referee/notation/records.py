@@ -53,7 +53,7 @@ class Finding:
         }
 
 
-@dataclass
+@dataclass(slots=True)
 class Tag:
     name: str
     value: str
@@ -142,21 +142,39 @@ def text_lines(text: str) -> list[str]:
     return out
 
 
+_LINE = re.compile(r"([^\r\n]*)(?:\r\n|\r|\n)|([^\r\n]+)\Z")
+
+
+def iter_lines(text: str) -> Iterator[str]:
+    """:func:`text_lines` one line at a time: a big text is not held a second time, as a
+    list of its lines (nor four times, as ``io.StringIO`` holds it)."""
+    for m in _LINE.finditer(text):
+        yield m.group(2) if m.group(2) is not None else m.group(1) + "\n"
+
+
 def source_lines(text: str) -> list[str]:
     """The lines of a record's text without their line ends (a chunk's text has only LF):
     line ``n`` of the record is ``source_lines(text)[n - 1]``."""
     return [line.rstrip("\n") for line in text_lines(text)]
 
 
+#: How much of a line over the limit is kept to tell where it belongs (a tag line, the
+#: movetext of the record before it, text after a record's result).
+OVERLONG_HEAD = 1_000
+
+
 class Overlong(str):
-    """A line longer than :data:`MAX_LINE`: the string is its first ``MAX_LINE``
-    characters (and a line end); ``length`` is how long the line really was (at least)."""
+    """A line longer than :data:`MAX_LINE`: the string is a bare line end (the line is not
+    read); ``head`` is its first :data:`OVERLONG_HEAD` characters, which say where it
+    belongs, and ``length`` how long the line really was (at least)."""
 
     length: int
+    head: str
 
-    def __new__(cls, head: str, length: int) -> Overlong:
-        obj = super().__new__(cls, head)
+    def __new__(cls, length: int, head: str = "") -> Overlong:
+        obj = super().__new__(cls, "\n")
         obj.length = length
+        obj.head = head[:OVERLONG_HEAD]
         return obj
 
 
@@ -173,6 +191,7 @@ def bounded_lines(handle: TextIO, max_line: int | None = None) -> Iterator[str]:
             yield line
             continue
         length = len(line)
+        head = line[:OVERLONG_HEAD]
         while not line.endswith("\n"):
             line = readline(1 << 16)
             if not line:
@@ -180,7 +199,7 @@ def bounded_lines(handle: TextIO, max_line: int | None = None) -> Iterator[str]:
             length += len(line)
         if line.endswith("\n"):
             length -= 1
-        yield Overlong("\n", length)
+        yield Overlong(length, head)
 
 
 # ---------------------------------------------------------------- splitting a file
@@ -211,94 +230,131 @@ def split_records(lines: Iterable[str], first_line: int = 1,
 
     A line over ``max_line`` characters (:data:`MAX_LINE`) or a record over ``max_record``
     (:data:`MAX_RECORD`) is not kept: the record comes with a ``notation.limit`` finding.
+    A line over the limit goes to the piece it would go to were it shorter (its head
+    decides: a tag line starts a record, text after a result is a piece of its own): that
+    piece is the one not read, and the records before and after it are read as usual.
     """
-    sections = section_tags or {}
-    line_limit = MAX_LINE if max_line is None else max_line
-    record_limit = MAX_RECORD if max_record is None else max_record
-    buf: list[str] = []
-    size = 0
-    findings: list[Finding] = []
-    start = first_line
-    game: str | None = None
-    in_movetext = False
-    has_tags = False
-    after_tag = False
-    ended = False  # the record's movetext has ended with a result token
-    depth = 0
-    lineno = first_line - 1
-
-    def chunk() -> Chunk:
-        return Chunk("".join(buf), start, game, findings)
-
+    splitter = _Splitter(section_tags or {}, first_line, MAX_LINE if max_line is None else max_line,
+                         MAX_RECORD if max_record is None else max_record)
     for raw in lines:
-        lineno += 1
+        yield from splitter.feed(raw)
+    if splitter.worth():
+        yield splitter.chunk()
+
+
+class _Splitter:
+    """:func:`split_records`' place in a stream: the piece being cut and what its lines
+    have shown so far."""
+
+    def __init__(self, sections: Mapping[str, frozenset[str]], first_line: int, line_limit: int,
+                 record_limit: int) -> None:
+        self.sections, self.line_limit, self.record_limit = sections, line_limit, record_limit
+        self.lineno = first_line - 1
+        self.start = first_line
+        self.buf: list[str] = []
+        self.size = 0
+        self.findings: list[Finding] = []
+        self.game: str | None = None
+        self.in_movetext = self.has_tags = self.after_tag = False
+        self.ended = False  # the record's movetext has ended with a result token
+        self.depth = 0  # brace comments open
+
+    def chunk(self) -> Chunk:
+        return Chunk("".join(self.buf), self.start, self.game, self.findings)
+
+    def worth(self) -> bool:  # a piece is reported if it holds text, or a line too long to hold
+        return bool(self.findings) or any(b.strip(_BLANK) for b in self.buf)
+
+    def _restart(self) -> None:
+        """A new piece starts at this line."""
+        self.buf, self.size, self.findings, self.start, self.game, self.has_tags = [], 0, [], self.lineno, None, False
+
+    def feed(self, raw: str) -> Iterator[Chunk]:
+        """Take the next line; yield the piece it ends, if it ends one."""
+        self.lineno += 1
         line = raw
+        too_long = _too_long(raw, self.lineno, self.line_limit)
+        if isinstance(raw, Overlong):
+            # the line goes where it would go if it were shorter: its head says where (the
+            # next record's tags, the movetext of the record before it, text after a result)
+            line = raw.head + "\n"
         if line.startswith("\ufeff"):
             line = line.lstrip("\ufeff")
-        if isinstance(raw, Overlong) or len(line.rstrip("\r\n")) > line_limit:
-            length = raw.length if isinstance(raw, Overlong) else len(line.rstrip("\r\n"))
-            if not findings:
-                findings.append(Finding("notation.limit",
-                                        T("line {lineno} is {length:,} characters long; a record line may hold at "
-                                          "most {line_limit:,}: the record is not read", lineno=lineno, length=length,
-                                          line_limit=line_limit),
-                                        lineno, 1))
-            line = "\n"
         m = _TAG_LINE.match(line)
         new_game = _GAME_TAG.match(line) if m else None
-        if depth and new_game is None:
-            m = None
-        if m:
-            name = m.group(1)
-            continues = in_movetext and name.lower() in sections.get(game or "", ())
-            stray = has_tags and game is None and not after_tag
-            if (in_movetext and not continues) or (new_game and (game is not None or stray)):
-                if any(b.strip(_BLANK) for b in buf):
-                    yield chunk()
-                buf, size, findings, start, game, in_movetext, has_tags = [], 0, [], lineno, None, False, False
-                depth = 0
-            if new_game:
-                game = _game_name(new_game.group(1))
-            if continues:
-                in_movetext = False
-            has_tags = after_tag = True
-            ended = False
+        if m and (new_game is not None or not self.depth):
+            yield from self._tag_line(m.group(1), new_game)
         else:
-            after_tag = False
-            if not buf and not line.strip(_BLANK):
-                start = lineno + 1
-                continue
-            was_open = depth
-            # Most lines are plain movetext: no brace or semicolon, nothing to scan for.
-            if "{" in line or ";" in line or (depth and "}" in line):
-                depth = _scan_movetext(line, depth)
-                bare = _movetext_only(line)
-            else:
-                bare = line.strip(_BLANK)
-            if ended and not was_open and (depth or bare):
-                # text after the record's result token: not the record's (it may be junk
-                # between records); it is a piece of its own, reported as such
-                if any(b.strip(_BLANK) for b in buf):
-                    yield chunk()
-                buf, size, findings, start, game, has_tags = [], 0, [], lineno, None, False
-            if depth:
-                in_movetext = True
-            else:
-                if bare:
-                    in_movetext = True
-                ended = bare.endswith(_RESULT_TOKENS) and bool(_RESULT_END.search(bare)) or (ended and not bare)
-        size += len(line)
-        if size > record_limit:
-            if not any(f.rule == "notation.limit" for f in findings):
-                findings.append(Finding("notation.limit",
-                                        T("the record is over {record_limit:,} characters long (from line {start}); "
-                                          "a record may hold at most that: it is not read", record_limit=record_limit,
-                                          start=start),
-                                        lineno, 1))
-            continue  # not kept: the record is reported by its findings, not read
-        buf.append(line)
-    if any(b.strip(_BLANK) for b in buf):
-        yield chunk()
+            self.after_tag = False
+            if not self.buf and not line.strip(_BLANK) and too_long is None:
+                self.start = self.lineno + 1
+                return
+            yield from self._movetext_line(line)
+        if too_long is not None:
+            # the piece it went to is not read (the first such line says why); the line
+            # itself is never kept
+            if not self.findings:
+                self.findings.append(too_long)
+            line = "\n"
+        self.size += len(line)
+        if self.size > self.record_limit:
+            if not any(f.rule == "notation.limit" for f in self.findings):
+                self.findings.append(_too_big(self.record_limit, self.start, self.lineno))
+            return  # not kept: the record is reported by its findings, not read
+        self.buf.append(line)
+
+    def _tag_line(self, name: str, new_game: re.Match[str] | None) -> Iterator[Chunk]:
+        continues = self.in_movetext and name.lower() in self.sections.get(self.game or "", ())
+        stray = self.has_tags and self.game is None and not self.after_tag
+        if (self.in_movetext and not continues) or (new_game and (self.game is not None or stray)):
+            if self.worth():
+                yield self.chunk()
+            self._restart()
+            self.in_movetext = False
+            self.depth = 0
+        if new_game:
+            self.game = _game_name(new_game.group(1))
+        if continues:
+            self.in_movetext = False
+        self.has_tags = self.after_tag = True
+        self.ended = False
+
+    def _movetext_line(self, line: str) -> Iterator[Chunk]:
+        was_open = self.depth
+        # Most lines are plain movetext: no brace or semicolon, nothing to scan for.
+        if "{" in line or ";" in line or (self.depth and "}" in line):
+            self.depth = _scan_movetext(line, self.depth)
+            bare = _movetext_only(line)
+        else:
+            bare = line.strip(_BLANK)
+        if self.ended and not was_open and (self.depth or bare):
+            # text after the record's result token: not the record's (it may be junk
+            # between records); it is a piece of its own, reported as such
+            if self.worth():
+                yield self.chunk()
+            self._restart()
+        if self.depth:
+            self.in_movetext = True
+        else:
+            if bare:
+                self.in_movetext = True
+            self.ended = bare.endswith(_RESULT_TOKENS) and bool(_RESULT_END.search(bare)) or (self.ended and not bare)
+
+
+def _too_long(raw: str, lineno: int, limit: int) -> Finding | None:
+    """The finding of a line over ``limit`` characters (None for a line within it)."""
+    length = raw.length if isinstance(raw, Overlong) else len(raw.lstrip("\ufeff").rstrip("\r\n"))
+    if length <= limit:
+        return None
+    message = T("line {lineno} is {length:,} characters long; a record line may hold at most "
+                "{line_limit:,}: the record is not read", lineno=lineno, length=length, line_limit=limit)
+    return Finding("notation.limit", message, lineno, 1)
+
+
+def _too_big(limit: int, start: int, lineno: int) -> Finding:
+    message = T("the record is over {record_limit:,} characters long (from line {start}); a record "
+                "may hold at most that: it is not read", record_limit=limit, start=start)
+    return Finding("notation.limit", message, lineno, 1)
 
 
 def _scan_movetext(line: str, depth: int) -> int:

@@ -18,13 +18,16 @@ from starlette.requests import Request
 from starlette.routing import Route, WebSocketRoute
 
 from referee.service import endpoints, replies
+from referee.service.caps import TableCaps
 from referee.service.context import Limits, Service
+from referee.service.deadlines import BODY_TIMEOUT, HEADER_TIMEOUT, deadline_protocol
 from referee.service.endpoints import Endpoint
 from referee.service.errors import HubError
-from referee.service.events import WS_MESSAGE, events
+from referee.service.events import TRANSPORT, WS_MESSAGE, events, transport_of
 from referee.service.incoming import Incoming
 from referee.service.store import open_store
 from referee.service.tables import TableHub
+from referee.service.views import Readers
 
 #: Another protocol's listener, run beside the HTTP service: given the hub once it is up.
 Listener = Callable[[TableHub], Coroutine[Any, Any, None]]
@@ -42,7 +45,9 @@ class _FastApp(Starlette):
     service: Service | None = None
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] == "http" and scope["path"].startswith(_TABLES):
+        if scope["type"] == "websocket":
+            scope[TRANSPORT] = transport_of(send)  # to cut off a reader that reads nothing
+        elif scope["type"] == "http" and scope["path"].startswith(_TABLES):
             table_id, slash, tail = scope["path"][len(_TABLES):].partition("/")
             endpoint = endpoints.FAST.get((scope["method"], slash + tail)) if table_id else None
             if endpoint is not None:
@@ -109,14 +114,16 @@ async def _crashed(request: Request, exc: Exception) -> replies.Reply:  # a bug:
 
 
 def create_app(db: str = "pitboss.db", *, rate: float = 200.0, burst: float = 400.0,
-               resume: bool = True) -> Starlette:
-    """The service on database ``db`` (a SQLite path or ``postgresql://...``)."""
+               resume: bool = True, readers: Readers | None = None, caps: TableCaps | None = None) -> Starlette:
+    """The service on database ``db`` (a SQLite path or ``postgresql://...``);
+    ``readers``: the event readers' limits (:class:`~referee.service.views.Readers`);
+    ``caps``: how many unfinished tables it holds (:class:`~referee.service.caps.TableCaps`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         store = await asyncio.to_thread(open_store, db)
-        hub = TableHub(store)
-        app.service = app.state.service = Service(hub, store, Limits(rate, burst))
+        hub = TableHub(store, caps)
+        app.service = app.state.service = Service(hub, store, Limits(rate, burst), readers or Readers())
         app.state.hub = hub
         if resume:
             await hub.resume()
@@ -155,21 +162,24 @@ def _announce(server: Any, db: str, announce: Callable[[str], Any]) -> None:
 
 
 def serve(host: str, port: int, db: str, *, rate: float = 200.0, burst: float = 400.0,
-          announce=print, extra_servers=()) -> int:
+          readers: Readers | None = None, announce=print, extra_servers=(),
+          deadlines: tuple[float, float] = (HEADER_TIMEOUT, BODY_TIMEOUT), caps: TableCaps | None = None) -> int:
     """Run the service until SIGINT/SIGTERM, then finish the requests in flight; 0 when
     it stopped cleanly. ``extra_servers``: coroutines (other protocols) run beside it,
-    each given the hub once it is up."""
+    each given the hub once it is up; ``deadlines``: the seconds a request's headers and
+    a silence in its body may take (:mod:`referee.service.deadlines`); ``caps``: see
+    :func:`create_app`."""
     import gc
     import signal
 
     import uvicorn
 
-    app = create_app(db, rate=rate, burst=burst)
+    app = create_app(db, rate=rate, burst=burst, readers=readers, caps=caps)
     # no proxy headers (nothing here reads the client's address), no access log, no Server
     # header: per-request work that answers nobody
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=WS_MESSAGE * 16,
                             timeout_graceful_shutdown=10, lifespan="on", proxy_headers=False,
-                            access_log=False, server_header=False)
+                            access_log=False, server_header=False, http=deadline_protocol(*deadlines))
     server = uvicorn.Server(config)
 
     async def main() -> None:

@@ -1,13 +1,14 @@
-"""What every endpoint of a running service reaches: its table hub, its database and the
-per-token request rate (:class:`Limits`)."""
+"""What every endpoint of a running service reaches: its table hub, its database, the
+per-token request rate (:class:`Limits`) and the event readers' limits."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.service.store import Store
 from referee.service.tables import TableHub
+from referee.service.views import Readers
 
 
 class Limits:
@@ -48,3 +49,5 @@ class Service:
     hub: TableHub
     store: Store
     limits: Limits
+    #: The event readers' limits (bytes behind, seconds stalled) and the dropped ones.
+    readers: Readers = field(default_factory=Readers)

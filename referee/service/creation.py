@@ -13,7 +13,7 @@ from referee.service.errors import HubError
 
 MAX_SEATS = 16
 MAX_NAME = 40
-FIELDS = {"game", "rules", "options", "seats", "bots", "decks", "rounds", "seed", "clock"}
+FIELDS = {"game", "rules", "options", "seats", "bots", "decks", "rounds", "seed", "clock", "move_limit"}
 
 
 def _bad(message: str, detail: Any = None, status: int = 422) -> HubError:

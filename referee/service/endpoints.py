@@ -74,7 +74,8 @@ async def healthz(req: Incoming) -> Reply:
     store, hub = svc.store, svc.hub
     return replies.json_reply({"ok": True, "storage": store.kind, "commits": store.commits, "writes": store.batched,
                                "memory": {"python_blocks": sys.getallocatedblocks(), "tables": len(hub.tables),
-                                          "finished_cached": len(hub.finished)}})
+                                          "finished_cached": len(hub.finished)},
+                               "readers": views.readers_now(hub.tables.values(), svc.readers)})
 
 
 async def openapi(req: Incoming) -> Reply:
@@ -111,7 +112,8 @@ async def replay_page(req: Incoming) -> Reply:
 
 async def create_table(req: Incoming) -> Reply:
     body = await req.json(MOVE_BODY)
-    table, tokens = await req.service.hub.create(body)
+    client = req.scope.get("client")
+    table, tokens = await req.service.hub.create(body, client[0] if client else None)
     seats = [{"name": s["name"], "token": tok, "bot": s.get("bot")} for s, tok in zip(table.row.seats, tokens)]
     return replies.json_reply({"id": table.id, "game": table.row.game, "rules": table.row.rules,
                                "options": table.row.setup.get("options", ""), "seats": seats,

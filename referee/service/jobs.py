@@ -9,6 +9,7 @@ import tempfile
 from typing import Any
 
 from referee.jobs.validate import Summary, validate_lines
+from referee.notation.records import iter_lines
 
 
 class JobError(Exception):
@@ -22,7 +23,7 @@ class JobError(Exception):
 def validate(text: str, name: str = "<body>") -> dict[str, Any]:
     summary = Summary()
     games = []
-    for report in validate_lines(io.StringIO(text), name):
+    for report in validate_lines(iter_lines(text), name):
         summary.add(report)
         games.append(report.to_json())
     return {"summary": summary.to_json(), "games": games}

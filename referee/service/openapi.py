@@ -56,6 +56,10 @@ def _components(rules: str) -> dict[str, Any]:
                 "decks": {"type": "object", "additionalProperties": {"type": "string"}},
                 "rounds": {"type": "integer", "minimum": 1},
                 "seed": {"type": "integer", "minimum": 0},
+                "move_limit": {"type": "integer", "minimum": 1,
+                               "description": "plies after which a game the rules have not ended stops, as a "
+                                              "valid record with [Termination \"move limit\"] and the result * "
+                                              "(games that need one; default 1000)"},
                 "clock": {"type": "object", "properties": {"move_seconds": {"type": "number"}}}}},
             "Move": {"type": "object", "required": ["move"], "properties": {
                 "move": {"type": "string", "description": "the move in notation, as the seat's legal list writes it"},
@@ -96,7 +100,9 @@ def _paths(notations: str) -> dict[str, Any]:
                 "responses": {"201": {"description": "the table, with each seat's token (shown only here)",
                                       "content": _JSON_OBJECT},
                               "400": _error("malformed body"), "413": _error("body too big"),
-                              "422": _error("a field the rules do not allow")}},
+                              "422": _error("a field the rules do not allow"),
+                              "429": _error("this client address has its limit of unfinished tables (Retry-After)"),
+                              "503": _error("the service holds its limit of unfinished tables (Retry-After)")}},
             "get": {"summary": "List tables, newest first",
                     "parameters": [{"name": "cursor", "in": "query", "schema": {"type": "string"}}],
                     "responses": {"200": {"description": "{tables, next}", "content": _JSON_OBJECT},
@@ -127,6 +133,11 @@ def _paths(notations: str) -> dict[str, Any]:
                           "429": _error("too many requests from this token")}}},
         "/v1/tables/{id}/events": {"get": {
             "summary": "WebSocket: the reader's view, then one message per move, then the end (?token= for a seat)",
+            "description": "First `{type: view, ...the reader's view}`; then per move `{type: move, ply, seat, "
+                           "move, view}`, whose view leaves out `moves` (the history: `move` is its new entry, "
+                           "null when the move adds none); then `{type: end, result}`. A reader that falls "
+                           "behind (its unsent events past a backlog, 1 MiB by default, or its connection taking "
+                           "nothing for 30 s) is closed with 4408 and reconnects for a fresh view.",
             "parameters": [_TABLE_ID, {"name": "token", "in": "query", "schema": {"type": "string"}}],
             "responses": {"101": {"description": "WebSocket"}}}},
         "/v1/tables/{id}/record": {"get": {"summary": f"The record ({notations}); the public part until finished",

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import Any
 
 from referee.jobs import registry
 from referee.jobs.game import Live
 from referee.jobs.live import LiveError, Match, Outcome
 from referee.service import views
+from referee.service.caps import TABLES_RETRY_AFTER, TableCaps
 from referee.service.creation import check_body
 from referee.service.drive import Driver
 from referee.service.errors import HubError
@@ -63,9 +64,15 @@ def live_part(game: str) -> Live:
 
 
 class TableHub:
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, caps: TableCaps | None = None):
         self.store = store
+        self.caps = caps or TableCaps()
         self.tables: dict[str, Table] = {}
+        #: Who created each unfinished table created since the start (table id -> client
+        #: address), and how many each address has: the per-client cap's count.
+        self.creators: dict[str, str] = {}
+        self.created_by: Counter[str] = Counter()
+        self._swept = now()
         self.finished: OrderedDict[str, Table] = OrderedDict()
         self._loading: dict[str, asyncio.Lock] = {}
         self.driver = Driver(self._commit, self._keep)
@@ -82,6 +89,7 @@ class TableHub:
                     table.row.status = table.status
                     await self.store.write(self.store.update_table(table_id, status=table.row.status))
                 self.driver.after(table)
+        self.sweep()
         return len(ids)
 
     def close(self) -> None:
@@ -93,7 +101,9 @@ class TableHub:
 
     # ------------------------------------------------------------------ tables
 
-    async def create(self, body: Any) -> tuple[Table, list[str]]:
+    async def create(self, body: Any, client: str | None = None) -> tuple[Table, list[str]]:
+        """A new table from ``body``; ``client``: the creator's address, for the per-client cap."""
+        self._check_caps(client)
         body = check_body(body)
         game = registry.game(body["game"])
         live = live_part(game.name)
@@ -111,8 +121,51 @@ class TableHub:
         row.status = table.status
         await self.store.write(self.store.insert_table(row))
         self.tables[row.id] = table
+        if client is not None:
+            self.creators[row.id] = client
+            self.created_by[client] += 1
         self.driver.after(table)
         return table, tokens
+
+    def _check_caps(self, client: str | None) -> None:
+        if now() - self._swept > self.caps.idle / 4 or len(self.tables) >= self.caps.total:
+            self.sweep()
+        wait = {"Retry-After": str(TABLES_RETRY_AFTER)}
+        if len(self.tables) >= self.caps.total:
+            raise HubError(503, {"error": f"the service holds its limit of {self.caps.total:,} unfinished "
+                                          "tables; try again later"}, wait)
+        if client is not None and self.created_by[client] >= self.caps.per_client:
+            raise HubError(429, {"error": f"this address has {self.caps.per_client:,} unfinished tables, its "
+                                          "limit; finish one or try again later"}, wait)
+
+    def sweep(self) -> int:
+        """Let the unfinished tables idle past ``caps.idle`` leave memory; how many left.
+
+        Only a table nothing is under way at is idle: no reader watching it, no clock
+        armed, no bot or server move due, no move being made, and seat tokens (a table of
+        another protocol stays with its connections). It is read back from the database
+        when next used, exactly as it was."""
+        t = self._swept = now()
+        idle = [table for table in self.tables.values()
+                if t - table.last_at > self.caps.idle and self._at_rest(table)]
+        for table in idle:
+            del self.tables[table.id]
+            self._release(table.id)
+        return len(idle)
+
+    @staticmethod
+    def _at_rest(table: Table) -> bool:
+        match = table.match
+        return (bool(table.row.tokens) and not table.observers and table.clock_task is None
+                and not table.lock.locked() and not table.finished and match.server_move() is None
+                and not any(table.bot(s) for s in match.movers()))
+
+    def _release(self, table_id: str) -> None:
+        client = self.creators.pop(table_id, None)
+        if client is not None:
+            self.created_by[client] -= 1
+            if not self.created_by[client]:
+                del self.created_by[client]
 
     async def get(self, table_id: str) -> Table | None:
         table = self.tables.get(table_id) or self.finished.get(table_id)
@@ -148,6 +201,7 @@ class TableHub:
     def _keep(self, table: Table) -> None:
         if table.finished:
             self.tables.pop(table.id, None)
+            self._release(table.id)
             self.finished[table.id] = table
             self.finished.move_to_end(table.id)
             while len(self.finished) > FINISHED_CACHE:

@@ -17,12 +17,15 @@ from referee.games.caravan.styles import PLAYERS
 from referee.jobs.game import (
     Analyser,
     Answering,
+    Disputes,
     Game,
     Lazy,
     Live,
     Maker,
     Notation,
     Option,
+    Players,
+    Prover,
     Renderer,
     Rulebook,
     SelfPlay,
@@ -76,6 +79,12 @@ def _live() -> Live:
     return live
 
 
+def _players() -> Players:
+    from referee.games.caravan import players
+
+    return players
+
+
 def _analyse() -> Callable[[Step[engine.State, engine.Move], Limits], MoveAnalysis | None]:
     from referee.games.caravan.analyse import analyse
 
@@ -86,6 +95,18 @@ def _answers() -> Answering[engine.State, CaravanRecord]:
     from referee.games.caravan.solve import questions
 
     return questions
+
+
+def _prover() -> Prover:
+    from referee.games.caravan import prove
+
+    return prove
+
+
+def _disputes() -> Disputes[engine.State, engine.RuleSet]:
+    from referee.games.caravan import disputes
+
+    return disputes
 
 
 def _rulebook() -> Rulebook:
@@ -120,12 +141,17 @@ GAME: Game[engine.State, engine.Move, CaravanRecord, engine.RuleSet] = Game(
                       "the mover's caravans' fewest moves into 21-26 within --within; ? marks a sale made "
                       "impossible.", lazy(_analyse)),
     solver=Solver(QUESTIONS, OPTIONS, Lazy(_answers)),
+    prover=Lazy(_prover),
     rulebook=Lazy(_rulebook),
+    players=Lazy(_players),
+    disputes=Lazy(_disputes),
     selfplay=SelfPlay(
         "games", "Random legal, complete Caravan games as CVN, with both decks (random legal decks).",
         lazy(_maker),
         (Option("player", "random", "random: uniform legal moves; greedy: prefers moves that win lanes; "
                 "mixed: either, per side.", choices=PLAYERS),
-         Option("draws", False, "Write each drawn card (+9D) after its move.", negatable=True)),
+         Option("draws", False, "Write each drawn card (+9D) after its move.", negatable=True),
+         Option("move-limit", 1000, "Stop a game after this many plies, as a record with [Termination \"move limit\"] "
+                "and the result * (under fnv a game need not end).", min=1)),
     ),
 )

@@ -70,7 +70,11 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
         else:
             deck = selfplay.random_deck(rng, rules)
         decks.append([str(d) for d in deck])
-    return {"rules": rules_name, "options": "", "seats": list(seats), "decks": decks, "first": 0, "seed": seed}
+    limit = body.get("move_limit", selfplay.MOVE_LIMIT)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise LiveError("move_limit is a number of plies, 1 or more", 422)
+    return {"rules": rules_name, "options": "", "seats": list(seats), "decks": decks, "first": 0, "seed": seed,
+            "move_limit": limit}
 
 
 def form() -> dict[str, Any]:
@@ -100,12 +104,19 @@ class CaravanMatch:
         self.ply = 0
         #: Who forfeited on time, if anyone.
         self.forfeited: int | None = None
+        #: The game stops after this many plies (a Pitboss ruling: an fnv game need not end).
+        self.limit: int = setup.get("move_limit", selfplay.MOVE_LIMIT)
 
     # ------------------------------------------------------------------ state
 
     @property
     def over(self) -> bool:
-        return self.state.over or self.forfeited is not None
+        return self.state.over or self.forfeited is not None or self.stopped
+
+    @property
+    def stopped(self) -> bool:
+        """Stopped at the move limit, the rules not having ended the game."""
+        return not self.state.over and self.forfeited is None and self.ply >= self.limit
 
     def status(self) -> str:
         return "finished" if self.over else "playing"
@@ -171,8 +182,9 @@ class CaravanMatch:
         return None
 
     def bot_move(self, seat: int, style: str, seed: int) -> Outcome:
-        rng = random.Random(seed)
-        move = selfplay.choose(rng, self.state, style)
+        from referee.games.caravan import players
+
+        move = players.choose(self.state, style, random.Random(seed))
         return self._accepted(seat, move)
 
     def timeout_move(self, seat: int) -> Outcome:
@@ -197,6 +209,8 @@ class CaravanMatch:
     def result(self) -> dict[str, Any] | None:
         if not self.over:
             return None
+        if self.stopped:
+            return {"score": "*", "winner": None, "end": "move limit", "lanes": self._lanes()}
         w = self._winner()
         if w is None:  # over means decided: by the lanes, a player out of cards, or a forfeit
             raise AssertionError("a finished Caravan table has a winner")
@@ -248,9 +262,11 @@ class CaravanMatch:
         if self.over:
             tags["Deck1"] = " ".join(self.setup["decks"][0])
             tags["Deck2"] = " ".join(self.setup["decks"][1])
-            result = "1-0" if self._winner() == 0 else "0-1"
+            result = "*" if self.stopped else "1-0" if self._winner() == 0 else "0-1"
             if self.forfeited is not None:
                 tags["Termination"] = "forfeit"
+            if self.stopped:
+                tags["Termination"] = "move limit"
             tags["Seed"] = str(self.setup["seed"])
         tags["Result"] = result
         return cvn.write_caravan(tags, self.moves)

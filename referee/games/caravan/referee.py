@@ -155,7 +155,10 @@ def _check_result(record: CaravanRecord, report: GameReport, state: cv.State) ->
     if declared not in RESULTS:
         return
     line, column = (tag.line, tag.column) if tag else ((token[1], token[2]) if token else (record.line, 1))
-    forfeit = (record.tag("Termination") or "").strip().lower() == "forfeit"
+    termination = (record.tag("Termination") or "").strip().lower()
+    forfeit = termination == "forfeit"
+    if termination == "move limit" and not state.over and declared == "*":
+        report.details["stopped"] = "move limit"  # a game Pitboss ran, stopped at its move limit
     found = cv.check_result(state, declared, forfeit)
     if found is not None:
         violation, doubt = found

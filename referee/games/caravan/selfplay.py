@@ -18,7 +18,10 @@ from referee.games.caravan.notation.cvn import DeckCard, write_caravan
 from referee.games.caravan.styles import PLAYERS
 from referee.jobs.selfplay import items, unit_random
 
-MAX_PLIES = 3000
+#: A game Pitboss runs stops here (a Pitboss ruling: under fnv a game need not end, as
+#: both players may disband empty caravans forever); the record says so with
+#: [Termination "move limit"] and the result *.
+MOVE_LIMIT = 1000
 
 
 @dataclass
@@ -86,8 +89,9 @@ def choose(rng: random.Random, state: cv.State, style: str) -> cv.Move:
 
 
 def play_caravan(rng: random.Random, rules: cv.RuleSet, styles: tuple[str, str] = ("random", "random"),
-                 draws: bool = False, first: int | None = None) -> CaravanGame | None:
-    """One complete game, or None if it did not end within MAX_PLIES."""
+                 draws: bool = False, first: int | None = None, limit: int = MOVE_LIMIT) -> CaravanGame:
+    """One game: played to its end, or stopped after ``limit`` plies (a valid record with
+    [Termination "move limit"] and the result *)."""
     decks = [_deck_places(rng, rules), _deck_places(rng, rules)]
     first = rng.randint(0, 1) if first is None else first
     cards = _CARDS.__getitem__
@@ -95,7 +99,7 @@ def play_caravan(rng: random.Random, rules: cv.RuleSet, styles: tuple[str, str] 
     moves: list[cv.Move] = []
     apply, random_move = cv.apply, cv.random_move
     greedy = tuple(style == "greedy" for style in styles)
-    for _ in range(MAX_PLIES):
+    for _ in range(limit):
         if state.end is not None:
             break
         if greedy[state.to_move]:
@@ -107,8 +111,6 @@ def play_caravan(rng: random.Random, rules: cv.RuleSet, styles: tuple[str, str] 
             move = move._replace(draw=_drawn(state, after))
         moves.append(move)
         state = after
-    if state.end is None:
-        return None
     tags = {
         "Game": "Caravan",
         "Rules": rules.name,
@@ -117,8 +119,10 @@ def play_caravan(rng: random.Random, rules: cv.RuleSet, styles: tuple[str, str] 
         "First": str(first + 1),
         "Deck1": " ".join(map(_TEXTS.__getitem__, decks[0])),
         "Deck2": " ".join(map(_TEXTS.__getitem__, decks[1])),
-        "Result": "1-0" if state.winner == 0 else "0-1",
+        "Result": "*" if state.end is None else "1-0" if state.winner == 0 else "0-1",
     }
+    if state.end is None:
+        tags["Termination"] = "move limit"
     return CaravanGame(tags, moves, state)
 
 
@@ -134,12 +138,12 @@ def _drawn(before: cv.State, after: cv.State) -> Card | None:
 class CaravanMaker:
     """Game number ``index`` of a seed, on its own (``referee.jobs.selfplay``): its
     players' styles, decks, first player and moves all drawn from ``unit_random(seed,
-    index)``; a game that does not end within MAX_PLIES is replaced by the next the same
-    generator plays."""
+    index)``; a game that does not end within ``move_limit`` plies stops there."""
 
     rules: str = cv.DEFAULT_RULES
     player: str = "random"
     draws: bool = False
+    move_limit: int = MOVE_LIMIT
     whole_file: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
@@ -150,16 +154,13 @@ class CaravanMaker:
     def __call__(self, seed: int, index: int) -> CaravanGame:
         rng = unit_random(seed, index)
         rule_set = cv.ruleset(self.rules)
-        while True:
-            styles = {"random": ("random", "random"), "greedy": ("greedy", "greedy")}.get(
-                self.player, (rng.choice(("random", "greedy")), rng.choice(("random", "greedy"))))
-            game = play_caravan(rng, rule_set, styles, self.draws)
-            if game is not None:
-                return game
+        styles = {"random": ("random", "random"), "greedy": ("greedy", "greedy")}.get(
+            self.player, (rng.choice(("random", "greedy")), rng.choice(("random", "greedy"))))
+        return play_caravan(rng, rule_set, styles, self.draws, limit=self.move_limit)
 
 
 def caravan_games(count: int, seed: int, rules: str = cv.DEFAULT_RULES, player: str = "random",
-                  draws: bool = False) -> Iterator[CaravanGame]:
+                  draws: bool = False, move_limit: int = MOVE_LIMIT) -> Iterator[CaravanGame]:
     """``count`` complete games from ``seed`` (game ``i`` is ``CaravanMaker(...)(seed,
     i)``, whatever else is made); ``player`` is random, greedy or mixed."""
-    return items(CaravanMaker(rules, player, draws), count, seed)
+    return items(CaravanMaker(rules, player, draws, move_limit), count, seed)

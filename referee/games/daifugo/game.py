@@ -18,6 +18,7 @@ from referee.jobs.game import (
     Analyser,
     Answering,
     Converter,
+    Disputes,
     Foreign,
     Game,
     Lazy,
@@ -25,6 +26,8 @@ from referee.jobs.game import (
     Maker,
     Notation,
     Option,
+    Players,
+    Prover,
     Renderer,
     Rulebook,
     SelfPlay,
@@ -32,9 +35,11 @@ from referee.jobs.game import (
     Solver,
     lazy,
 )
+from referee.jobs.listener import Holding
 
 if TYPE_CHECKING:
     from referee.games.daifugo.notation.dfn import DaifugoRecord
+    from referee.games.daifugo.uecda import held
     from referee.jobs.analysis import Limits, MoveAnalysis
     from referee.jobs.report import GameReport
     from referee.jobs.segment import Plan, Step
@@ -96,6 +101,12 @@ def _live() -> Live:
     return tables
 
 
+def _players() -> Players:
+    from referee.games.daifugo import players
+
+    return players
+
+
 def _analyse() -> Callable[[Step[engine.State, engine.Move], Limits], MoveAnalysis | None]:
     from referee.games.daifugo.analyse import analyse
 
@@ -106,6 +117,18 @@ def _answers() -> Answering[engine.State, DaifugoRecord]:
     from referee.games.daifugo.solve import questions
 
     return questions
+
+
+def _prover() -> Prover:
+    from referee.games.daifugo import prove
+
+    return prove
+
+
+def _disputes() -> Disputes[engine.State, engine.RuleSet]:
+    from referee.games.daifugo import disputes
+
+    return disputes
 
 
 def _rulebook() -> Rulebook:
@@ -140,7 +163,10 @@ GAME: Game[engine.State, engine.Move, DaifugoRecord, engine.RuleSet] = Game(
     analyser=Analyser("the fewest plays out for the mover; ? marks a play that brings the mover no nearer going "
                       "out.", lazy(_analyse)),
     solver=Solver(QUESTIONS, OPTIONS, Lazy(_answers)),
+    prover=Lazy(_prover),
     rulebook=Lazy(_rulebook),
+    players=Lazy(_players),
+    disputes=Lazy(_disputes),
     selfplay=SelfPlay(
         "matches", "Random legal, complete Daifugo matches as DFN: each round's deal, exchange, every "
         "move and the finishing order; or, with --format uecda-log, as UEC contest-server logs.",
@@ -159,3 +185,6 @@ GAME: Game[engine.State, engine.Move, DaifugoRecord, engine.RuleSet] = Game(
     ),
     listeners=(LISTENER,),
 )
+
+if TYPE_CHECKING:
+    _held: Holding = held  # the listener's held tables, checked against the contract by mypy

@@ -54,6 +54,9 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
                             "[ ] { } ; \" ( ) $ ! ? > : *)", 422)
     if body.get("decks"):
         raise LiveError("decks are Caravan's; Daifugo deals from the seed", 422)
+    if body.get("move_limit") is not None:
+        raise LiveError("move_limit is Caravan's: every Daifugo round ends by its rules within a bound "
+                        "(pitboss prove daifugo termination)", 422)
     rounds = body.get("rounds", 1)
     if rounds is None:
         rounds = 1
@@ -63,8 +66,27 @@ def create(body: dict[str, Any]) -> dict[str, Any]:
     order = None
     if rules.seating == "given":
         order = random.Random(f"{seed}/seats").sample(range(n), n)
-    return {"rules": rules.name, "options": dfn.options_text(rules), "seats": seats, "rounds": rounds,
-            "seed": seed, "order": order}
+    setup = {"rules": rules.name, "options": dfn.options_text(rules), "seats": seats, "rounds": rounds,
+             "seed": seed, "order": order}
+    if body.get("hands") is not None:
+        setup["hands"] = _given_hands(rules, body["hands"], n)
+    return setup
+
+
+def _given_hands(rules: df.RuleSet, given: Any, n: int) -> list[str]:
+    """The first round's deal, given (a start position): one hand per seat, in turn order
+    from the first seat, as a Hand tag writes it; the deal is judged as a record's would be
+    (``[Hand]`` tags; where the rules seat the players at random, any rotation of it)."""
+    if not isinstance(given, list) or len(given) != n or not all(isinstance(h, str) for h in given):
+        raise LiveError(f"hands is a list of {n} hands, one per seat, as Hand tags write them", 400)
+    try:
+        hands = [dfn.decode_cards(h)[0] for h in given]
+    except CardError as err:
+        raise LiveError(f"hands: {err}", 400) from None
+    found = df.check_deal(rules, hands, list(range(n)) if rules.deal_start == "first" else None)
+    if found:
+        raise LiveError(found[0].message, 422, found[0].rule)
+    return [dfn.hand_text(h) for h in hands]
 
 
 #: The names a form for a new table suggests, seat by seat.
@@ -128,6 +150,10 @@ class DaifugoMatch:
             start = rng.randrange(self.n)
             deal_order = list(seat_t[start:] + seat_t[:start])
         hands = selfplay.deal(rng, rules, self.n, deal_order)
+        if number == 1 and self.setup.get("hands"):  # given by seat, in turn order
+            given = [dfn.decode_cards(h)[0] for h in self.setup["hands"]]
+            for s, p in enumerate(seat_t):
+                hands[p] = given[s]
         tags = {"Round": str(number)}
         for p, name in enumerate(self.seats):
             tags[f"{dfn.HAND_PREFIX}{name}"] = dfn.hand_text(hands[p])
@@ -277,11 +303,9 @@ class DaifugoMatch:
         return self._accepted(gift.giver, gift, df.apply(self.state, gift))
 
     def bot_move(self, seat: int, style: str, seed: int) -> Outcome:
-        rng = random.Random(seed)
-        if self.state.phase == "exchange":
-            move: df.Move = rng.choice(self._gifts(seat))
-        else:
-            move = selfplay.choose(rng, self.state)
+        from referee.games.daifugo import players
+
+        move = players.choose(self.state, seat, style, random.Random(seed))
         return self._accepted(seat, move, df.apply(self.state, move))
 
     def timeout_move(self, seat: int) -> Outcome:

@@ -16,7 +16,7 @@ QUESTIONS = (
     Question("forced-out",
              "with all hands known, can this player go out first whatever the others do?",
              "pitboss solve puzzle.dfn --question forced-out --player Aki --depth 12",
-             frozenset({"player", "depth"})),
+             frozenset({"player", "depth", "method"})),
 )
 
 OPTIONS = (

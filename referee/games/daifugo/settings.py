@@ -73,7 +73,9 @@ def flipped(rules: df.RuleSet, name: str) -> object:
 
 def comparisons(own: df.RuleSet, record: DaifugoRecord) -> Sequence[Comparison]:
     """The other presets with the same toggles (or why one cannot judge the record), then
-    every single option toggled; only those that change some verdict are kept by annotate."""
+    every single option toggled; only those that change some verdict are kept by annotate,
+    and by default only the options the record's own setting sets (its Options tag): the
+    others when every comparison is asked for."""
     out: list[Comparison] = []
     seen = {own}
     players = len(record.players)
@@ -104,7 +106,7 @@ def comparisons(own: df.RuleSet, record: DaifugoRecord) -> Sequence[Comparison]:
             continue
         if other not in seen:
             seen.add(other)
-            out.append(Comparison(other, toggle_only=True))
+            out.append(Comparison(other, toggle_only=True, only_all=name not in toggles))
     return out
 
 

@@ -44,6 +44,9 @@ class Options:
             raise TypeError(f"no solve option {', '.join(unknown)}")
         self.method = method
         self.timeout = timeout
+        #: Re-prove every unsat answer with cvc5 from the same SMT-LIB text (set after
+        #: construction: ``--certify``).
+        self.certify = False
         self.values: dict[str, Any] = {name: given.get(name) for name in known}
 
     def __getattr__(self, name: str) -> Any:

@@ -322,7 +322,11 @@
       var m = JSON.parse(e.data);
       retry = 500;
       if (m.type === "view") { view = m; }
-      else if (m.type === "move") { view = m.view; lastSeat = m.seat; }
+      else if (m.type === "move") {  // its view leaves the history out: m.move is its new entry
+        var moves = view ? view.moves : [];
+        if (m.move !== null) moves.push(m.move);
+        view = m.view; view.moves = moves; lastSeat = m.seat;
+      }
       else if (m.type === "end") { view.result = m.result; }
       else if (m.view) { view = m.view; }
       render();

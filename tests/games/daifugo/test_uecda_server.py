@@ -330,7 +330,8 @@ def test_the_service_runs_the_listener_with_its_command_line_options(tmp_path: P
     (uecda,) = registry.game("daifugo").listeners
     assert uecda.name == "uecda" and uecda.serve() is listener.serve
     flags = [option.flag for option in uecda.options]
-    assert flags == [f"uecda-{k}" for k in ("config", "games", "seed", "options", "timeout", "revision", "logs")]
+    assert flags == [f"uecda-{k}" for k in ("config", "games", "seed", "options", "timeout", "revision", "logs",
+                                                        "positions")]
     options = uecda.given({})
     options.update(uecda_games=2, uecda_seed=11, uecda_logs=str(tmp_path / "logs"), uecda_options="-eight-cut")
     said: list[str] = []

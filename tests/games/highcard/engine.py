@@ -5,6 +5,7 @@ The game ends when the hands are empty; more tricks wins."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from referee.engines.base import Card, Violation
@@ -13,8 +14,22 @@ from referee.engines.message import T
 RULE_SETS = ("classic", "suited")
 
 
-class Rules(NamedTuple):
+@dataclass(frozen=True)
+class Rules:
+    """A rule set: one object per name, which a pickle brings back as itself."""
+
     name: str
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return named, (self.name,)
+
+
+def named(name: str) -> Rules:
+    """The rule set of this name (KeyError: none)."""
+    return _NAMED[name]
+
+
+_NAMED = {name: Rules(name) for name in RULE_SETS}
 
 
 class State(NamedTuple):

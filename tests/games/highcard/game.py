@@ -52,17 +52,17 @@ def _plan() -> Callable[[HighcardRecord, GameReport, engine.Rules | None], Plan[
 def _parse(text: str) -> engine.Rules:
     if text.strip().lower() not in engine.RULE_SETS:
         raise ValueError(f"{text!r} is not a Highcard rule set: {', '.join(engine.RULE_SETS)}")
-    return engine.Rules(text.strip().lower())
+    return engine.named(text.strip().lower())
 
 
 def _declared(record: HighcardRecord) -> engine.Rules | None:
     name = (record.tag("Rules") or engine.RULE_SETS[0]).strip().lower()
-    return engine.Rules(name) if name in engine.RULE_SETS else None
+    return engine.named(name) if name in engine.RULE_SETS else None
 
 
 def _settings() -> Settings[engine.State, HighcardRecord, engine.Rules]:
     return Settings(_parse, lambda rules: rules.name, _declared,
-                    lambda own, record: [Comparison(engine.Rules(r)) for r in engine.RULE_SETS if r != own.name],
+                    lambda own, record: [Comparison(engine.named(r)) for r in engine.RULE_SETS if r != own.name],
                     lambda state: state._replace(rules=None), lambda state: state.rules)
 
 

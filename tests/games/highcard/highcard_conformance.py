@@ -18,7 +18,7 @@ def positions(seed: int, count: int) -> Iterator[engine.State]:
     while True:
         cards = rng.sample(DECK, 2 * rng.randint(1, 6))
         half = len(cards) // 2
-        state = engine.State(engine.Rules(rng.choice(engine.RULE_SETS)), (tuple(cards[:half]), tuple(cards[half:])))
+        state = engine.State(engine.named(rng.choice(engine.RULE_SETS)), (tuple(cards[:half]), tuple(cards[half:])))
         while True:
             yield state
             made += 1

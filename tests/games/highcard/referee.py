@@ -19,7 +19,7 @@ def plan(record: HighcardRecord, report: GameReport, setting: engine.Rules | Non
         report.errors.append(Finding("notation.tag.rules", T("unknown Highcard rule set {value}", value=repr(name)),
                                      tag.line, tag.column))
         return
-    rules = setting or engine.Rules(name)
+    rules = setting or engine.named(name)
     report.rules = rules.name
     hands = (record.hand(0), record.hand(1))
     if record.errors or hands[0] is None or hands[1] is None:

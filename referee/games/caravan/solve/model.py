@@ -22,15 +22,22 @@ is exactly one move (or the line has ended: ``skip``), made of one card:
   (fnv: only on the last card); Jack kills the slot; Joker kills every other slot whose card
   matches its target (an Ace's suit, else the value), on every modelled caravan; fnv's
   3-face limit;
-* a discard; a disband of the goal caravan (every slot dies, no card is used).
+* a discard; a disband of the goal caravan (every slot dies, no card is used);
+* in the opening (the mover's first three placements): a number card on an empty own
+  caravan (fnv: the first empty one), no face card, no disband, no draw after it; a discard
+  only under fnv (it draws a replacement).
 
 Cards come from the hand, and from the deck in draw order: deck card i can be used once
-i+1 card-using moves have been made. No move after the game ends (all three lanes decided,
-or the mover out of cards). Which moves, which caravans: exactly ``caravan_puzzle``'s set;
+i+1 draws have been made (a draw follows every play or discard but an opening placement,
+while the deck lasts). No move after the game ends (all three lanes decided, or the mover
+out of cards). Which moves, which caravans: exactly ``caravan_puzzle``'s set;
 caravans that no move can change are constants (their values still decide lanes).
 
-The rules a "no" may rest on are *tracked* under names (``RULE_WORDS``); the unsat core
-of the goal plus those names is turned into the reason in words.
+Every rule is a constraint *tracked* under its rule id (spec/caravan*.toml), and the goal
+under ``goal.*``; the unsat core of a "no" is the set of rules it rests on, and the
+phrases of ``reasons.RULE_WORDS`` word the ones a player thinks of. Numbers are bit-vectors only
+as wide as the rule set's proved value bound allows (``value_bound``), unbounded integers
+where there is none (holotape): nothing can wrap round.
 """
 
 from __future__ import annotations
@@ -46,44 +53,24 @@ from referee.jobs.solve import Deadline, Timeout
 from referee.jobs.solve.smt import (
     FALSE,
     TRUE,
+    Disagreement,
+    Numbers,
     Script,
-    add,
     and_,
     at_most_one,
-    count,
-    double,
+    cvc5_check,
     eq,
-    ge,
-    gt,
     implies,
     int_literal,
     ite,
-    le,
-    lt,
     not_,
-    num,
     or_,
+    xor,
 )
 
 SUIT_CODE = {"S": 0, "H": 1, "D": 2, "C": 3}
 #: The Queen-suit field of a card with no Queen on it (not a suit code).
 NO_QUEEN = 4
-
-#: What each tracked constraint says, as the end of "every line would ...".
-RULE_WORDS = {
-    "goal.low": "leave {x} below 21",
-    "goal.high": "{high}",
-    "goal.beat": "leave {y} in 21-26 and at least as high as {x}",
-    "rule.same-value": "put a number card right after one of the same value (caravan.number.same-value)",
-    "rule.direction": "break {dir} (caravan.number.direction)",
-    "rule.max-cards": "put an eighth number card on a caravan (caravan.number.max-cards)",
-    "rule.face-limit": "give a number card a fourth face card (caravan.face.limit)",
-    "rule.queen-last": "put a Queen on a card other than the last of its caravan (caravan.queen.last)",
-    "rule.discard-empty": "discard with an empty deck (caravan.discard.empty-deck)",
-    "rule.draw-order": "need a deck card before it is drawn (one card is drawn after each move)",
-    "rule.game-over": "have to go on after the game has ended (caravan.end.lanes)",
-}
-
 
 @dataclass
 class _Slot:
@@ -107,16 +94,31 @@ class ModelResult:
     core: list[str] = field(default_factory=list)
     solver_calls: int = 0
     size: int = 0
+    #: cvc5's answer to each unsat check it re-proved (``certify``).
+    solvers: list[str] = field(default_factory=list)
+
+
+def value_bound(rules: cv.RuleSet) -> int | None:
+    """The most a caravan can be worth under ``rules``, or None where no bound exists: a
+    number card is worth at most 10 doubled once per King on it, and only a rule set that
+    limits both the face cards on a card and the number cards in a caravan (fnv: 3 and 7)
+    bounds it (7 x 10 x 2^3 = 560). The prove job's ``value-bound`` certificate proves it
+    from this model's rules; holotape limits neither, so its numbers are unbounded."""
+    faces, numbers = rules.max_faces_per_card, rules.max_numbers_per_caravan
+    if faces is None or numbers is None:
+        return None
+    return numbers * 10 * (1 << faces)
 
 
 class ReachModel:
-    """The model of one ``Puzzle`` (after the opening)."""
+    """The model of one ``Puzzle`` (the opening included)."""
 
-    def __init__(self, puzzle: Puzzle, deadline: Deadline | None = None) -> None:
+    def __init__(self, puzzle: Puzzle, deadline: Deadline | None = None, question: bool = True) -> None:
         self.deadline = deadline
+        #: Keep to the question's moves (no disband of an empty caravan: it changes nothing);
+        #: False: every move the rules allow (``legality``).
+        self.question = question
         state = puzzle.start
-        if state.in_opening():
-            raise ValueError("the z3 model covers positions after the opening")
         self.puzzle = puzzle
         self.state = state
         self.rules = state.rules
@@ -137,13 +139,20 @@ class ReachModel:
         self.hand_size = len(hand.known)
         self.hand_unknown = hand.unknown
         self.joker = puzzle.joker
-        self.modelled = tuple(range(6)) if self.joker else goal.caravans
-        self.numcars = tuple(cv.own_caravans(p)) if self.joker else (self.x,)
+        self.placed0 = state.placed[p]
+        self.opening = self.placed0 < cv.OPENING_PLACEMENTS
+        own = tuple(cv.own_caravans(p))
+        spread = self.joker or self.opening
+        self.modelled = tuple(sorted(set(range(6) if self.joker else goal.caravans) | (set(own) if spread else set())))
+        self.numcars = own if spread else (self.x,)
         n_numbers = sum(1 for c, _ in self.cards if cv.is_number(c))
         self.has_faces = any(not cv.is_number(c) for c, _ in self.cards)
-        self.cap = {c: (min(self.K, n_numbers) if c == self.x else min(self.K - 1, n_numbers)) if c in self.numcars
+        self.cap = {c: (min(self.K, n_numbers) if c == self.x else min(self.K - 1 if not self.opening else self.K,
+                                                                        n_numbers)) if c in self.numcars
                     else 0 for c in self.modelled}
-        self.script = Script()
+        bound = value_bound(self.rules)
+        self.n = Numbers.fitting(None if bound is None else max(bound, len(self.cards) + self.K + 16))
+        self.script = Script(self.n)
         self.slots: dict[int, list[_Slot]] = {}
         self.sel: list[dict] = []
         # Named terms, made once each: (caravan, state) -> ...
@@ -163,174 +172,288 @@ class ReachModel:
 
     def _build(self) -> None:
         s = self.script
+        n = self.n
         K = self.K
-        fnv = self.fnv_limits
-        face_cap = self.rules.max_faces_per_card
         # Slots and their state at t = 0.
         for c in self.modelled:
             row = []
             for j, slot in enumerate(self.state.caravans[c]):
                 queens = [f for f in slot.faces if f.rank == cv.QUEEN]
-                sl = _Slot(c, j, None, num(slot.card.rank), num(SUIT_CODE[slot.card.suit]))
+                sl = _Slot(c, j, None, n.num(slot.card.rank), n.num(SUIT_CODE[slot.card.suit]))
                 sl.A.append(TRUE)
-                sl.V.append(num(cv.card_value(slot)))
+                sl.V.append(n.num(cv.card_value(slot)))
                 sl.QP.append(TRUE if len(queens) % 2 else FALSE)
-                sl.QS.append(num(SUIT_CODE[queens[-1].suit]) if queens else num(NO_QUEEN))
-                sl.NF.append(num(len(slot.faces)))
+                sl.QS.append(n.num(SUIT_CODE[queens[-1].suit]) if queens else n.num(NO_QUEEN))
+                sl.NF.append(n.num(len(slot.faces)))
                 row.append(sl)
             base = len(row)
             for k in range(self.cap[c]):
                 sl = _Slot(c, base + k, k, s.int(f"r_{c}_{base + k}"), s.int(f"s_{c}_{base + k}"))
-                s.add(and_(ge(sl.R, num(1)), le(sl.R, num(10)), ge(sl.S, num(0)), le(sl.S, num(3))))
+                s.add(and_(n.ge(sl.R, n.num(1)), n.le(sl.R, n.num(10)), n.ge(sl.S, n.num(0)), n.le(sl.S, n.num(3))))
                 sl.A.append(FALSE)
                 sl.V.append(sl.R)
                 sl.QP.append(FALSE)
-                sl.QS.append(num(NO_QUEEN))
-                sl.NF.append(num(0))
+                sl.QS.append(n.num(NO_QUEEN))
+                sl.NF.append(n.num(0))
                 row.append(sl)
             self.slots[c] = row
-        dyn_value = {c: c in self.goal.caravans and any(card.rank == cv.KING for card, _ in self.cards)
-                     for c in self.modelled}
-        dyn_queen = {c: c == self.x and any(card.rank == cv.QUEEN for card, _ in self.cards) for c in self.modelled}
-        jokers = any(card.is_joker for card, _ in self.cards)
+        self.dyn_value = {c: c in self.goal.caravans and any(card.rank == cv.KING for card, _ in self.cards)
+                          for c in self.modelled}
+        self.dyn_queen = {c: c == self.x and any(card.rank == cv.QUEEN for card, _ in self.cards)
+                          for c in self.modelled}
         skips: list[str] = []
-        used = num(0)  # card-using moves before step t
+        used = n.num(0)  # moves before step t after which the mover drew
+        spent = n.num(0)  # cards the mover played or discarded before step t
+        placed = n.num(self.placed0)  # the mover's opening placements before step t
         for t in range(K):
             if self.deadline is not None:
                 self.deadline.check_now()  # building the model is the question's time too
-            sel: dict = {"t": t}
-            skip = s.bool(f"skip_{t}")
-            skips.append(skip)
-            nums = {c: s.bool(f"num_{t}_{c}") for c in self.numcars} if any(
-                cv.is_number(card) for card, _ in self.cards) else {}
-            faces = {}
-            if self.has_faces:
-                for c in self.modelled:
-                    if self._face_kinds(c) != "none":
-                        for sl in self.slots[c]:
-                            faces[c, sl.j] = s.bool(f"face_{t}_{c}_{sl.j}")
-            disc = s.bool(f"disc_{t}") if self.cards else FALSE
-            disb = s.bool(f"disb_{t}")
-            picks = [s.bool(f"card_{t}_{i}") for i in range(len(self.cards))]
-            sel.update(skip=skip, nums=nums, faces=faces, disc=disc, disb=disb, picks=picks)
-            self.sel.append(sel)
-            choices = [skip, disc, disb, *nums.values(), *faces.values()]
-            s.add(or_(*choices))
-            s.add(at_most_one(choices))
-            using = and_(not_(skip), not_(disb))
-            s.add(at_most_one(picks))
-            s.add(eq(or_(*picks), using))
-            if t:
-                s.add(implies(skips[t - 1], skip))
-
-            def kind(pred) -> str:
-                return or_(*(picks[i] for i, (card, _) in enumerate(self.cards) if pred(card)))
-
-            number = self._name(f"isnum_{t}", kind(cv.is_number), "Bool")
-            king = self._name(f"isking_{t}", kind(lambda card: card.rank == cv.KING), "Bool")
-            queen = self._name(f"isqueen_{t}", kind(lambda card: card.rank == cv.QUEEN), "Bool")
-            jack = self._name(f"isjack_{t}", kind(lambda card: card.rank == cv.JACK), "Bool")
-            joker = self._name(f"isjoker_{t}", kind(lambda card: card.is_joker), "Bool")
-            rank = self._name(f"rank_{t}", add(*(ite(picks[i], num(card.rank), num(0))
-                                                 for i, (card, _) in enumerate(self.cards) if cv.is_number(card))))
-            suit = self._name(f"suit_{t}", add(*(ite(picks[i], num(SUIT_CODE[card.suit]), num(0))
-                                                 for i, (card, _) in enumerate(self.cards) if not card.is_joker)))
-            for c, b in nums.items():
-                s.add(implies(b, number))
-            for (c, j), b in faces.items():
-                s.add(implies(b, not_(number)))
-                if self._face_kinds(c) == "joker":
-                    s.add(implies(b, joker))
-            # Cards: each once; deck cards only once drawn.
-            for i, (card, needed) in enumerate(self.cards):
-                if needed:
-                    s.track("rule.draw-order", implies(picks[i], ge(used, num(needed))))
-            # The game must still be on.
-            s.track("rule.game-over", implies(not_(skip), not_(self._over(t, used))))
-            # fnv: no discard from an empty deck.
-            if not self.rules.discard_with_empty_deck and self.deck_len is not None:
-                s.track("rule.discard-empty", implies(disc, lt(used, num(self.deck_len))))
-            # Disband: the goal caravan, when it holds cards.
-            s.add(implies(disb, gt(self._derived(self.x, t)["n"], num(0))))
-            # Number cards: legality on each caravan.
-            for c, b in nums.items():
-                d = self._derived(c, t)
-                placed_before = self._placed_count(c, t)
-                s.add(implies(b, lt(placed_before, num(self.cap[c]))))
-                empty = eq(d["n"], num(0))
-                s.track("rule.same-value", implies(b, or_(empty, not_(eq(rank, d["lastR"])))))
-                up = d["up"]
-                s.track("rule.direction", implies(b, or_(lt(d["n"], num(2)), eq(suit, d["suit"]),
-                                                         and_(up, gt(rank, d["lastR"])),
-                                                         and_(not_(up), lt(rank, d["lastR"])))))
-                if self.rules.max_numbers_per_caravan is not None:
-                    s.track("rule.max-cards", implies(b, lt(d["n"], num(self.rules.max_numbers_per_caravan))))
-            # Face cards: a living card; fnv limits.
-            for (c, j), b in faces.items():
-                sl = self.slots[c][j]
-                s.add(implies(b, sl.A[t]))
-                if face_cap is not None:  # (fnv)
-                    s.track("rule.face-limit", implies(b, lt(sl.NF[t], num(face_cap))))
-                if self.rules.queen_last_only and self._face_kinds(c) == "all":
-                    later = [o.A[t] for o in self.slots[c] if o.j > j]
-                    s.track("rule.queen-last", implies(and_(b, queen), not_(or_(*later))))
-            # The Joker's target: its card's value and suit.
-            jr = js = None
-            if jokers and faces:
-                jr, js = s.int(f"jr_{t}"), s.int(f"js_{t}")
-                for (c, j), b in faces.items():
-                    sl = self.slots[c][j]
-                    s.add(implies(b, and_(eq(jr, sl.R), eq(js, sl.S))))
-            joker_move = and_(joker, not_(disc)) if jokers and faces else FALSE
-            # Transition to t + 1.
-            for c in self.modelled:
-                placed_before = self._placed_count(c, t)
-                for sl in self.slots[c]:
-                    face = faces.get((c, sl.j), FALSE)
-                    placed = and_(nums[c], eq(placed_before, num(sl.new))) if (sl.new is not None and c in nums) \
-                        else FALSE
-                    if sl.new is not None and placed != FALSE:
-                        s.add(implies(placed, and_(eq(sl.R, rank), eq(sl.S, suit))))
-                    hit = FALSE
-                    if joker_move != FALSE:
-                        # a Joker move comes with its target ints
-                        match = ite(eq(jr, num(1)), eq(sl.S, js), eq(sl.R, jr))  # type: ignore[arg-type]
-                        hit = and_(joker_move, not_(face), match)
-                    removed = or_(and_(disb, TRUE if c == self.x else FALSE), and_(face, jack), hit)
-                    self._next(sl.A, f"a_{t + 1}_{c}_{sl.j}", "Bool",
-                               or_(and_(sl.A[t], not_(removed)), placed))
-                    if dyn_value[c]:
-                        self._next(sl.V, f"v_{t + 1}_{c}_{sl.j}", "Int",
-                                   ite(placed, rank, ite(and_(face, king), double(sl.V[t]), sl.V[t])))
-                    else:
-                        sl.V.append(sl.V[t])
-                    if dyn_queen[c]:
-                        fq = and_(face, queen)
-                        self._next(sl.QP, f"qp_{t + 1}_{c}_{sl.j}", "Bool",
-                                   ite(placed, FALSE, ite(fq, not_(sl.QP[t]), sl.QP[t])))
-                        self._next(sl.QS, f"qs_{t + 1}_{c}_{sl.j}", "Int",
-                                   ite(placed, num(NO_QUEEN), ite(fq, suit, sl.QS[t])))
-                    else:
-                        sl.QP.append(sl.QP[t])
-                        sl.QS.append(sl.QS[t])
-                    if fnv and face != FALSE:
-                        self._next(sl.NF, f"nf_{t + 1}_{c}_{sl.j}", "Int",
-                                   ite(placed, num(0), ite(face, add(sl.NF[t], num(1)), sl.NF[t])))
-                    else:
-                        sl.NF.append(sl.NF[t])
-            sel["used"] = used
-            used = self._name(f"used_{t + 1}", add(used, ite(using, num(1), num(0))))
+            used, spent, placed = self._step(t, skips, used, spent, placed)
         self.skips = skips
-        # Each card is played or discarded at most once.
+        # Each card is played or discarded at most once: it leaves the hand.
         for i in range(len(self.cards)):
-            s.add(at_most_one([sel["picks"][i] for sel in self.sel]))
+            s.track("caravan.hand.possession", at_most_one([sel["picks"][i] for sel in self.sel]))
         # The goal after the last step.
         vx = self._value(self.x, K)
-        s.track("goal.low", ge(vx, num(21)))
-        s.track("goal.high", le(vx, num(26)))
+        s.track("goal.low", n.ge(vx, n.num(21)))
+        s.track("goal.high", n.le(vx, n.num(26)))
         if self.goal.kind == "lane":
             vy = self._value(self.goal.facing, K)  # type: ignore[arg-type]  # a lane goal names its facing caravan
-            s.track("goal.beat", or_(lt(vy, num(21)), gt(vy, num(26)), gt(vx, vy)))
+            s.track("goal.beat", or_(n.lt(vy, n.num(21)), n.gt(vy, n.num(26)), n.gt(vx, vy)))
+
+    def _step(self, t: int, skips: list[str], used: str, spent: str, placed: str) -> tuple[str, str, str]:
+        """Step t: the move chosen (or none: the line has ended), every rule it must keep,
+        and the state after it. Returns the draw and placement counts after it."""
+        s = self.script
+        n = self.n
+        rules = self.rules
+        sel = self._selectors(t, skips)
+        skip, nums, foreign, faces = sel["skip"], sel["nums"], sel["foreign"], sel["faces"]
+        disc, disb, picks = sel["disc"], sel["disb"], sel["picks"]
+        opening = self._name(f"opening_{t}", n.lt(placed, n.num(cv.OPENING_PLACEMENTS)), "Bool")
+        choices = [skip, disc, disb, *nums.values(), *foreign.values(), *faces.values()]
+        # One action a turn (caravan.turn.structure), made of one card held.
+        s.track("caravan.turn.structure", and_(or_(*choices), at_most_one(choices)))
+        using = and_(not_(skip), not_(disb))
+        s.track("caravan.hand.possession", and_(at_most_one(picks), eq(or_(*picks), using)))
+        if t:
+            s.add(implies(skips[t - 1], skip))
+        number, king, queen, jack, joker, rank, suit = self._picked(t, picks)
+        for b in (*nums.values(), *foreign.values()):
+            s.track("caravan.face.target", implies(b, number))  # a face card is attached, not placed
+        for b in foreign.values():
+            s.track("caravan.number.own", not_(b))
+        for (c, j), b in faces.items():
+            s.track("caravan.number.end", implies(b, not_(number)))  # a number card is never attached
+            if self._face_kinds(c) == "joker":
+                s.add(implies(b, joker))  # the question's moves: only a Joker on those caravans
+        # Deck cards only once drawn: the draw is the deck's top card.
+        for i, (card, needed) in enumerate(self.cards):
+            if needed:
+                s.track("caravan.draw.mismatch", implies(picks[i], n.ge(used, n.num(needed))))
+        # The game must still be on.
+        s.track("caravan.end.game-over", implies(not_(skip), not_(self._over(t, spent))))
+        # The opening: number cards on empty own caravans, no face card, no disband.
+        s.track("caravan.opening.number-only", implies(opening, not_(or_(*faces.values()))))
+        s.track("caravan.opening.disband", implies(opening, not_(disb)))
+        if rules.opening_discard:
+            s.track("caravan.opening.discard-redraw", implies(and_(opening, disc), n.lt(used, n.num(self.deck_len))
+                                                              if self.deck_len is not None else TRUE))
+        else:
+            s.track("caravan.opening.discard", implies(opening, not_(disc)))
+        if not rules.discard_with_empty_deck and self.deck_len is not None:
+            s.track("caravan.discard.empty-deck", implies(disc, n.lt(used, n.num(self.deck_len))))
+        self._disband_rules(t, disb)
+        self._number_rules(t, nums, opening, rank, suit)
+        self._face_rules(t, faces, queen)
+        self._transition(t, sel, opening, rank, suit, king, queen, jack, joker)
+        return self._draw(t, sel, opening, using, used, spent, placed)
+
+    def _selectors(self, t: int, skips: list[str]) -> dict:
+        """Step t's choice, one Boolean per kind of move and target: none (the line has
+        ended), a number card on a caravan (the mover's, or another's: caravan.number.own),
+        a face card on a slot, a discard, a disband; and which card is used."""
+        s = self.script
+        own = set(cv.own_caravans(self.p))
+        skip = s.bool(f"skip_{t}")
+        skips.append(skip)
+        has_numbers = any(cv.is_number(card) for card, _ in self.cards)
+        nums = {c: s.bool(f"num_{t}_{c}") for c in self.numcars} if has_numbers else {}
+        foreign = {c: s.bool(f"numx_{t}_{c}") for c in self.modelled if c not in own} if has_numbers else {}
+        faces = {}
+        if self.has_faces:
+            for c in self.modelled:
+                if self._face_kinds(c) != "none":
+                    for sl in self.slots[c]:
+                        faces[c, sl.j] = s.bool(f"face_{t}_{c}_{sl.j}")
+        disc = s.bool(f"disc_{t}") if self.cards else FALSE
+        disb = s.bool(f"disb_{t}")
+        picks = [s.bool(f"card_{t}_{i}") for i in range(len(self.cards))]
+        sel: dict = {"t": t, "skip": skip, "nums": nums, "foreign": foreign, "faces": faces, "disc": disc,
+                     "disb": disb, "picks": picks}
+        self.sel.append(sel)
+        return sel
+
+    def _picked(self, t: int, picks: list[str]) -> tuple[str, str, str, str, str, str, str]:
+        """What the card used at step t is: a number card, a King, Queen, Jack or Joker; its
+        rank and suit (0 when none)."""
+        n = self.n
+
+        def kind(pred) -> str:
+            return or_(*(picks[i] for i, (card, _) in enumerate(self.cards) if pred(card)))
+
+        number = self._name(f"isnum_{t}", kind(cv.is_number), "Bool")
+        king = self._name(f"isking_{t}", kind(lambda card: card.rank == cv.KING), "Bool")
+        queen = self._name(f"isqueen_{t}", kind(lambda card: card.rank == cv.QUEEN), "Bool")
+        jack = self._name(f"isjack_{t}", kind(lambda card: card.rank == cv.JACK), "Bool")
+        joker = self._name(f"isjoker_{t}", kind(lambda card: card.is_joker), "Bool")
+        rank = self._name(f"rank_{t}", n.add(*(ite(picks[i], n.num(card.rank), n.num(0))
+                                               for i, (card, _) in enumerate(self.cards) if cv.is_number(card))))
+        suit = self._name(f"suit_{t}", n.add(*(ite(picks[i], n.num(SUIT_CODE[card.suit]), n.num(0))
+                                               for i, (card, _) in enumerate(self.cards) if not card.is_joker)))
+        return number, king, queen, jack, joker, rank, suit
+
+    def _draw(self, t: int, sel: dict, opening: str, using: str, used: str, spent: str,
+              placed: str) -> tuple[str, str, str]:
+        """The draw after step t and the counts after it (cards drawn, cards used, opening
+        placements). A draw follows a play or discard, not an opening placement
+        (caravan.draw.none), and none comes from an empty deck (caravan.draw.empty)."""
+        s, n = self.script, self.n
+        draws = s.bool(f"draws_{t}")
+        placing = and_(opening, or_(*sel["nums"].values()))
+        s.track("caravan.draw.none", implies(or_(sel["disb"], placing), not_(draws)))
+        room = n.lt(used, n.num(self.deck_len)) if self.deck_len is not None else TRUE
+        s.track("caravan.draw.empty", implies(not_(room), not_(draws)))
+        s.add(eq(draws, and_(using, not_(placing), room)))
+        sel["used"] = used
+        used = self._name(f"used_{t + 1}", n.add(used, ite(draws, n.num(1), n.num(0))))
+        spent = self._name(f"spent_{t + 1}", n.add(spent, ite(using, n.num(1), n.num(0))))
+        placed = self._name(f"placed_{t + 1}", n.add(placed, ite(placing, n.num(1), n.num(0))))
+        return used, spent, placed
+
+    def _disband_rules(self, t: int, disb: str) -> None:
+        """The disband of step t: the goal caravan, as the rule set allows."""
+        s, n, rules = self.script, self.n, self.rules
+        own = set(cv.own_caravans(self.p))
+        # Disband: the goal caravan (the question's only disband).
+        if rules.disband_empty:
+            others = [self._derived(c, t)["n"] for c in sorted(own)]
+            s.track("caravan.disband.all-empty", implies(disb, or_(*(n.gt(m, n.num(0)) for m in others))))
+            if self.question:  # an empty one changes nothing the question asks
+                s.add(implies(disb, n.gt(self._derived(self.x, t)["n"], n.num(0))))
+        else:
+            s.track("caravan.disband.empty", implies(disb, n.gt(self._derived(self.x, t)["n"], n.num(0))))
+
+    def _number_rules(self, t: int, nums: dict[int, str], opening: str, rank: str, suit: str) -> None:
+        """A number card of step t: an opening placement, else the rules of a caravan's end."""
+        s, n, rules = self.script, self.n, self.rules
+        own = set(cv.own_caravans(self.p))
+        # Number cards: the opening's placements, else the rules of the caravan's end.
+        for c, b in nums.items():
+            d = self._derived(c, t)
+            s.add(implies(b, n.lt(self._placed_count(c, t), n.num(self.cap[c]))))
+            empty = eq(d["n"], n.num(0))
+            s.track("caravan.opening.empty", implies(and_(b, opening), empty))
+            if rules.opening_first_empty:
+                before = [eq(self._derived(o, t)["n"], n.num(0)) for o in sorted(own) if o < c]
+                s.track("caravan.opening.order", implies(and_(b, opening), not_(or_(*before))))
+            main = and_(b, not_(opening))
+            s.track("caravan.number.same-value", implies(main, or_(empty, not_(eq(rank, d["lastR"])))))
+            up = d["up"]
+            s.track("caravan.number.direction", implies(main, or_(n.lt(d["n"], n.num(2)), eq(suit, d["suit"]),
+                                                                  and_(up, n.gt(rank, d["lastR"])),
+                                                                  and_(not_(up), n.lt(rank, d["lastR"])))))
+            if rules.max_numbers_per_caravan is not None:
+                s.track("caravan.number.max-cards", implies(main, n.lt(d["n"], n.num(rules.max_numbers_per_caravan))))
+
+    def _face_rules(self, t: int, faces: dict[tuple[int, int], str], queen: str) -> None:
+        """A face card of step t: on a living number card; fnv's limits."""
+        s, n, rules = self.script, self.n, self.rules
+        # Face cards: on a living number card; fnv's limits.
+        for (c, j), b in faces.items():
+            sl = self.slots[c][j]
+            s.track("caravan.face.target", implies(b, sl.A[t]))
+            if rules.max_faces_per_card is not None:
+                s.track("caravan.face.limit", implies(b, n.lt(sl.NF[t], n.num(rules.max_faces_per_card))))
+            if rules.queen_last_only and self._face_kinds(c) == "all":
+                later = [o.A[t] for o in self.slots[c] if o.j > j]
+                s.track("caravan.queen.last", implies(and_(b, queen), not_(or_(*later))))
+
+    def _transition(self, t: int, sel: dict, opening: str, rank: str, suit: str, king: str, queen: str,
+                    jack: str, joker: str) -> None:
+        """The state after step t: where the card went and what it did (a King doubles, a
+        Queen turns and sets the suit, a Jack and a Joker remove cards, a disband clears)."""
+        s = self.script
+        n = self.n
+        nums, faces, disc, disb = sel["nums"], sel["faces"], sel["disc"], sel["disb"]
+        has_joker = any(card.is_joker for card, _ in self.cards)
+        jr = js = None
+        if has_joker and faces:
+            jr, js = s.int(f"jr_{t}"), s.int(f"js_{t}")
+            for (c, j), b in faces.items():
+                sl = self.slots[c][j]
+                s.add(implies(b, and_(eq(jr, sl.R), eq(js, sl.S))))
+        joker_move = and_(joker, not_(disc)) if has_joker and faces else FALSE
+        for c in self.modelled:
+            placed_before = self._placed_count(c, t)
+            for sl in self.slots[c]:
+                face = faces.get((c, sl.j), FALSE)
+                placed = and_(nums[c], eq(placed_before, n.num(sl.new))) if (sl.new is not None and c in nums) \
+                    else FALSE
+                if sl.new is not None and placed != FALSE:
+                    s.track("caravan.number.end", implies(placed, and_(eq(sl.R, rank), eq(sl.S, suit))))
+                hit_ace = hit_number = FALSE
+                if joker_move != FALSE:
+                    target = and_(joker_move, not_(face))
+                    hit_ace = and_(target, eq(jr, n.num(1)), eq(sl.S, js))  # type: ignore[arg-type]  # a Joker move has its target
+                    hit_number = and_(target, not_(eq(jr, n.num(1))), eq(sl.R, jr))  # type: ignore[arg-type]  # as above
+                jacked = and_(face, jack)
+                disbanded = disb if c == self.x else FALSE
+                alive = self._fresh(sl.A, f"a_{t + 1}_{c}_{sl.j}",
+                                    or_(and_(sl.A[t], not_(or_(jacked, hit_ace, hit_number, disbanded))), placed))
+                if alive is not None:
+                    # The frame (a card stays unless something removes it; a new one comes
+                    # only by a placement), then each removal under its rule.
+                    s.add(implies(alive, or_(sl.A[t], placed)))
+                    s.add(implies(or_(placed, and_(sl.A[t], not_(or_(jacked, hit_ace, hit_number, disbanded)))),
+                                  alive))
+                    s.track("caravan.jack.remove", implies(jacked, not_(alive)))
+                    s.track("caravan.joker.ace", implies(hit_ace, not_(alive)))
+                    s.track("caravan.joker.number", implies(hit_number, not_(alive)))
+                    s.track("caravan.turn.structure", implies(and_(disbanded, not_(placed)), not_(alive)))
+                if self.dyn_value[c]:
+                    value = self._fresh(sl.V, f"v_{t + 1}_{c}_{sl.j}", "", sort="Int")
+                    s.add(implies(placed, eq(value, rank)))  # type: ignore[arg-type]  # dynamic: a fresh variable
+                    s.add(implies(and_(not_(placed), not_(and_(face, king))), eq(value, sl.V[t])))  # type: ignore[arg-type]  # as above
+                    s.track("caravan.value.king", implies(and_(not_(placed), face, king),
+                                                          eq(value, n.double(sl.V[t]))))  # type: ignore[arg-type]  # as above
+                else:
+                    sl.V.append(sl.V[t])
+                if self.dyn_queen[c]:
+                    fq = and_(face, queen)
+                    self._next(sl.QP, f"qp_{t + 1}_{c}_{sl.j}", "Bool",
+                               ite(placed, FALSE, ite(fq, not_(sl.QP[t]), sl.QP[t])))
+                    self._next(sl.QS, f"qs_{t + 1}_{c}_{sl.j}", "Int",
+                               ite(placed, n.num(NO_QUEEN), ite(fq, suit, sl.QS[t])))
+                else:
+                    sl.QP.append(sl.QP[t])
+                    sl.QS.append(sl.QS[t])
+                if self.fnv_limits and face != FALSE:
+                    self._next(sl.NF, f"nf_{t + 1}_{c}_{sl.j}", "Int",
+                               ite(placed, n.num(0), ite(face, n.add(sl.NF[t], n.num(1)), sl.NF[t])))
+                else:
+                    sl.NF.append(sl.NF[t])
+
+    def _fresh(self, row: list[str], name: str, term: str, sort: str = "Bool") -> str | None:
+        """The field's next state: the current term when nothing can change it (``term`` a
+        constant equal to it: appended, None returned), else a fresh variable (appended
+        and returned) that the caller constrains."""
+        if sort == "Bool" and (term in (TRUE, FALSE) or term == row[-1]):
+            row.append(term)
+            return None
+        var = self.script.bool(name) if sort == "Bool" else self.script.int(name)
+        row.append(var)
+        return var
 
     def _next(self, row: list[str], name: str, sort: str, term: str) -> None:
         """The field's term at the next state: the term itself when constant, else a
@@ -354,105 +477,146 @@ class ReachModel:
     def _placed_count(self, c: int, t: int) -> str:
         cache = self._counts
         if (c, t) not in cache:
-            cache[c, t] = self._name(f"cnt_{t}_{c}", count(sel["nums"].get(c, FALSE) for sel in self.sel[:t]))
+            cache[c, t] = self._name(f"cnt_{t}_{c}", self.n.count(sel["nums"].get(c, FALSE) for sel in self.sel[:t]))
         return cache[c, t]
 
     def _derived(self, c: int, t: int) -> dict[str, str]:
         """Caravan c at state t: living count, last card's value and suit, the direction
-        (``up``: ascending, under this rule set) and the current suit."""
+        (``up``: ascending, under this rule set) and the current suit. Each definition is
+        a rule: the direction under the rule set's own rule (and the equal-values ruling,
+        and holotape's Queen on a lone card), the suit under caravan.suit.current."""
         cache = self._derived_cache
         if (c, t) in cache:
             return cache[c, t]
-        n = num(0)
-        last_r = prev_r = first_r = second_r = num(0)
-        last_s = num(0)
+        n = self.n
+        if c not in self.slots:  # a caravan no move of the question changes
+            caravan = self.state.caravans[c]
+            cache[c, t] = {"n": n.num(len(caravan))}
+            return cache[c, t]
+        s = self.script
+        count = n.num(0)
+        last_r = prev_r = first_r = second_r = n.num(0)
+        last_s = n.num(0)
         last_qp = FALSE
-        last_qs = num(NO_QUEEN)
-        parity = FALSE
+        last_qs = n.num(NO_QUEEN)
+        parity = first_queen = FALSE
         holotape = self.rules.direction_from != "last-two"
+        name = self._name
         for sl in self.slots[c]:
             a = sl.A[t]
             if a == FALSE:
                 continue
             tag = f"{c}_{t}_{sl.j}"
-            name = self._name
             if holotape:
-                second_r = name(f"d2_{tag}", ite(and_(a, eq(n, num(1))), sl.R, second_r))
-                first_r = name(f"d1_{tag}", ite(and_(a, eq(n, num(0))), sl.R, first_r))
-                q = and_(a, sl.QP[t])
+                second_r = name(f"d2_{tag}", ite(and_(a, eq(count, n.num(1))), sl.R, second_r))
+                first_r = name(f"d1_{tag}", ite(and_(a, eq(count, n.num(0))), sl.R, first_r))
+                first_queen = or_(first_queen, and_(a, eq(count, n.num(0)), sl.QP[t]))
+                q = and_(a, n.gt(count, n.num(0)), sl.QP[t])
                 if q != FALSE:
-                    parity = name(f"dp_{tag}", q if parity == FALSE else f"(xor {parity} {q})", "Bool")
+                    parity = name(f"dp_{tag}", xor(parity, q), "Bool")
             else:
                 prev_r = name(f"dv_{tag}", ite(a, last_r, prev_r))
                 last_qp = name(f"dq_{tag}", ite(a, sl.QP[t], last_qp), "Bool")
             last_r = name(f"dl_{tag}", ite(a, sl.R, last_r))
             last_s = name(f"ds_{tag}", ite(a, sl.S, last_s))
             last_qs = name(f"dt_{tag}", ite(a, sl.QS[t], last_qs))
-            n = name(f"dn_{tag}", add(n, ite(a, num(1), num(0))))
-        if not holotape:
-            run_up = gt(last_r, prev_r)
-            rev = last_qp
-        else:
-            run_up = gt(second_r, first_r)
+            count = name(f"dn_{tag}", n.add(count, ite(a, n.num(1), n.num(0))))
+        rule = self.rules.direction_rule
+        if holotape:
+            low, high = first_r, second_r
+            if first_queen != FALSE:
+                lone = s.bool(f"d_lone_{c}_{t}")
+                s.track("caravan.queen.single-card", eq(lone, first_queen))
+                parity = xor(parity, lone)
             rev = parity
-        # Name the shared terms once: they are used by every rule of the step.
-        s = self.script
-        names = {}
-        for key, term, sort in (("n", n, "Int"), ("lastR", last_r, "Int"), ("up", ite(rev, not_(run_up), run_up),
-                                                                            "Bool"),
-                                ("suit", ite(eq(last_qs, num(NO_QUEEN)), last_s, last_qs), "Int")):
-            if term in (TRUE, FALSE) or int_literal(term) is not None:
-                names[key] = term
-                continue
-            var = s.bool(f"d_{key}_{c}_{t}") if sort == "Bool" else s.int(f"d_{key}_{c}_{t}")
-            s.add(eq(var, term))
-            names[key] = var
+        else:
+            low, high = prev_r, last_r
+            rev = last_qp
+        names = {"n": self._name(f"d_n_{c}_{t}", count), "lastR": self._name(f"d_lastR_{c}_{t}", last_r)}
+        run = s.bool(f"d_run_{c}_{t}")
+        s.track(rule, implies(n.gt(high, low), run))
+        s.track(rule, implies(n.lt(high, low), not_(run)))
+        s.track("caravan.direction.equal", implies(eq(high, low), not_(run)))
+        up = s.bool(f"d_up_{c}_{t}")
+        s.track(rule, eq(up, ite(rev, not_(run), run)))
+        names["up"] = up
+        suit = s.int(f"d_suit_{c}_{t}")
+        s.track("caravan.suit.current", eq(suit, ite(eq(last_qs, n.num(NO_QUEEN)), last_s, last_qs)))
+        names["suit"] = suit
         cache[c, t] = names
         return names
 
     def _value(self, c: int, t: int) -> str:
         if c not in self.slots:
-            return num(self.state.values[c])
+            return self.n.num(self.state.values[c])
         cache = self._values
         if (c, t) not in cache:
-            cache[c, t] = self._name(f"val_{t}_{c}", add(*(ite(sl.A[t], sl.V[t], num(0)) for sl in self.slots[c])))
+            cache[c, t] = self._name(f"val_{t}_{c}", self.n.add(*(ite(sl.A[t], sl.V[t], self.n.num(0))
+                                                                  for sl in self.slots[c])))
         return cache[c, t]
 
-    def _over(self, t: int, used: str) -> str:
-        """The game has ended at state t: every lane decided, or the mover out of cards."""
+    def _over(self, t: int, spent: str) -> str:
+        """The game has ended at state t: every lane decided (caravan.lane.decided,
+        caravan.end.lanes), or the mover out of cards (caravan.end.out)."""
+        s = self.script
+        n = self.n
         lanes = []
         for a, b in cv.LANES:
             va, vb = self._value(a, t), self._value(b, t)
-            ina = and_(ge(va, num(21)), le(va, num(26)))
-            inb = and_(ge(vb, num(21)), le(vb, num(26)))
-            lanes.append(or_(and_(ina, not_(inb)), and_(inb, not_(ina)), and_(ina, inb, not_(eq(va, vb)))))
-        over = and_(*lanes)
+            ina = and_(n.ge(va, n.num(cv.TARGET_LOW)), n.le(va, n.num(cv.TARGET_HIGH)))
+            inb = and_(n.ge(vb, n.num(cv.TARGET_LOW)), n.le(vb, n.num(cv.TARGET_HIGH)))
+            decided = or_(and_(ina, not_(inb)), and_(inb, not_(ina)), and_(ina, inb, not_(eq(va, vb))))
+            if decided in (TRUE, FALSE):
+                lanes.append(decided)
+                continue
+            var = s.bool(f"lane_{t}_{a}")
+            s.track("caravan.lane.decided", eq(var, decided))
+            lanes.append(var)
+        over = s.bool(f"over_{t}")
+        every = and_(*lanes)
+        s.track("caravan.end.lanes", implies(every, over))
+        out = FALSE
         if self.hand_unknown == 0 and self.deck_len is not None:
-            total = self.hand_size + self.deck_len
-            over = or_(over, eq(used, num(total)))
-        return self._name(f"over_{t}", over, "Bool")
+            out = eq(spent, n.num(self.hand_size + self.deck_len))
+            s.track("caravan.end.out", implies(out, over))
+        s.add(implies(over, or_(every, out)))
+        return over
 
     # ----------------------------------------------------------------- solving
 
-    def solve(self, deadline: Deadline | None = None) -> ModelResult:
-        """A shortest line (yes), the unsat core (no), or unknown at the deadline."""
+    def solve(self, deadline: Deadline | None = None, certify: bool = False) -> ModelResult:
+        """A shortest line (yes), the unsat core (no), or unknown at the deadline. With
+        ``certify`` every unsat answer (the "no", and each "no shorter line") is checked
+        again by cvc5 from the same SMT-LIB text (``smt.Disagreement`` if it differs)."""
         if deadline is not None:
             deadline.check_now()
         solver, literals = self.script.solver()
         result = ModelResult("unknown", size=len(self.script.lines))
         assumptions = list(literals.values())
 
-        def check(extra: list) -> z3.CheckSatResult:
-            if deadline is not None:
-                left = deadline.remaining()
-                if left is not None:
-                    if left <= 0:
-                        raise Timeout()
-                    solver.set("timeout", max(1, int(left * 1000)))
+        def left() -> float | None:
+            remaining = None if deadline is None else deadline.remaining()
+            if remaining is not None and remaining <= 0:
+                raise Timeout()
+            return remaining
+
+        def check(extra: list[str]) -> z3.CheckSatResult:
+            remaining = left()
+            if remaining is not None:
+                solver.set("timeout", max(1, int(remaining * 1000)))
             result.solver_calls += 1
             if deadline is not None:
                 deadline.solver_calls += 1
-            return solver.check(*assumptions, *extra)
+            verdict = solver.check(*assumptions, *(z3.Bool(e) for e in extra))
+            if verdict == z3.unsat and certify:
+                second = cvc5_check(self.script.text(extra), left())
+                result.solvers.append(second)
+                if second == "sat":
+                    raise Disagreement(f"z3 answers unsat but cvc5 answers sat on the same SMT-LIB text "
+                                       f"({len(self.script.lines)} lines)")
+                if second == "unknown":
+                    raise Timeout()
+            return verdict
 
         verdict = check([])
         if verdict == z3.unknown:
@@ -466,7 +630,7 @@ class ReachModel:
         # The shortest line: the fewest moves k (from 0 up) for which a line exists; the
         # first check found one of len(line) moves, so only shorter bounds are tried.
         for bound in range(len(line)):
-            verdict = check([z3.Bool(self.skips[bound])])
+            verdict = check([self.skips[bound]])
             if verdict == z3.unknown:
                 raise Timeout()
             if verdict == z3.sat:
@@ -509,56 +673,3 @@ class ReachModel:
             if not moved:
                 raise AssertionError(f"step {t}: the model chose no move")
         return line
-
-
-def reason_words(puzzle: Puzzle, core: list[str]) -> str:
-    """The unsat core as a sentence: 'every line of at most K moves would ...'."""
-    goal = puzzle.goal
-    state = puzzle.start
-    x = cv.LETTERS[goal.caravan]
-    y = cv.LETTERS[goal.facing] if goal.facing is not None else ""
-    dir_words = _direction_words(state, goal.caravan)
-    high = (f"leave caravan {x} above 26" if state.values[goal.caravan] > cv.TARGET_HIGH
-            else f"push caravan {x} past 26")
-    phrases = [RULE_WORDS[name].format(x=f"caravan {x}", y=f"caravan {y}", dir=dir_words, high=high)
-               for name in core if name in RULE_WORDS]
-    k = puzzle.within
-    moves = f"{k} move{'s' if k != 1 else ''}"
-    cards = _cards_words(puzzle)
-    if not phrases:
-        return (f"no line of at most {moves} exists at all: with {cards}, no sequence of legal moves "
-                f"brings about {goal.describe()}")
-    if core == ["goal.low"]:
-        return (f"with {cards}, no line of at most {moves} gets caravan {x} (now {state.values[goal.caravan]}) "
-                f"up to 21")
-    return (f"with {cards}, every line of at most {moves} that could bring about {goal.describe()} would "
-            + _join(phrases))
-
-
-def _join(phrases: list[str]) -> str:
-    if len(phrases) == 1:
-        return phrases[0]
-    return ", ".join(phrases[:-1]) + " or " + phrases[-1]
-
-
-def _cards_words(puzzle: Puzzle) -> str:
-    p = puzzle.player
-    hand = " ".join(map(str, puzzle.start.hands[p].known)) or "no known card"
-    deck = puzzle.start.decks[p]
-    if puzzle.cards == "hand+deck" and deck:
-        shown = " ".join(map(str, deck[: max(0, puzzle.within - 1)]))
-        return f"the hand {hand} and the deck's next cards {shown}" if shown else f"the hand {hand}"
-    return f"the hand {hand}"
-
-
-def _direction_words(state: cv.State, c: int) -> str:
-    caravan = state.caravans[c]
-    name = cv.LETTERS[c]
-    if not caravan:
-        return f"caravan {name}'s direction and suit"
-    d = state.rules.direction(caravan)
-    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[cv.current_suit(caravan) or "S"]
-    if d == 0:
-        return f"the direction caravan {name} takes from {caravan[-1].card} (suit {suit})"
-    way = "ascending" if d > 0 else "descending"
-    return f"caravan {name}'s {way} order from {caravan[-1].card} (suit {suit})"

@@ -10,6 +10,9 @@ Each function takes the position's engine state and the question's options and r
   position measured); a "no" is then proved by z3 as well, and worded from its unsat
   core. If z3 cannot finish in the time left, the search's own exhaustive "no" stands.
 
+With ``certify`` every unsat answer of the model is proved again by cvc5 from the same
+SMT-LIB text; the answer says which solvers agreed (``solvers``).
+
 Every line is replayed through the engine before it is returned (``caravan_puzzle.replay``).
 """
 
@@ -19,7 +22,7 @@ from typing import Any
 
 from referee.games.caravan import engine as cv
 from referee.games.caravan.notation.cvn import move_text, table_text, write_caravan
-from referee.games.caravan.solve.model import ReachModel, reason_words
+from referee.games.caravan.solve.model import ModelResult, ReachModel
 from referee.games.caravan.solve.puzzle import (
     Goal,
     Puzzle,
@@ -27,6 +30,7 @@ from referee.games.caravan.solve.puzzle import (
     prepare,
     replay,
 )
+from referee.games.caravan.solve.reasons import reason_words
 from referee.games.caravan.solve.search import (
     LineResult,
     shortest_line,
@@ -103,7 +107,7 @@ def _goal_for(state: cv.State, question: str, caravan: str | None, lane: str | N
 
 def line_question(state: cv.State, question: str, *, caravan: str | None = None, lane: str | None = None,
                   within: int | None = None, cards: str = "hand+deck", method: str = "auto",
-                  deadline: Deadline | None = None) -> Answer:
+                  deadline: Deadline | None = None, certify: bool = False) -> Answer:
     """``reach`` (is there a line of at most K moves?) and ``fewest`` (the shortest line, up
     to K): the same computation, worded for each."""
     _check_position(state)
@@ -119,8 +123,6 @@ def line_question(state: cv.State, question: str, *, caravan: str | None = None,
     puzzle = prepare(state, goal, k, cards)
     answer = Answer(question, "unknown")
     stats = answer.stats
-    if method == "z3" and puzzle.start.in_opening():
-        raise QuestionError("the z3 model covers positions after the opening; use --method search or auto")
     notes = []
     if cards == "hand+deck" and puzzle.start.decks[goal.player] is None:
         notes.append(f"player {goal.player + 1}'s deck is unknown: only the known hand is used")
@@ -141,15 +143,16 @@ def line_question(state: cv.State, question: str, *, caravan: str | None = None,
             answer.method = "search"
             if found.line is not None:
                 _yes(answer, puzzle, found.line)
-            elif method == "search" or puzzle.start.in_opening():
+            elif method == "search":
                 _no_from_search(answer, puzzle, found)
             else:
-                _no_with_proof(answer, puzzle, found, deadline)
+                _no_with_proof(answer, puzzle, found, deadline, certify)
         else:
             answer.method = "z3"
             model = ReachModel(puzzle, deadline)
-            result = model.solve(deadline)
+            result = model.solve(deadline, certify)
             stats.solver_calls += result.solver_calls
+            _certified(answer, result, certify)
             if result.answer == "yes":
                 _yes(answer, puzzle, result.line)  # type: ignore[arg-type]  # a yes answer carries its line
             else:
@@ -196,16 +199,25 @@ def _no_from_search(answer: Answer, puzzle: Puzzle, found: LineResult) -> str:
     return answer.reason
 
 
-def _no_with_proof(answer: Answer, puzzle: Puzzle, found: LineResult, deadline: Deadline) -> None:
+def _certified(answer: Answer, result: ModelResult, certify: bool) -> None:
+    """Which solvers agreed on the model's unsat answers (``--certify``)."""
+    if certify:
+        answer.extra["solvers"] = ["z3", "cvc5"] if result.solvers else ["z3"]
+        answer.extra["certified"] = len(result.solvers)
+
+
+def _no_with_proof(answer: Answer, puzzle: Puzzle, found: LineResult, deadline: Deadline,
+                   certify: bool = False) -> None:
     """The search found no line; z3 proves it and words the reason from its unsat core."""
     try:
         model = ReachModel(puzzle, deadline)
-        result = model.solve(deadline)
+        result = model.solve(deadline, certify)
     except Timeout:
         reason = _no_from_search(answer, puzzle, found)
         answer.reason = reason + " (the z3 proof did not finish in the time left)"
         return
     answer.stats.solver_calls += result.solver_calls
+    _certified(answer, result, certify)
     if result.answer == "yes":
         # The two statements of the rules disagree: trust only what the engine replays.
         ok, why = replay(puzzle, result.line)  # type: ignore[arg-type]  # a yes answer carries its line
@@ -358,4 +370,4 @@ def ask(position: Any, question: str, options: Any) -> Answer:
         return forced_win_question(position.state, depth=options.depth, deadline=deadline)
     return line_question(position.state, question, caravan=options.caravan, lane=options.lane,
                          within=options.within, cards=options.cards or "hand+deck",
-                         method=options.method, deadline=deadline)
+                         method=options.method, deadline=deadline, certify=getattr(options, "certify", False))

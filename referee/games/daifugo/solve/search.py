@@ -288,14 +288,19 @@ class ForcedOut:
             self.fewest_memo[hand] = got
         return got
 
+    def moves(self, state: df.State) -> list[df.Move]:
+        """Every move of whoever is to move (the engine's legal moves)."""
+        return list(df.legal_moves(state))
+
+    def after(self, state: df.State, move: df.Move) -> df.State:
+        """The position after ``move`` (the engine's ``apply``)."""
+        return df.apply(state, move)
+
     def _apply(self, state: df.State, move: df.Move) -> df.State:
         if self.deadline is not None:
             self.deadline.check(32)
         self.nodes += 1
-        return df.apply(state, move)
-
-    def children(self, state: df.State) -> list[tuple[df.Move, df.State]]:
-        return [(m, self._apply(state, m)) for m in df.legal_moves(state)]
+        return self.after(state, move)
 
     @staticmethod
     def key(state: df.State) -> tuple:
@@ -322,7 +327,7 @@ class ForcedOut:
     def _mine(self, state: df.State, budget: int) -> df.Move | None:
         if budget < self.fewest(state):
             return None
-        for move in sorted(df.legal_moves(state), key=_order_mine):
+        for move in sorted(self.moves(state), key=_order_mine):
             spent = budget - (1 if isinstance(move, df.Play) else 0)
             if self.holds(self._apply(state, move), spent):
                 return move
@@ -330,7 +335,7 @@ class ForcedOut:
 
     def _theirs(self, state: df.State, budget: int) -> bool:
         held = len(state.hands[state.to_move])  # type: ignore[index]  # another player is to move
-        for move in sorted(df.legal_moves(state), key=lambda m: _order_theirs(m, held)):
+        for move in sorted(self.moves(state), key=lambda m: _order_theirs(m, held)):
             if not self.holds(self._apply(state, move), budget):
                 return False
         return True
@@ -348,7 +353,7 @@ class ForcedOut:
         """At another player's turn: a move after which the player cannot force it (tried
         in the search's order, so the table's answers are met again)."""
         held = len(state.hands[state.to_move])  # type: ignore[index]  # another player is to move
-        for move in sorted(df.legal_moves(state), key=lambda m: _order_theirs(m, held)):
+        for move in sorted(self.moves(state), key=lambda m: _order_theirs(m, held)):
             after = self._apply(state, move)
             if not self.holds(after, budget):
                 done = self.outcome(after)
@@ -371,11 +376,11 @@ class ForcedOut:
         if state.to_move == self.player:
             move = self.wins(state, budget)
             assert isinstance(move, (df.Play, df.Pass))
-            after = df.apply(state, move)
+            after = self.after(state, move)
             spent = budget - (1 if isinstance(move, df.Play) else 0)
             tree = {move: self.strategy(after, spent)}
         else:
-            tree = {move: self.strategy(df.apply(state, move), budget) for move in df.legal_moves(state)}
+            tree = {move: self.strategy(self.after(state, move), budget) for move in self.moves(state)}
         self.trees[key] = tree
         return tree
 
@@ -394,8 +399,12 @@ def _order_theirs(move: df.Move, held: int) -> tuple:
     return (2, 0)
 
 
-def forced_out(state: df.State, player: int, budget: int, deadline: Deadline | None = None) -> OutResult:
-    search = ForcedOut(state, player, deadline)
+def forced_out(state: df.State, player: int, budget: int, deadline: Deadline | None = None,
+               search: ForcedOut | None = None) -> OutResult:
+    """Can ``player`` force going out first within ``budget`` own plays: the first move and
+    the strategy, or a refutation (a reply to each try). ``search``: the search to run
+    (by default a ``ForcedOut`` over the engine's moves)."""
+    search = search or ForcedOut(state, player, deadline)
     if state.to_move != player:
         holds = search.holds(state, budget)
         result = OutResult(None, nodes=search.nodes)
@@ -413,8 +422,8 @@ def forced_out(state: df.State, player: int, budget: int, deadline: Deadline | N
         strategy = search.strategy(state, budget)
         return OutResult(move, nodes=search.nodes, strategy=strategy)
     refutation: list[tuple[df.Move, df.Move | None, str]] = []
-    for m in df.legal_moves(state):
-        after = df.apply(state, m)
+    for m in search.moves(state):
+        after = search.after(state, m)
         spent = budget - (1 if isinstance(m, df.Play) else 0)
         done = search.outcome(after)
         if done is False:

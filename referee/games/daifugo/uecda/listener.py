@@ -6,7 +6,7 @@ the same options run it on its own (``python -m referee.games.daifugo.uecda``).
 
 Its options: ``--uecda-config FILE`` (a tndhms.cfg), ``--uecda-games N``, ``--uecda-seed
 S``, ``--uecda-options TOGGLES``, ``--uecda-timeout SECONDS``, ``--uecda-revision
-2018|later``, ``--uecda-logs FOLDER``. Nothing heavy is imported here.
+2018|later``, ``--uecda-logs FOLDER``, ``--uecda-positions FILE``. Nothing heavy is imported here.
 """
 
 from referee.jobs.listener import Listener, ListenerOption
@@ -27,8 +27,12 @@ OPTIONS = (
     ListenerOption(f"{NAME}-revision", str, None, "2018 (the devkit's server, default) or later (its later revision: "
                    "extra log lines, a trick ends when all but one still in have passed)."),
     ListenerOption(f"{NAME}-logs", str, "logs", "Folder for the contest's logs and their companion records."),
+    ListenerOption(f"{NAME}-positions", str, None, "Deal each table's first games from this file, one deal per "
+                   "game in turn: each DFN record's first round or each game of a contest log, the hands by seat "
+                   "(the server still draws the seats, and deals the games after these); the logs then name "
+                   "no RANDOM_SEED."),
 )
 
 LISTENER = Listener(NAME, f"Also listen for the {NAME} protocol on this port: the UEC computer-Daihinmin "
                     "contest's clients play Daifugo tables of five, each one a table of the service too.",
-                    "referee.games.daifugo.uecda.server", OPTIONS)
+                    "referee.games.daifugo.uecda.server", OPTIONS, held="referee.games.daifugo.uecda.held")

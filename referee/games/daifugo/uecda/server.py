@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from referee.games.daifugo.positions import read_starts
 from referee.games.daifugo.uecda import contest
 from referee.games.daifugo.uecda.hub import Bridge, Table
 from referee.games.daifugo.uecda.listener import NAME
@@ -32,6 +33,8 @@ from referee.jobs.listener import ListenerHost, OptionValue, Serve
 DEFAULT_TIMEOUT = 10.0
 #: The game whose tables the listener's are.
 GAME = "daifugo"
+#: Seats at one of its tables.
+PLAYERS = contest.PLAYERS
 
 
 @dataclass
@@ -47,6 +50,9 @@ class Settings:
     log_dir: Path = Path("logs")
     #: Stop accepting after this many tables (None: serve until stopped).
     max_tables: int | None = None
+    #: Deals each table's first games start from, as a live table's set-up gives them
+    #: (``{"hands": [by seat]}``; ``contest.deals_from``).
+    starts: list[dict[str, Any]] = field(default_factory=list)
 
 
 class ContestServer:
@@ -64,6 +70,7 @@ class ContestServer:
         self._seating: Seating | None = None
         self._accepting: threading.Thread | None = None
         self._stopped = threading.Event()
+        self._deals: tuple[contest.Given, ...] = ()
 
     @property
     def waiting(self) -> list[contest.Seat]:
@@ -74,6 +81,8 @@ class ContestServer:
         return [waiting[n] for n in sorted(waiting)]
 
     def start(self) -> int:
+        """Bind and listen; the port. ValueError when a given deal is no contest deal."""
+        self._deals = contest.deals_from(self.settings.starts, self.settings.config)
         listener = socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((self.host, self.port))
@@ -119,7 +128,7 @@ class ContestServer:
         stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
         log_path = self.settings.log_dir / f"{stamp}-table{number}.log"
         table = contest.new_table(seats, self.settings.config, seed, self.settings.timeout, log_path,
-                                  number=number, hostname=socket.gethostname(), port=self.port)
+                                  number=number, hostname=socket.gethostname(), port=self.port, deals=self._deals)
         if self.observer is not None:
             table.observer = self.observer(table)
         self.tables.append(table)
@@ -127,6 +136,11 @@ class ContestServer:
         self.threads.append(thread)
         thread.start()
         return self.settings.max_tables is None or len(self.tables) < self.settings.max_tables
+
+
+def check_starts(settings: Settings) -> None:
+    """ValueError when a deal the settings give is no contest deal (saying which, and why)."""
+    contest.deals_from(settings.starts, settings.config)
 
 
 def settings_from(options: Mapping[str, OptionValue]) -> Settings:
@@ -151,7 +165,20 @@ def settings_from(options: Mapping[str, OptionValue]) -> Settings:
     revision = given("revision")
     config = contest.load(Path(config_file) if config_file else None, options=text("options", ""),
                           games=number("games"), revision=None if revision is None else str(revision))
-    return Settings(config, number("seed"), timeout, Path(text("logs", "logs")), number("tables"))
+    starts: list[dict[str, Any]] = []
+    positions = text("positions", "")
+    if positions:
+        try:
+            starts = list(read_starts(positions))
+        except OSError as err:
+            raise ValueError(f"--{NAME}-positions {positions}: {err.strerror or err}") from None
+        if not starts:
+            raise ValueError(f"--{NAME}-positions {positions}: no deal of five hands in it")
+        try:
+            check_starts(Settings(config, starts=starts))
+        except ValueError as err:
+            raise ValueError(f"--{NAME}-positions {positions}: {err}") from None
+    return Settings(config, number("seed"), timeout, Path(text("logs", "logs")), number("tables"), starts)
 
 
 async def serve(host: ListenerHost[Table] | None, address: str, port: int, *,

@@ -45,12 +45,14 @@ class ContestConfig:
     #: "2018" (tndhms 0.29) or "later" (the later revision: its log lines and trick rule).
     revision: str = "2018"
 
-    def header(self, names: tuple[str, ...] = ("p0", "p1", "p2", "p3", "p4"), seed: int = 0) -> ul.LogHeader:
-        """The log header these settings write (what validate reads back)."""
+    def header(self, names: tuple[str, ...] = ("p0", "p1", "p2", "p3", "p4"), seed: int | None = 0) -> ul.LogHeader:
+        """The log header these settings write (what validate reads back). ``seed`` None:
+        the deals were given, not all drawn, and RANDOM_SEED has no value (the log
+        leaves the line out)."""
         flags = {k: "YES" if v else "NO" for k, v in self.flags.items()}
         flags.update(RAND_TYPE="1" if self.rand_type == "MT" else "0", RULE_SEKIGAE_NUM=str(self.sekigae_num),
                      GAME_NUMBER=str(self.games), FLASH_MIBUN_NUMBER=str(self.flash), GAME_PORT=str(self.port),
-                     RANDOM_SEED=str(seed))
+                     RANDOM_SEED="" if seed is None else str(seed))
         return ul.LogHeader(names=names, flags=flags, revision=self.revision)
 
     def rules(self) -> df.RuleSet:

@@ -15,7 +15,7 @@ or a turn. :meth:`MatchFlow.stored` writes a step's input as the service stores 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
@@ -27,6 +27,8 @@ from referee.games.daifugo.uecda.notation import writer
 from referee.notation.cards import CardError, parse_card
 
 N = tndhms.N_PLAYERS
+#: A deal given to start a game from: the hands by seat, from the first seat in turn order.
+Given = tuple[tuple[Card, ...], ...]
 
 
 class StepError(ValueError):
@@ -100,11 +102,14 @@ class MatchFlow:
     make the gifts due (:meth:`server_gift`, then :meth:`give` for each of
     :meth:`givers`), then :meth:`turn` until the game is over."""
 
-    def __init__(self, config: ContestConfig, seed: int, names: Sequence[str]):
+    def __init__(self, config: ContestConfig, seed: int, names: Sequence[str], deals: Sequence[Given] = ()):
         self.config = config
         self.rules = config.rules()
         self.names = tuple(names)
-        self.header = config.header(self.names, seed)
+        #: The first games' deals, given (the server still draws every game's seats, and
+        #: deals the games after these); the log then names no RANDOM_SEED.
+        self.deals = tuple(deals)
+        self.header = config.header(self.names, None if self.deals else seed)
         self.match = tndhms.Match(config.match_rules(), seed)
         self.totals = [0] * N
         self.previous: tuple[int, ...] | None = None
@@ -124,6 +129,11 @@ class MatchFlow:
         previous = self.previous
         self.number += 1
         self.deal = self.match.deal(previous[0] if previous else None)
+        if self.number <= len(self.deals):
+            hands: list[tuple[Card, ...]] = [()] * N
+            for s, p in enumerate(self.deal.seats):
+                hands[p] = self.deals[self.number - 1][s]
+            self.deal = replace(self.deal, hands=tuple(hands))
         self.fresh = self.deal.fresh or previous is None
         self.classes = [0] * N if self.fresh else [previous.index(p) for p in range(N)]  # type: ignore[union-attr]  # not fresh: previous is set
         self.mibun = "22222" if self.fresh else "".join(map(str, self.classes))

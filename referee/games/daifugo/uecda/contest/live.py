@@ -6,7 +6,8 @@ and turns, :class:`flow.Step`) come from the protocol's own table (``table.Conte
 which the service's listener feeds in (``referee/games/daifugo/uecda/hub.py``) as
 :meth:`ContestMatch.outcome`. The set-up (:func:`setup_of`) is JSON: the configuration,
 the seed, the names as the clients sent them (spaces and repeats included), the players'
-protocols and what each client did wrong (``reports``). The stored plies are the clients'
+protocols, what each client did wrong (``reports``) and the deals given to its first
+games (``deals``). The stored plies are the clients'
 input (:meth:`flow.MatchFlow.stored`), so a restart plays the match again up to where it
 stood, with the same draws; a table whose connections are gone with the process that held
 them is ``interrupted``, its record the log as far as it got (which ``pitboss validate``
@@ -65,6 +66,7 @@ def setup_of(table: Any) -> dict[str, Any]:
         "table": table.number, "hostname": table.hostname, "started": table.started_at,
         "log": str(table.log_path) if table.log_path is not None else None,
         "reports": [report_of(i) for i in table.incidents],
+        "deals": [[dfn.hand_text(h) for h in deal] for deal in table.flow.deals],
     }
 
 
@@ -89,7 +91,8 @@ class ContestMatch(DaifugoMatch):
         self.setup = setup
         self.config = config_of(setup["config"])
         self.seats = list(setup["names"])
-        self.flow = MatchFlow(self.config, setup["seed"], self.seats)
+        deals = [tuple(dfn.decode_cards(h)[0] for h in deal) for deal in setup.get("deals", [])]
+        self.flow = MatchFlow(self.config, setup["seed"], self.seats, deals)
         self.rules = self.flow.rules
         self.n = len(self.seats)
         self.order = None

@@ -29,7 +29,7 @@ from referee.engines.base import Card
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.uecda.contest import protocol as P
 from referee.games.daifugo.uecda.contest.config import ContestConfig
-from referee.games.daifugo.uecda.contest.flow import MatchFlow, Step
+from referee.games.daifugo.uecda.contest.flow import Given, MatchFlow, Step
 from referee.games.daifugo.uecda.engine import tndhms
 from referee.games.daifugo.uecda.notation import writer
 
@@ -123,7 +123,7 @@ class ContestTable:
 
     def __init__(self, seats: Sequence[Seat], config: ContestConfig, seed: int, timeout: float,
                  log_path: Path | None = None, observer: Observer | None = None, number: int = 1,
-                 hostname: str = "", clock: Callable[[], float] = time.time):
+                 hostname: str = "", clock: Callable[[], float] = time.time, deals: Sequence[Given] = ()):
         self.seats = list(seats)
         self.config = config
         self.seed = seed
@@ -131,7 +131,7 @@ class ContestTable:
         self.log_path = log_path
         self.observer = observer or Observer()
         self.number = number
-        self.flow = MatchFlow(config, seed, tuple(s.name for s in self.seats))
+        self.flow = MatchFlow(config, seed, tuple(s.name for s in self.seats), deals)
         self.rules = self.flow.rules
         self.header = self.flow.header
         self.incidents: list[Incident] = [i for s in self.seats for i in s.early]
