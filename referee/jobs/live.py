@@ -16,6 +16,7 @@ side of a table.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -118,7 +119,7 @@ BOT_STYLES = ("random", "greedy")
 
 
 def table_view(match: Match, seat: int | None, *, table_id: str, game: str, rules: str, options: str, status: str,
-               bots: list[str | None], clock: dict[str, Any] | None = None) -> dict[str, Any]:
+               bots: list[str | None], clock: Mapping[str, object] | None = None) -> dict[str, object]:
     """The reader's view of a live table (``seat`` None: the public one), as every face
     gives it: the table's head (id, game, rules, options, status, ply, round, to_move,
     seats with their bots), then the match's own part, the clock and the reader's seat."""
