@@ -92,6 +92,11 @@ def _components(rules: str) -> dict[str, Any]:
 
 
 def _paths(notations: str) -> dict[str, Any]:
+    return {**_table_paths(notations), **_job_paths(), **_page_paths()}
+
+
+def _table_paths(notations: str) -> dict[str, Any]:
+    """The service's health and its live tables."""
     return {
         "/healthz": {"get": {"summary": "Up and accepting requests", "responses": {"200": {"description": "ok"}}}},
         "/v1/tables": {
@@ -151,6 +156,12 @@ def _paths(notations: str) -> dict[str, Any]:
                                                                   "content": {"image/svg+xml": {}}},
                                                           "401": _error("unknown token"),
                                                           "404": _error("no such table")}}},
+    }
+
+
+def _job_paths() -> dict[str, Any]:
+    """What the command line's validate, annotate and solve print, over HTTP."""
+    return {
         "/v1/validate": {"post": {"summary": "What `pitboss validate --json` prints for the record in the body",
                                   "requestBody": {"content": _TEXT},
                                   "responses": {"200": {"description": "{summary, games}", "content": _JSON_OBJECT},
@@ -167,6 +178,12 @@ def _paths(notations: str) -> dict[str, Any]:
                                "responses": {"200": {"description": "the answer", "content": _JSON_OBJECT},
                                              "400": _error("malformed body"), "413": _error("body over 8 MiB"),
                                              "422": _error("a question the position cannot be asked")}}},
+    }
+
+
+def _page_paths() -> dict[str, Any]:
+    """The web pages: the lobby, a table live, a finished table replayed."""
+    return {
         "/": {"get": {"summary": "Web page: the tables, and a form that starts a new one",
                       "responses": {"200": {"description": "HTML"}}}},
         "/tables/{id}": {"get": {"summary": "Web page: watch a table live, or play it with a seat's token (#token=...)",
