@@ -70,7 +70,7 @@ def load(*names):
 if game == "caravan":
     mod = load("referee.games.caravan.selfplay", "referee.jobs.caravan_selfplay")
     assert mod.__file__.startswith(root), mod.__file__
-    compiled_check("referee.games.caravan.engine")
+    compiled_check("referee.games.caravan.engine.play")
     def work():
         moves = 0
         half = count // 2

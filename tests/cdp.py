@@ -3,6 +3,15 @@
 Chromium is started with its own throw-away profile, no network services and a DevTools
 port the browser picks itself; :class:`Page` speaks CDP over the page's websocket (the
 ``websocket-client`` package) and gathers every console error and uncaught exception.
+
+A navigation is over when its own document has loaded (the ``load`` lifecycle event of the
+loader ``Page.navigate`` names), never at the first load event that comes: the previous
+document's may still be on its way (the start page's, on a loaded machine), and an
+evaluation sent while the new document replaces it fails with "Inspected target
+navigated or closed". Such a failure is a :class:`Navigated`, which a caller polling for
+a condition (:meth:`Page.until`) takes as "not yet". A page target the browser replaces
+(its DevTools connection closed, or ``Inspector.detached``) is attached again, once per
+command.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +41,20 @@ def find_chromium() -> str | None:
 
 class BrowserError(RuntimeError):
     pass
+
+
+class Navigated(BrowserError):
+    """A command the page could not answer because its document was replaced meanwhile
+    (a navigation under way): asked again on the new document, it may well answer."""
+
+
+#: The events of a page's main frame going to another document, or within its own (a
+#: history entry of the same document); a child frame's carry a ``parentId``.
+_NAVIGATIONS = ("Page.frameNavigated", "Page.navigatedWithinDocument")
+
+#: How Chromium says that an evaluation's document went away under it.
+_NAVIGATED = ("Inspected target navigated or closed", "Execution context was destroyed",
+              "Cannot find context with specified id")
 
 
 class Browser:
@@ -89,30 +113,63 @@ class Browser:
             return json.load(r)
 
     def page(self) -> Page:
+        return Page(self._page_url(), self.timeout, self._page_url)
+
+    def _page_url(self) -> str:
+        """The DevTools address of the browser's page (polled until it shows one)."""
         deadline = time.monotonic() + self.timeout
         while time.monotonic() < deadline:
             pages = [t for t in self._targets() if t.get("type") == "page"]
             if pages:
-                return Page(pages[0]["webSocketDebuggerUrl"], self.timeout)
+                return pages[0]["webSocketDebuggerUrl"]
             time.sleep(0.05)
         raise BrowserError("chromium shows no page target")
 
 
 class Page:
-    def __init__(self, ws_url: str, timeout: float) -> None:
-        import websocket  # the test extra's websocket-client
-
-        self.ws = websocket.create_connection(ws_url, timeout=timeout, suppress_origin=True)
+    def __init__(self, ws_url: str, timeout: float, find: Callable[[], str] | None = None) -> None:
         self.timeout = timeout
+        #: Where the page target is now (to attach again when the browser replaced it).
+        self.find = find
         self.next_id = 0
         self.events: list[dict] = []
         #: Console errors and uncaught exceptions, as text.
         self.errors: list[str] = []
+        self._attach(ws_url)
+
+    def _attach(self, ws_url: str) -> None:
+        import websocket  # the test extra's websocket-client
+
+        self.ws = websocket.create_connection(ws_url, timeout=self.timeout, suppress_origin=True)
+        self.detached = False
         for domain in ("Page", "Runtime", "Log"):
             self.call(f"{domain}.enable")
+        self.call("Page.setLifecycleEventsEnabled", enabled=True)
+
+    def _reattach(self, why: BaseException | str) -> None:
+        """Attach to the page target again (the browser replaced the one we spoke to)."""
+        if self.find is None:
+            raise BrowserError(f"the page target went away: {why}")
+        try:
+            self.ws.close()
+        except Exception:  # noqa: BLE001 - the old connection is gone either way
+            pass
+        self._attach(self.find())
 
     def close(self) -> None:
         self.ws.close()
+
+    def _receive(self) -> dict:
+        """The next message from the page; a closed connection is :class:`_Detached`."""
+        import websocket
+
+        try:
+            message = json.loads(self.ws.recv())
+        except (websocket.WebSocketConnectionClosedException, ConnectionError) as err:
+            raise _Detached(err) from err
+        if message.get("method") == "Inspector.detached":
+            self.detached = True
+        return message
 
     def _record(self, message: dict) -> None:
         self.events.append(message)
@@ -130,43 +187,107 @@ class Page:
             self.errors.append(f"log ({entry.get('source')}): {entry.get('text')} {entry.get('url', '')}".strip())
 
     def call(self, method: str, **params: Any) -> dict:
+        """The answer to one command. The page target replaced under it (the connection
+        closed, or detached): attached again and asked once more."""
+        try:
+            return self._call(method, params)
+        except _Detached as err:
+            self._reattach(err)
+            return self._call(method, params)
+
+    def _call(self, method: str, params: dict[str, Any]) -> dict:
+        if self.detached:
+            raise _Detached("Inspector.detached")
         self.next_id += 1
         my_id = self.next_id
-        self.ws.send(json.dumps({"id": my_id, "method": method, "params": params}))
+        try:
+            self.ws.send(json.dumps({"id": my_id, "method": method, "params": params}))
+        except (OSError, ConnectionError) as err:
+            raise _Detached(err) from err
         deadline = time.monotonic() + self.timeout
         while time.monotonic() < deadline:
-            message = json.loads(self.ws.recv())
+            message = self._receive()
             if message.get("id") == my_id:
                 if "error" in message:
-                    raise BrowserError(f"{method}: {message['error']}")
+                    text = str(message["error"].get("message", message["error"]))
+                    kind = Navigated if any(n in text for n in _NAVIGATED) else BrowserError
+                    raise kind(f"{method}: {message['error']}")
                 return message.get("result", {})
             self._record(message)
+            if self.detached:
+                raise _Detached("Inspector.detached")
         raise BrowserError(f"{method}: no answer in time")
 
-    def wait_for(self, method: str, timeout: float | None = None) -> dict:
+    def wait_for(self, method: str | tuple[str, ...], timeout: float | None = None,
+                 where: Callable[[dict], bool] = lambda params: True) -> dict:
+        """The first event ``method`` (or one of them) whose params ``where`` accepts, not
+        yet taken."""
+        methods = (method,) if isinstance(method, str) else method
         for message in self.events:
-            if message.get("method") == method:
+            if message.get("method") in methods and where(message.get("params", {})):
                 self.events.remove(message)
                 return message
         deadline = time.monotonic() + (timeout or self.timeout)
         while time.monotonic() < deadline:
-            message = json.loads(self.ws.recv())
+            message = self._receive()
             self._record(message)
-            if message.get("method") == method:
+            if message.get("method") in methods and where(message.get("params", {})):
                 self.events.remove(message)
                 return message
         raise BrowserError(f"no {method} in time")
 
     def goto(self, url: str) -> None:
+        """Open ``url`` and wait until its own document has loaded (see the module's note)."""
         self.events.clear()
-        self.call("Page.navigate", url=url)
-        self.wait_for("Page.loadEventFired")
+        answer = self.call("Page.navigate", url=url)
+        if answer.get("errorText"):
+            raise BrowserError(f"{url}: {answer['errorText']}")
+        loader = answer.get("loaderId")
+        if loader is None:  # the same document (a fragment): nothing loads
+            return
+        try:
+            self.wait_for("Page.lifecycleEvent",
+                          where=lambda p: p.get("name") == "load" and p.get("loaderId") == loader)
+        except _Detached as err:  # the browser replaced the target on the way: the new one's load
+            self._reattach(err)
+            self.until("document.readyState === 'complete'")
+
+    def back(self) -> None:
+        """The previous entry of the page's history, as the browser's back button goes
+        there (a command of the browser's, not a script racing its own page away); done
+        when the page has navigated there (a caller waits for what the page then shows)."""
+        history = self.call("Page.getNavigationHistory")
+        index = history["currentIndex"] - 1
+        if index < 0:
+            raise BrowserError("no earlier page in the history")
+        entry = history["entries"][index]
+        self.events = [e for e in self.events if e.get("method") not in _NAVIGATIONS]
+        self.call("Page.navigateToHistoryEntry", entryId=entry["id"])
+        self.wait_for(_NAVIGATIONS, where=lambda p: "parentId" not in p.get("frame", {}))
 
     def eval(self, expression: str) -> Any:
+        """The expression's value (a promise awaited). :class:`Navigated` when the page's
+        document was replaced while it was evaluated."""
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
         if "exceptionDetails" in result:
             raise BrowserError(f"{expression}: {result['exceptionDetails'].get('exception', {}).get('description')}")
         return result.get("result", {}).get("value")
+
+    def until(self, expression: str, timeout: float | None = None) -> Any:
+        """The expression's first truthy value, asked again as each answer comes until it
+        is one: a page on its way (a link followed, a navigation committing) answers
+        :class:`Navigated`, taken as "not yet"."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while True:
+            try:
+                value = self.eval(expression)
+            except Navigated:
+                value = None
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise BrowserError(f"not in time: {expression}")
+            time.sleep(0.03)
 
     def key(self, key: str, code: str, key_code: int) -> None:
         """A real key press (down and up) sent to the page."""
@@ -194,6 +315,10 @@ class Page:
                   deviceScaleFactor=1, mobile=mobile)
         self.call("Emulation.setEmulatedMedia",
                   features=[{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}])
+
+
+class _Detached(BrowserError):
+    """The DevTools connection to the page target closed, or the target detached."""
 
 
 class Image:

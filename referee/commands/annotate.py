@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
 import click
 
@@ -17,6 +17,10 @@ from referee.jobs import registry
 from .base import Argument, Command, done, fail, integer
 from .options import check_settings, lang_option, rule_sets_text, speak, unmet_settings, with_warnings
 from .output import need_file, writing
+
+if TYPE_CHECKING:
+    from referee.jobs.analyse import Analysed
+    from referee.jobs.annotate import Annotated
 
 
 @click.command("annotate", cls=Command)
@@ -108,18 +112,18 @@ def command(files: tuple[str, ...], rules: tuple[str, ...], compare: str, explai
     done(1 if counts["invalid"] else 0)
 
 
-def write_annotated(out: IO[str], files: tuple[str, ...], wanted: Any, texts: dict[str, str], counts: dict[str, int],
-                    *, explain_all: bool, as_json: bool, analysis: tuple[int, int] | None,
-                    compare_all: bool = False) -> None:
+def write_annotated(out: IO[str], files: tuple[str, ...], wanted: list[str], texts: dict[str, str],
+                    counts: dict[str, int], *, explain_all: bool, as_json: bool,
+                    analysis: tuple[int, int] | None, compare_all: bool = False) -> None:
     """Every record of ``files`` annotated (and analysed to ``analysis``'s depth and
     within, when given) onto ``out``, as text or one JSON document; ``counts`` counted, a
     setting of ``texts`` (game -> --rules text) that met no record of its game said."""
-    from referee.jobs.annotate import annotate_file
+    from referee.jobs.annotate import Annotated, annotate_file
 
     records_json = []
     games = set()
     for path in files:
-        records: Iterator[Any]
+        records: Iterator[Annotated] | Iterator[Analysed]
         if analysis is not None:
             from referee.jobs.analyse import Limits, analyse_file
 
@@ -128,7 +132,7 @@ def write_annotated(out: IO[str], files: tuple[str, ...], wanted: Any, texts: di
         else:
             records = annotate_file(path, wanted, explain_all, compare_all=compare_all)
         for item in records:
-            a: Any = getattr(item, "annotated", item)  # an analysed record carries its annotation
+            a = item if isinstance(item, Annotated) else item.annotated  # an analysed record carries its annotation
             report = a.timeline.report
             games.add(report.game)
             counts["valid" if report.valid else "invalid"] += 1

@@ -104,7 +104,6 @@ def convert_records(stream: Iterable[str], name: str, to: str | None, record: in
     else:
         write_file(output, text)
         click.echo(f"{output}: {name} as {target[1].title}")
-    left_out = getattr(text, "notes", ())  # what the writer could not put in, each in a sentence
-    for note in left_out:
+    for note in text.notes:  # what the format could not hold, each in a sentence
         click.echo(f"pitboss: {note}", err=True)
-    done(1 if left_out else 0)
+    done(1 if text.notes else 0)

@@ -1,7 +1,7 @@
 """``python -m referee.compiled build | status | clean``: each game's engine compiled by mypyc.
 
-Each game's engine package declares the modules to compile as ``COMPILED`` (module names;
-what stays Python is simply left out). They are one *group*: compiled together, so that
+Each game names its engine modules to compile (``Game.compiled``, which its engine package
+declares as ``COMPILED``; what stays Python is simply left out). They are one *group*: compiled together, so that
 they call each other natively, into one build folder ``<cache>/compiled/<python tag>/<hash>/``
 (see :mod:`referee.compiled.loader`), ``<hash>`` naming what was compiled: the group's
 modules and every project module they import (their dependencies), the mypy version and
@@ -57,22 +57,17 @@ class BuildError(Exception):
 
 @dataclass(frozen=True)
 class Group:
-    """A game's engine modules to compile, as its engine package declares them."""
+    """A game's engine modules to compile, as its game names them (``Game.compiled``)."""
 
     name: str
     modules: tuple[str, ...]
 
 
 def groups() -> list[Group]:
-    """Every game's group (games whose engine declares no ``COMPILED`` have none)."""
+    """Every game's group (games that name no engine modules to compile have none)."""
     from referee.jobs import registry
 
-    found = []
-    for game in registry.games():
-        declared = tuple(getattr(game.engine, "COMPILED", ()))
-        if declared:
-            found.append(Group(game.name, declared))
-    return found
+    return [Group(game.name, game.compiled) for game in registry.games() if game.compiled]
 
 
 def source_file(module: str, root: Path = Path(cache.ROOT)) -> Path | None:

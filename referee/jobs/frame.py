@@ -15,8 +15,10 @@ from referee.engines.base import Card
 from referee.engines.message import M
 from referee.i18n import Text
 
-StateT = TypeVar("StateT")
-MoveT = TypeVar("MoveT")
+#: Covariant: a frame of a game's positions is a frame of objects to who only reads it (the
+#: service, which hands a live table's frame to the game's own renderer).
+StateT = TypeVar("StateT", covariant=True)
+MoveT = TypeVar("MoveT", covariant=True)
 
 #: The sentences of the notes (one place, for translation).
 TEXT = Text({

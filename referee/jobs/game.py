@@ -202,6 +202,18 @@ class Settings(Generic[StateT, RecordT, SettingT]):
     option: Callable[[SettingT, str], object] = lambda setting, name: None
 
 
+class Written(str):
+    """Records written in another format, and what that format could not hold of them
+    (``notes``, each said in a sentence; empty: nothing was left out)."""
+
+    notes: tuple[str, ...] = ()
+
+    def __new__(cls, text: str, notes: Sequence[str] = ()) -> Written:
+        self = str.__new__(cls, text)
+        self.notes = tuple(notes)
+        return self
+
+
 @dataclass(frozen=True)
 class Foreign:
     """A whole-file format of a game other than its own notation (a UEC contest-server
@@ -228,8 +240,9 @@ class Foreign:
             raise LookupError(f"{self.title} cannot be written in another notation")
         yield from self.convert.get().records(lines, file)
 
-    def written(self, lines: Iterable[str], file: str, record: int | None = None) -> str:
-        """The game's records (the only one, or number ``record``) in this format. Raises
+    def written(self, lines: Iterable[str], file: str, record: int | None = None) -> Written:
+        """The game's records (the only one, or number ``record``) in this format, with
+        what it could not hold of them. Raises
         LookupError when the format cannot be written, ValueError saying why a record
         cannot be."""
         if self.convert is None or not self.writes:
@@ -244,8 +257,9 @@ class Converter(Protocol):
         """The file in the game's notation, piece by piece."""
         ...
 
-    def write_records(self, format: str, lines: Iterable[str], file: str, record: int | None = None, /) -> str:
-        """The game's records (the only one, or number ``record``) in ``format``."""
+    def write_records(self, format: str, lines: Iterable[str], file: str, record: int | None = None, /) -> Written:
+        """The game's records (the only one, or number ``record``) in ``format``, with what
+        it could not hold of them."""
         ...
 
 

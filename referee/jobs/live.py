@@ -16,8 +16,9 @@ side of a table.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from referee.jobs.frame import Frame
 
@@ -57,8 +58,9 @@ class Outcome:
     counted_as: str | None = None
     #: The HTTP status of a refusal (422 illegal, 403 someone else's move).
     status: int = 422
-    #: The state after the move (internal to the game's adapter).
-    after: Any = None
+    #: What the game's match keeps of the move until :meth:`Match.commit` takes it (the
+    #: position after it); the service never reads it.
+    after: object = None
 
     @property
     def counts(self) -> bool:
@@ -117,7 +119,7 @@ BOT_STYLES = ("random", "greedy")
 
 
 def table_view(match: Match, seat: int | None, *, table_id: str, game: str, rules: str, options: str, status: str,
-               bots: list[str | None], clock: dict[str, Any] | None = None) -> dict[str, Any]:
+               bots: list[str | None], clock: Mapping[str, object] | None = None) -> dict[str, object]:
     """The reader's view of a live table (``seat`` None: the public one), as every face
     gives it: the table's head (id, game, rules, options, status, ply, round, to_move,
     seats with their bots), then the match's own part, the clock and the reader's seat."""

@@ -108,38 +108,40 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
     dies: the pool then fails every batch not yet finished, so the run yields every
     finished batch before the first failed one and names the number from which nothing
     was made (the dead worker's item is that one or after it)."""
+    from referee.jobs.parallel import RunError, available_cores
+
+    jobs = available_cores() if jobs is None else jobs
+    if jobs > 1 and count > 1:
+        yield from _on_pool(maker, count, seed, jobs, noun, start)
+        return
+    for index in range(start, start + count):
+        try:
+            yield _made(maker, seed, index)
+        except MakeError as err:
+            raise RunError(_failed(err, noun, seed)) from None
+
+
+def _on_pool(maker: Maker, count: int, seed: int, jobs: int, noun: str, start: int) -> Generator[Made, None, None]:
+    """:func:`produce` on a pool of ``jobs`` worker processes: batches handed out in
+    index order, at most a few per worker in flight, their items yielded in order."""
+    from concurrent.futures import BrokenExecutor
+
     from referee.jobs.parallel import (
         IN_FLIGHT_PER_JOB,
         RunError,
-        available_cores,
         signals_held,
         start_pool,
         submit_packed,
         worker_failed,
     )
 
-    jobs = available_cores() if jobs is None else jobs
     end = start + count
-    if jobs <= 1 or count <= 1:
-        for index in range(start, end):
-            try:
-                yield _made(maker, seed, index)
-            except MakeError as err:
-                raise RunError(_failed(err, noun, seed)) from None
-        return
-    from concurrent.futures import BrokenExecutor
-
     pool = start_pool(min(jobs, count))
     pending: deque[tuple[int, int, Future]] = deque()
     limit = jobs * IN_FLIGHT_PER_JOB
     size, following = 1, start
     per_item: float | None = None
     done = False
-
-    def died(first: int, err: BaseException) -> RunError:
-        return RunError(f"a worker process died while making {noun} ({err or type(err).__name__}): "
-                        f"none was made from number {first + 1} on; run again, or with --jobs 1")
-
     broken: BaseException | None = None  # the pool refused a batch: submit no more
     try:
         while True:
@@ -160,29 +162,40 @@ def produce(maker: Maker, count: int, seed: int, jobs: int | None = None, noun: 
                 following = stop
             if not pending:
                 if broken is not None:  # every batch in flight was finished
-                    raise died(following, broken) from broken
+                    raise _died(noun, following, broken) from broken
                 done = True
                 return
             first, stop, future = pending.popleft()
             try:
                 items, cpu, failed = future.result()
             except BrokenExecutor as err:  # the first batch the dead worker took down
-                raise died(first, err) from err
+                raise _died(noun, first, err) from err
             except Exception as err:  # noqa: BLE001 - whatever the worker raised, said in one line
                 raise worker_failed(err, f"making {noun} from number {first + 1}") from err
             yield from items
             if failed is not None:
                 raise RunError(_failed(failed, noun, seed))
-            # The next batches: about BATCH_SECONDS each, and small enough near the end
-            # that every worker still has some of the rest.
             cost = cpu / (stop - first)
             per_item = cost if per_item is None else (per_item + cost) / 2
-            left = end - following
-            size = max(1, min(BATCH_MAX, int(BATCH_SECONDS / max(per_item, 1e-6)), -(-left // (2 * jobs))))
+            size = _batch_size(per_item, end - following, jobs)
     finally:
         # Finished: the workers are idle, wait for them to go. Stopped early (| head, an
         # error, a worker gone): drop what is queued and go now.
         pool.shutdown(wait=done, cancel_futures=not done)
+
+
+def _batch_size(per_item: float, left: int, jobs: int) -> int:
+    """The next batch's size: about BATCH_SECONDS of work at ``per_item`` seconds an item,
+    and small enough near the end (``left`` items not yet handed out) that every worker
+    still has some of the rest."""
+    return max(1, min(BATCH_MAX, int(BATCH_SECONDS / max(per_item, 1e-6)), -(-left // (2 * jobs))))
+
+
+def _died(noun: str, first: int, err: BaseException) -> Exception:
+    from referee.jobs.parallel import RunError
+
+    return RunError(f"a worker process died while making {noun} ({err or type(err).__name__}): "
+                    f"none was made from number {first + 1} on; run again, or with --jobs 1")
 
 
 def _failed(err: MakeError, noun: str, seed: int) -> str:

@@ -21,7 +21,9 @@ def token_hash(token: str) -> str:
 @dataclass
 class Table:
     row: TableRow
+    #: The game's live table, which judges every move.
     match: Match
+    #: The game's live part, which opened it (and opens it again after a restart).
     live: Live
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     observers: set = field(default_factory=set)

@@ -66,7 +66,7 @@ _POINT = """(() => {
 
 def _click(page, element_js: str) -> None:
     """A real mouse click on the element ``element_js`` evaluates to."""
-    point = _until(page, _POINT % element_js, 5)
+    point = _until(page, _POINT % element_js)
     for kind in ("mousePressed", "mouseReleased"):
         page.call("Input.dispatchMouseEvent", type=kind, x=point[0], y=point[1], button="left", clickCount=1)
 
@@ -356,7 +356,7 @@ def _record_and_replay(t: Table) -> None:
     _click(page, _q("#result a.replay"))
     _until(page, "window.pitbossReplay !== undefined && window.pitbossReplay.count > 1", 30)
     assert page.eval("location.href").startswith(replay)
-    page.eval("history.back()")
+    page.back()  # the browser's back, not a script of the page racing its own replacement
     _until(page, "document.body.dataset.status === 'finished' && document.getElementById('result').hidden === false")
 
 

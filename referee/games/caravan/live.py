@@ -8,7 +8,7 @@ seed (the self-play deck builder). A seat that runs out of time forfeits.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.games.caravan import engine as cv
 from referee.games.caravan import selfplay
@@ -19,6 +19,13 @@ from referee.notation.cards import CardError, parse_card
 
 #: The stored text of a forfeit on time (never a move a client sends as notation).
 FORFEIT = "forfeit"
+
+
+class _Judged(NamedTuple):
+    """An accepted move and the position after it, kept in its outcome until committed."""
+
+    move: cv.Move
+    after: cv.State
 
 
 def _deck_from_text(name: str, text: str) -> list[cvn.DeckCard]:
@@ -154,7 +161,7 @@ class CaravanMatch:
             drawn = str(deck[0])
         text = cvn.move_text(move)
         events = list(dict.fromkeys(set_off))  # what the move set off, as the engine says
-        return Outcome(True, seat, text, text, drawn, events, after=(move, after))
+        return Outcome(True, seat, text, text, drawn, events, after=_Judged(move, after))
 
     def commit(self, outcome: Outcome) -> None:
         if outcome.stored == FORFEIT:
@@ -162,7 +169,10 @@ class CaravanMatch:
             # only [Termination "forfeit"]), so ``ply`` stays the number of moves played
             self.forfeited = outcome.seat
             return
-        move, after = outcome.after
+        judged = outcome.after
+        if not isinstance(judged, _Judged):
+            raise TypeError("an outcome this table did not judge")
+        move, after = judged
         self.moves.append(move)
         self.public.append(outcome.public)
         self.state = after
@@ -261,7 +271,7 @@ class CaravanMatch:
         tags["Result"] = result
         return cvn.write_caravan(tags, self.moves)
 
-    def frame(self, seat: int | None) -> Frame:
+    def frame(self, seat: int | None) -> Frame[cv.State, cv.Move]:
         state = self.state
         decks: tuple[int, ...] = ()
         if not self.over:

@@ -13,7 +13,7 @@ runs out of time passes (or, where a pass is not allowed, makes its first legal 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.engines.base import Card
 from referee.games.daifugo import engine as df
@@ -25,6 +25,13 @@ from referee.jobs.live import LiveError, Outcome
 from referee.notation.cards import CardError
 
 MAX_ROUNDS = 100
+
+
+class _Judged(NamedTuple):
+    """A move taken (or counted) and the position after it, kept in its outcome until committed."""
+
+    move: df.Move
+    after: df.State
 
 
 def create(body: dict[str, Any]) -> dict[str, Any]:
@@ -251,10 +258,13 @@ class DaifugoMatch:
             public = f"{self.seats[move.giver]} -> {self.seats[move.receiver]}: {' '.join('?' * len(move.cards))}"
         else:
             public = text
-        return Outcome(True, seat, text, public, None, list(after.events), after=(move, after))
+        return Outcome(True, seat, text, public, None, list(after.events), after=_Judged(move, after))
 
     def commit(self, outcome: Outcome) -> None:
-        move, after = outcome.after
+        judged = outcome.after
+        if not isinstance(judged, _Judged):
+            raise TypeError("an outcome this table did not judge")
+        move, after = judged
         self.rounds[-1][1].append(move)
         self.public.append(outcome.public)
         self.ply += 1
@@ -387,7 +397,7 @@ class DaifugoMatch:
             rounds.append((public_tags, texts))
         return dfn.write_texts(tags, rounds, 80)
 
-    def frame(self, seat: int | None) -> Frame:
+    def frame(self, seat: int | None) -> Frame[df.State, df.Move]:
         state = self.state
         hidden: tuple[int, ...] = ()
         if not self.over:

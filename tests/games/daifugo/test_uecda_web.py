@@ -409,12 +409,12 @@ def test_the_page_draws_a_contest_table_live(tmp_path: Path) -> None:
             page.goto(server.url + "/")
             assert page.eval(f"document.querySelector('a[href=\"/tables/{row['id']}\"]') !== null")
             page.goto(f"{server.url}/tables/{row['id']}")
-            _until(lambda: page.eval("document.querySelector('#picture svg') !== null"), 30)
+            page.until("document.querySelector('#picture svg') !== null", 30)
             status = page.eval("document.getElementById('status').textContent")
             assert "spectator" in status and "contest table 1, game 2 of 2" in status
             assert page.eval("document.getElementById('mine').hidden") is True
             gate.set()
-            _until(lambda: page.eval("document.getElementById('result').textContent"), 60)
+            page.until("document.getElementById('result').textContent", 60)
             assert "malformed" in page.eval("document.getElementById('reports').textContent")
             assert "Ünï" in page.eval("document.getElementById('picture').textContent")
             assert page.eval("document.getElementById('moves').textContent")

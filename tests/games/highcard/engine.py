@@ -74,13 +74,14 @@ def check(state: State, move: Card, consulted: list[str] | None = None) -> Viola
 
 def apply(state: State, move: Card) -> State:
     p = state.to_move
-    hands = tuple(tuple(c for c in h if c != move) if i == p else h for i, h in enumerate(state.hands))
+    left = tuple(tuple(c for c in h if c != move) if i == p else h for i, h in enumerate(state.hands))
+    hands = (left[0], left[1])
     if state.led is None:
         return state._replace(hands=hands, to_move=1 - p, led=move)
     leader = 1 - p
     winner = p if strength(move) > strength(state.led) else leader
     tricks = tuple(n + (i == winner) for i, n in enumerate(state.tricks))
-    return State(state.rules, (hands[0], hands[1]), winner, None, (tricks[0], tricks[1]))
+    return State(state.rules, hands, winner, None, (tricks[0], tricks[1]))
 
 
 def legal_moves(state: State) -> list[Card]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from referee.engines.base import Card
@@ -31,12 +32,22 @@ class HighcardRecord(Record):
 
     def hand(self, p: int) -> tuple[Card, ...] | None:
         tag = self.tags.get(f"Hand{p + 1}")
+        if tag is None:
+            return None
         try:
-            return tuple(parse_card(w) for w in tag.value.split()) if tag else None
+            return tuple(parse_card(w) for w in tag.value.split())
         except CardError as err:
             self.errors.append(Finding("notation.tag.value", T("{tag}: {error}", tag=tag.name, error=str(err)),
                                        tag.line, tag.column))
             return None
+
+
+def _line(token: Token) -> int:
+    return token.line or 1
+
+
+def _column(token: Token) -> int:
+    return token.column or 1
 
 
 def read(chunk: Chunk, file: str = "", index: int = 1) -> HighcardRecord:
@@ -48,15 +59,16 @@ def read(chunk: Chunk, file: str = "", index: int = 1) -> HighcardRecord:
         record.errors.append(grammar.syntax_finding(err, chunk.text, offset))
         return record
     for item in tree.children:
-        if not isinstance(item, str):  # a tag
+        if isinstance(item, Tree):  # a tag: its name and its quoted value
             name, value = item.children
-            tag = Tag(str(name), value[1:-1], value.line + offset, value.column + 1)
+            assert isinstance(value, Token)
+            tag = Tag(str(name), value[1:-1], _line(value) + offset, _column(value) + 1)
             if tag.name in record.tags:
                 record.errors.append(Finding("notation.tag.duplicate", T("the {name} tag is given twice",
                                                                           name=tag.name), tag.line, tag.column))
             record.tags.setdefault(tag.name, tag)
         elif item.type == "CARD":
-            record.moves.append(CardMove(parse_card(str(item)), item.line + offset, item.column))
+            record.moves.append(CardMove(parse_card(str(item)), _line(item) + offset, _column(item)))
         elif item.type == "RESULT":
             record.result = str(item)
     return record

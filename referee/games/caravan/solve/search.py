@@ -174,8 +174,8 @@ def discard_reserve(state: cv.State, player: int) -> int:
     """How many discards in a row ``player`` can surely make, still holding a legal discard
     after the last one and never running out of cards on the way (-1: not even one now).
 
-    A discard (``engine._check_discard``) needs a card in hand, after the opening, and where
-    the rule set forbids discarding from an empty deck, a card in the deck; each one draws
+    A discard (``engine.judging._check_discard``) needs a card in hand, after the opening,
+    and where the rule set forbids discarding from an empty deck, a card in the deck; each one draws
     the deck's top card. So with h cards in hand and d in the deck: h + d - 1 discards where
     an empty deck does not matter, d - 1 where it does (h >= 1 either way). The tests hold
     this to the engine: that many discards replay through ``check`` and ``apply``, the game

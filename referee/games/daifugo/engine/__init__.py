@@ -24,8 +24,8 @@ engine as df`` is the way in)
 ``cards`` strength and the exchange's strongest/weakest cards; ``rules`` rule sets,
 presets and options; ``combos`` combinations and readings; ``state`` moves, the state and
 turn order; ``deal`` deck, deal checks, seats, exchange duties and round construction;
-``play`` checking and applying moves, the illegal-move policy; ``legal`` legal moves;
-``results`` finishing order and titles.
+``judging`` checking moves; ``play`` applying them, the illegal-move policy; ``legal``
+legal moves; ``results`` finishing order and titles.
 
 Public API (stable; the notation readers rely on it)
 ----------------------------------------------------
@@ -67,7 +67,8 @@ from __future__ import annotations
 
 #: The modules ``python -m referee.compiled build`` compiles with mypyc, as one group
 #: (tndhms, the contest server's card draws, and this package stay Python).
-COMPILED = tuple(f"{__name__}.{m}" for m in ("cards", "rules", "combos", "state", "deal", "play", "legal", "results"))
+COMPILED = tuple(f"{__name__}.{m}" for m in (
+    "cards", "rules", "combos", "state", "deal", "judging", "play", "legal", "results"))
 
 from referee.engines.base import Card, Violation
 from referee.games.daifugo.engine.cards import (
@@ -107,6 +108,10 @@ from referee.games.daifugo.engine.deal import (
     snapshot,
     unexplained_exchange,
 )
+from referee.games.daifugo.engine.judging import (
+    check,
+    resolved,
+)
 from referee.games.daifugo.engine.legal import (
     legal_moves,
     random_move,
@@ -114,9 +119,7 @@ from referee.games.daifugo.engine.legal import (
 from referee.games.daifugo.engine.play import (
     after_illegal,
     apply,
-    check,
     reject,
-    resolved,
 )
 from referee.games.daifugo.engine.results import (
     UECDA_TITLES,

@@ -28,7 +28,7 @@ from referee.games.daifugo.engine.combos import (
     Stand,
     known_readings,
 )
-from referee.games.daifugo.engine.play import _stronger, _waived, check, judged
+from referee.games.daifugo.engine.judging import _stronger, _waived, check, judged
 from referee.games.daifugo.engine.rules import RuleSet, memo_for
 from referee.games.daifugo.engine.state import Give, Move, Pass, Play, State, _new
 
@@ -347,68 +347,84 @@ def _entries(rules: RuleSet, hand: tuple[Card, ...], kind: str | None, size: int
     if jokers:
         reals.pop()  # the joker, ordered last
     out: list[Entry] = []
-    got: Block | None
     if kind is None or kind == SINGLE:
-        for c in reals:
-            got = blocks.get(c)
-            if got is None:
-                got = _block(blocks, c, rules, (((c,), ()),))
-            if extras is None:
-                out += got[0]  # type: ignore[arg-type]  # a block has its entries
-            else:  # a real card's single is ranked: no extras
-                out += got[1] if got[1] is not None else _split(got, rules)
-        if jokers:
-            got = blocks.get(JOKER)
-            if got is None:
-                got = _block(blocks, JOKER, rules, (((JOKER,), ()),))
-            if extras is None:
-                out += got[0]  # type: ignore[arg-type]  # a block has its entries
-            else:
-                out += got[1] if got[1] is not None else _split(got, rules)
-                extras += got[2]  # type: ignore[arg-type]  # split above
+        _singles(blocks, rules, reals, jokers, out, extras)
     if kind is None or kind == GROUP:
-        by_strength: dict[int, tuple[Card, ...]] = {}
-        for c in reals:
-            s = _STRENGTH[c]
-            by_strength[s] = by_strength.get(s, ()) + (c,)
-        for g in (range(2, rules.max_group + 1) if size is None else (size,)):
-            j = min(jokers, g)
-            # Only the jokers can make a group of a strength the hand lacks.
-            for s in (range(1, 14) if jokers >= g else by_strength):
-                same = by_strength.get(s, ())
-                if len(same) + j < g:
-                    continue
-                key: tuple[object, ...] = (GROUP, g, j, s, same)
-                got = blocks.get(key)
-                if got is None:
-                    got = _block(blocks, key, rules, _group_block(rules, s, same, j, g))
-                if extras is None:
-                    out += got[0]  # type: ignore[arg-type]  # a block has its entries
-                else:
-                    out += got[1] if got[1] is not None else _split(got, rules)
-                    extras += got[2]  # type: ignore[arg-type]  # split above
+        _groups(blocks, rules, reals, jokers, size, out, extras)
     if (kind is None or kind == SEQUENCE) and rules.sequences:
-        by_suit = sum(map(_SUIT_STRENGTH_BIT.__getitem__, reals))
-        for i, suit in enumerate(SUITS):
-            held = (by_suit >> 13 * i) & 0x1FFF  # the suit's cards: bit s - 1 for strength s
-            if not held:
+        _sequences(blocks, rules, reals, jokers, size, out, extras)
+    return out
+
+
+def _take(got: Block, rules: RuleSet, out: list[Entry], extras: list[Entry] | None) -> None:
+    """A block's entries onto ``out``; given ``extras``, only its ranked ones, the others
+    onto ``extras``."""
+    if extras is None:
+        out += got[0]  # type: ignore[arg-type]  # a block has its entries
+    else:
+        out += got[1] if got[1] is not None else _split(got, rules)
+        extras += got[2]  # type: ignore[arg-type]  # split above
+
+
+def _singles(blocks: dict[object, Block], rules: RuleSet, reals: list[Card], jokers: int,
+             out: list[Entry], extras: list[Entry] | None) -> None:
+    """``_entries``' singles: each real card's, weakest first, then the lone joker's."""
+    got: Block | None
+    for c in reals:
+        got = blocks.get(c)
+        if got is None:
+            got = _block(blocks, c, rules, (((c,), ()),))
+        if extras is None:
+            out += got[0]  # type: ignore[arg-type]  # a block has its entries
+        else:  # a real card's single is ranked: no extras
+            out += got[1] if got[1] is not None else _split(got, rules)
+    if jokers:
+        got = blocks.get(JOKER)
+        if got is None:
+            got = _block(blocks, JOKER, rules, (((JOKER,), ()),))
+        _take(got, rules, out, extras)
+
+
+def _groups(blocks: dict[object, Block], rules: RuleSet, reals: list[Card], jokers: int, size: int | None,
+            out: list[Entry], extras: list[Entry] | None) -> None:
+    """``_entries``' groups: by size (``size`` only, when given), then by strength."""
+    by_strength: dict[int, tuple[Card, ...]] = {}
+    for c in reals:
+        s = _STRENGTH[c]
+        by_strength[s] = by_strength.get(s, ()) + (c,)
+    for g in (range(2, rules.max_group + 1) if size is None else (size,)):
+        j = min(jokers, g)
+        # Only the jokers can make a group of a strength the hand lacks.
+        for s in (range(1, 14) if jokers >= g else by_strength):
+            same = by_strength.get(s, ())
+            if len(same) + j < g:
                 continue
-            if jokers:
-                if held.bit_count() + jokers < SEQUENCE_MIN:
-                    continue
-            elif not _HAS_RUN[held]:
-                continue  # no run long enough, and no joker to fill a gap
-            key = (SEQUENCE, size, jokers, suit, held)
+            key: tuple[object, ...] = (GROUP, g, j, s, same)
             got = blocks.get(key)
             if got is None:
-                cards = tuple([c for c in reals if c.suit == suit])
-                got = _block(blocks, key, rules, _sequence_block(rules, suit, cards, jokers, size))
-            if extras is None:
-                out += got[0]  # type: ignore[arg-type]  # a block has its entries
-            else:
-                out += got[1] if got[1] is not None else _split(got, rules)
-                extras += got[2]  # type: ignore[arg-type]  # split above
-    return out
+                got = _block(blocks, key, rules, _group_block(rules, s, same, j, g))
+            _take(got, rules, out, extras)
+
+
+def _sequences(blocks: dict[object, Block], rules: RuleSet, reals: list[Card], jokers: int, size: int | None,
+               out: list[Entry], extras: list[Entry] | None) -> None:
+    """``_entries``' sequences: by suit, then (within a suit's block) length and lowest card."""
+    by_suit = sum(map(_SUIT_STRENGTH_BIT.__getitem__, reals))
+    for i, suit in enumerate(SUITS):
+        held = (by_suit >> 13 * i) & 0x1FFF  # the suit's cards: bit s - 1 for strength s
+        if not held:
+            continue
+        if jokers:
+            if held.bit_count() + jokers < SEQUENCE_MIN:
+                continue
+        elif not _HAS_RUN[held]:
+            continue  # no run long enough, and no joker to fill a gap
+        key = (SEQUENCE, size, jokers, suit, held)
+        got = blocks.get(key)
+        if got is None:
+            cards = tuple([c for c in reals if c.suit == suit])
+            got = _block(blocks, key, rules, _sequence_block(rules, suit, cards, jokers, size))
+        _take(got, rules, out, extras)
 
 
 #: Each real card's bit in the 13 bits of its suit (``SUITS``' order) by strength: bit

@@ -41,9 +41,10 @@ from referee.games.daifugo.uecda.exchange_inference import infer_exchange
 from referee.games.daifugo.uecda.log_referee import LogReferee, log_rules
 from referee.games.daifugo.uecda.log_replay import LogGameReplay, Outcome
 from referee.games.daifugo.uecda.notation import log as ul
-from referee.games.daifugo.uecda.record_log import CARRIED, LOG_TAG, Unwritable, Written, write_log
+from referee.games.daifugo.uecda.record_log import CARRIED, LOG_TAG, Unwritable, write_log
 from referee.games.daifugo.uecda.seed_check import logged_exchange
 from referee.i18n import Text, tr
+from referee.jobs.game import Written
 
 #: What ``pitboss convert --to`` writes a DFN record as (``write_records``).
 RECORD_TARGETS = ("uecda-log",)

@@ -31,6 +31,7 @@ from referee.games.daifugo.uecda.log_referee import header_flags
 from referee.games.daifugo.uecda.notation import log as ul
 from referee.games.daifugo.uecda.notation import writer
 from referee.i18n import Text
+from referee.jobs.game import Written
 
 #: The header lines no DFN tag states otherwise, carried as ``[Log.KEY "value"]`` tags, and
 #: what each holds ("flag": YES or NO; "number"; "text").
@@ -66,17 +67,6 @@ _KINDS = {"flag": M("YES or NO"), "number": M("a whole number"), "text": M("one 
 
 class Unwritable(ValueError):
     """A record that a contest-server log cannot hold, and why."""
-
-
-class Written(str):
-    """A record written as a log, and what was left out of it (each said in a sentence)."""
-
-    notes: tuple[str, ...] = ()
-
-    def __new__(cls, text: str, notes: Sequence[str] = ()) -> Written:
-        self = str.__new__(cls, text)
-        self.notes = tuple(notes)
-        return self
 
 
 def _carried(record_tags: dict, record: int) -> dict[str, str]:

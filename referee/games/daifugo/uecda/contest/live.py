@@ -24,7 +24,7 @@ seen (no ``palyer_cards``, no ``change_cards``, no ``RANDOM_SEED``).
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.games.daifugo import engine as df
 from referee.games.daifugo.live import DaifugoMatch
@@ -38,6 +38,14 @@ PROTOCOL = "uecda"
 #: Finished games the view lists (the whole result comes once the match is over).
 RECENT_GAMES = 5
 _SECRET_LINES = ("%palyer_cards%", "%change_cards%", "%-----%RANDOM_SEED%")
+
+
+class _Stepped(NamedTuple):
+    """A step of the contest's table and the log's TIME_END with it, kept in its outcome
+    until committed."""
+
+    step: Step
+    ended: str | None
 
 
 def config_json(config: ContestConfig) -> dict[str, Any]:
@@ -126,7 +134,7 @@ class ContestMatch(DaifugoMatch):
         if step.last and ended:
             stored += f" @{ended}"
         out = Outcome(step.kind == "give" or step.violation is None, step.seat, stored, self.flow.public(step),
-                      events=step.events, after=(step, ended))
+                      events=step.events, after=_Stepped(step, ended))
         if not out.accepted:
             out.counted_as = "pass"
             if step.violation is not None:
@@ -134,7 +142,10 @@ class ContestMatch(DaifugoMatch):
         return out
 
     def commit(self, outcome: Outcome) -> None:
-        step, ended = outcome.after
+        stepped = outcome.after
+        if not isinstance(stepped, _Stepped):
+            raise TypeError("an outcome this table did not judge")
+        step, ended = stepped
         if step.game != self.state.round_no:
             self._new_game(step.before)
         self.rounds[-1][1].append(step.move)
@@ -144,7 +155,7 @@ class ContestMatch(DaifugoMatch):
             # the public record shows a rejected submission as the pass it counted as (its
             # cards may be the mover's own)
             self.codes.append(step.code if step.violation is None else f"{step.seat}EE")
-            if step.accepted:
+            if step.accepted and isinstance(step.move, df.Play):
                 self.last_play = step.move
         self.state = step.after
         if step.after.table is None:
