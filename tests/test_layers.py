@@ -226,3 +226,14 @@ def test_the_checks_catch_what_they_look_for(tmp_path: Path) -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
     assert layer("referee.jobs.validate") == "jobs" and LAYERS.index("notation") < LAYERS.index("jobs")
+
+
+def test_no_test_module_is_named_like_a_package_of_the_project() -> None:
+    """pytest puts a test folder without ``__init__.py`` on ``sys.path``, and processes that
+    copy the path (Dask's workers) would then import a ``referee.py`` there instead of the
+    package: the worker cannot read its tasks and the run waits for ever."""
+    tops = {p.stem for p in ROOT.glob("*.py")} | {p.parent.name for p in ROOT.glob("*/__init__.py")}
+    shadows = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("*.py")
+                     if p.stem in tops or (p.stem == "__init__" and p.parent.name in tops))
+    assert "referee" in tops and "cli" in tops
+    assert shadows == [], f"test modules named like the project's own: {shadows}"

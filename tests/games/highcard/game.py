@@ -44,7 +44,7 @@ def _write() -> Callable[[HighcardRecord, Chunk, Mapping[int, Sequence[str]], Se
 
 
 def _plan() -> Callable[[HighcardRecord, GameReport, engine.Rules | None], Plan[engine.State, Card]]:
-    from .referee import plan
+    from .plan import plan
 
     return plan
 
