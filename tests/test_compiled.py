@@ -119,6 +119,31 @@ def test_a_real_build_is_used_until_a_source_is_edited(tmp_path: Path, edited: s
     assert refused.returncode != 0 and target.name in refused.stderr, refused.stderr
 
 
+def test_an_older_build_of_a_module_now_gone_does_not_hide_the_current_one(tmp_path: Path) -> None:
+    """The cache keeps older builds: one that compiled a module the sources no longer have
+    as such (a module become a package) is passed over for the group's current build, and
+    the package itself is imported from source, also under PITBOSS_COMPILED=1."""
+    group = _group("caravan")
+    current = _current_build(group)
+    copy = _copy_sources(tmp_path)
+    cache = tmp_path / "cache"
+    builds = cache / "compiled" / where.python_tag()
+    shutil.copytree(current, builds / current.name)
+    package = "referee.games.caravan.engine"
+    assert package not in group.modules and (ROOT / "referee" / "games" / "caravan" / "engine").is_dir()
+    old = builds / "0123456789abcdef0123"
+    old.mkdir()
+    (old / "manifest.json").write_text(json.dumps({
+        "format": where.FORMAT, "group": group.name, "python": where.python_tag(), "built": 1.0,
+        "lib": None, "lib_file": None, "dependencies": {},
+        "modules": {package: {"path": "referee/games/caravan/engine.py", "sha256": "0" * 64,
+                              "binary": "missing.so"}}}))
+    done = _probe(copy, cache, [package, *group.modules], compiled="1")
+    assert done.returncode == 0, done.stderr
+    used = json.loads(done.stdout)
+    assert not used[package] and all(used[m] for m in group.modules), used
+
+
 def test_the_engines_under_test_are_the_ones_asked_for() -> None:
     """CI's second run (PITBOSS_COMPILED=1) tests the compiled engines, every module of them;
     its main run (PITBOSS_COMPILED=0) the engines as written, none compiled. Left to itself

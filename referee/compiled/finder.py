@@ -87,6 +87,7 @@ class CompiledFinder:
         self.folder = folder
         self.required = required
         self._by_name: dict[str, list[Build]] | None = None
+        self._by_group: dict[str, list[Build]] = {}
         self._libs: dict[str, Build] = {}
         #: group -> the build chosen for it (None: none is current), and why not
         self.chosen: dict[str, Build | None] = {}
@@ -97,6 +98,7 @@ class CompiledFinder:
         if self._by_name is None:
             self._by_name = {}
             for build in read_builds(self.folder):
+                self._by_group.setdefault(build.group, []).append(build)
                 for name in build.binaries:
                     self._by_name.setdefault(name, []).append(build)
         return self._by_name
@@ -138,7 +140,12 @@ class CompiledFinder:
         builds = index.get(name)
         if not builds:
             return None
-        build = self.choose(builds[0].group, [b for b in builds if b.group == builds[0].group])
+        # the group's current build is chosen among all of the group's builds: an older one
+        # may hold a module the current sources no longer have (a module become a package)
+        group = builds[0].group
+        build = self.choose(group, self._by_group[group])
+        if build is not None and name not in build.binaries:
+            return None  # not compiled in the current build: imported from source
         if build is None:
             if self.required:
                 raise ImportError(f"{ENV}=1: the compiled {builds[0].group} engine cannot be used "
