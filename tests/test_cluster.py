@@ -143,3 +143,22 @@ def test_the_command_line_prints_the_same_with_rules_everywhere(client):
     assert one.returncode == two.returncode == there.returncode == 1
     assert one.stderr == two.stderr == there.stderr == b""
     assert two.stdout == one.stdout and there.stdout == one.stdout and b"fnv" in one.stdout
+
+
+def test_a_cluster_without_workers_is_an_error_not_a_wait_for_ever(monkeypatch, tmp_path) -> None:
+    """Workers that cannot start (or cannot import Pitboss) leave the scheduler alone: the
+    run says so once the grace is over, for validate and for the arena alike."""
+    from referee.arena.entrants import parse
+    from referee.arena.main import run
+    from referee.arena.tournament import Settings
+    from referee.jobs import cluster
+
+    monkeypatch.setattr(cluster, "NO_WORKER_GRACE", 0.5)
+    monkeypatch.setattr(cluster, "WORKER_CHECK", 0.1)
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty, Client(empty) as none:
+        with pytest.raises(ClusterError, match="no worker"):
+            list(validate_on_dask(none, golden_files()[:2]))
+        field = [parse("a=bot:random"), parse("b=bot:random")]
+        with pytest.raises(ClusterError, match="no worker"):
+            run(Settings("caravan", field, "fnv", games=1, seed=5), tmp_path, dask=none,
+                replays=False)

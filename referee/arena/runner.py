@@ -56,7 +56,7 @@ def on_dask(specs: Sequence[TableSpec], scheduler: Any) -> Generator[TableResult
 
     from distributed import as_completed
 
-    from referee.jobs.cluster import connect
+    from referee.jobs.cluster import connect, wait_for_one
 
     client, own = connect(scheduler)
     run = uuid.uuid4().hex[:12]
@@ -64,19 +64,22 @@ def on_dask(specs: Sequence[TableSpec], scheduler: Any) -> Generator[TableResult
         threads = sum(client.nthreads().values()) or 1
         todo = deque(specs)
         futures = as_completed()
-        in_flight = 0
+        waiting: set[Any] = set()
 
         def submit() -> None:
-            nonlocal in_flight
             spec = todo.popleft()
-            futures.add(client.submit(play_table, spec, key=f"pitboss-arena-{run}-{spec.number}", pure=False))
-            in_flight += 1
-        while todo and in_flight < threads * IN_FLIGHT_PER_WORKER:
+            future = client.submit(play_table, spec, key=f"pitboss-arena-{run}-{spec.number}", pure=False)
+            futures.add(future)
+            waiting.add(future)
+        while todo and len(waiting) < threads * IN_FLIGHT_PER_WORKER:
             submit()
-        for future in futures:
+        while not futures.is_empty():
+            if not futures.has_ready():
+                wait_for_one(client, waiting)  # a cluster left without workers is an error, not a hang
+            future = next(futures)
+            waiting.discard(future)
             result = future.result()
             future.release()
-            in_flight -= 1
             yield result
             if todo:
                 submit()

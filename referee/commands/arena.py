@@ -127,6 +127,7 @@ def arena(game: str | None, entrant_specs: tuple[str, ...], rules: str | None, o
     from referee.arena import main
     from referee.arena.report import text_table
     from referee.arena.tournament import ArenaError, Settings
+    from referee.jobs.parallel import RunError
 
     settings = None
     if resume is None:
@@ -150,7 +151,7 @@ def arena(game: str | None, entrant_specs: tuple[str, ...], rules: str | None, o
     try:
         doc = main.run(settings, folder, resume=resume is not None, concurrency=concurrency, dask=dask,
                        progress=_write if live else None, replays=not no_replays)
-    except ArenaError as err:
+    except (ArenaError, RunError) as err:  # RunError: the Dask cluster cannot be reached or has no workers
         fail(str(err))
     if as_json:
         click.echo(json.dumps(doc, ensure_ascii=False))

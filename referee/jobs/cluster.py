@@ -24,6 +24,7 @@ import os
 import pickle
 import sys
 import tempfile
+import time
 import uuid
 import warnings
 from collections import deque
@@ -40,6 +41,11 @@ from referee.notation.records import open_text
 CONNECT_TIMEOUT = "20s"
 #: Files in flight per worker thread (what bounds the memory of the client and scheduler).
 IN_FLIGHT_PER_THREAD = 2
+#: Seconds a run waits while the cluster has no worker at all (its workers could not start,
+#: or died and were not replaced) before it gives up, rather than waiting for ever.
+NO_WORKER_GRACE = 60.0
+#: How often a waiting run looks at the cluster's workers (seconds).
+WORKER_CHECK = 2.0
 
 
 class ClusterError(RunError):
@@ -100,6 +106,28 @@ def connect(scheduler: Any) -> tuple[Any, bool]:
         raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from err
 
 
+def wait_for_one(client: Any, futures: Iterable[Any]) -> None:
+    """Return once one of ``futures`` is done (or failed); a :class:`ClusterError` once the
+    cluster has had no worker for :data:`NO_WORKER_GRACE` seconds meanwhile."""
+    from distributed import wait
+
+    alone_since: float | None = None
+    while True:
+        try:
+            wait(list(futures), timeout=WORKER_CHECK, return_when="FIRST_COMPLETED")
+            return
+        except TimeoutError:
+            pass
+        if client.nthreads():
+            alone_since = None
+            continue
+        now = time.monotonic()
+        alone_since = now if alone_since is None else alone_since
+        if now - alone_since >= NO_WORKER_GRACE:
+            raise ClusterError(f"the cluster has had no worker for {NO_WORKER_GRACE:g} s (workers that cannot "
+                               "start, or that cannot import Pitboss: see their logs); giving up")
+
+
 def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None,
               settings: Choices | None = None,
               ) -> Iterator[tuple[str, list[GameReport], str | None, OSError | None]]:
@@ -142,6 +170,7 @@ def run_files(client: Any, paths: Iterable[str], in_flight: int | None = None,
                 yield name, [], None, future
                 continue
             try:
+                wait_for_one(client, [future])
                 reports, worker, error = future.result()
             except Exception as err:  # noqa: BLE001 - KilledWorker, a lost scheduler, ...
                 raise ClusterError(f"the cluster gave up on {name}: {type(err).__name__}: {err}") from err
