@@ -44,8 +44,9 @@ def choose(state: cv.State, style: str, rng: random.Random) -> cv.Move:
 
 
 def _band(v: int) -> float:
-    """How far a caravan's value is from selling (21-26)."""
-    return (21 - v) / 7 if v < 21 else 0.0 if v <= 26 else (v - 26) / 3 + 1
+    """How far a caravan's value is from selling (the rules' 21-26)."""
+    low, high = cv.TARGET_LOW, cv.TARGET_HIGH
+    return (low - v) / 7 if v < low else 0.0 if v <= high else (v - high) / 3 + 1
 
 
 def evaluate(state: cv.State, me: int) -> float:
@@ -62,7 +63,7 @@ def evaluate(state: cv.State, me: int) -> float:
             score += 12.0 if (w == 0) == (me == 0) else -12.0
             continue
         score += 3.0 * (_band(theirs) - _band(mine))
-        if 21 <= mine <= 26 and 21 <= theirs <= 26:
+        if cv.TARGET_LOW <= min(mine, theirs) and max(mine, theirs) <= cv.TARGET_HIGH:
             score += 0.5 if mine > theirs else -0.5
     hands = state.hands
     score += 0.3 * ((hands[me].size or 0) - (hands[1 - me].size or 0))

@@ -70,14 +70,19 @@ def _strength(state: df.State, move: df.Play) -> int:
     turned over while the order is reversed."""
     combo = df.combination(state.rules, move.cards, move.joker_as)
     assert combo is not None  # a legal play is a combination
-    if state.revolution != state.back:
+    if state.reversed:
         return 15 - combo.low
     return combo.high
 
 
+def _worth(cards: tuple[Card, ...]) -> int:
+    """What a gift gives away: its cards' strengths, a joker above any card."""
+    return sum(df.strength(c) if not c.is_joker else 20 for c in cards)
+
+
 def _gift(state: df.State, seat: int, gifts: list[df.Give], style: str) -> df.Give:
     if style == "greedy":
-        return min(gifts, key=lambda g: (sum(df.strength(c) if not c.is_joker else 20 for c in g.cards), g.cards))
+        return min(gifts, key=lambda g: (_worth(g.cards), g.cards))
     from referee.games.daifugo.solve.search import Partition, lead_state
 
     plan = Partition(lead_state(state._replace(phase="play", pending=()), seat), seat)
@@ -86,7 +91,7 @@ def _gift(state: df.State, seat: int, gifts: list[df.Give], style: str) -> df.Gi
         mask = sum(plan.bit.get(c, 0) for c in g.cards if not c.is_joker)
         jokers = sum(1 for c in g.cards if c.is_joker)
         left = min(plan.least(plan.full & ~mask, plan.jokers - jokers, p) for p in (0, 1))
-        return left, sum(df.strength(c) if not c.is_joker else 20 for c in g.cards), g.cards
+        return left, _worth(g.cards), g.cards
     return min(gifts, key=cost)
 
 
@@ -166,7 +171,7 @@ def _edge(mine: list[Card], unseen: list[Card], state: df.State) -> float:
         reals = [df.strength(c) for c in cards if not c.is_joker]
         return sum(reals) / len(reals) if reals else 7.0
     edge = mean(mine) - mean(unseen)
-    return -edge if state.revolution != state.back else edge
+    return -edge if state.reversed else edge
 
 
 def table_sizes(rules: str, options: str = "") -> list[int]:
