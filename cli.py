@@ -74,19 +74,11 @@ def _command(name: str) -> click.Command:
     return command
 
 
-# The commands, in the order --help lists them; a new command is its module and a line here.
-app.add_command(_command("validate"))
-app.add_command(_command("annotate"))
-app.add_command(_command("explain"))
-app.add_command(_command("disputes"))
-app.add_command(_command("show"))
-app.add_command(_command("rules"))
-app.add_command(_command("convert"))
-app.add_command(_command("solve"))
-app.add_command(_command("prove"))
-app.add_command(_command("serve"))
-app.add_command(_command("selfplay"))
-app.add_command(_command("arena"))
+# The commands, in the order --help lists them; a new command is its module and a name here.
+COMMANDS = ("validate", "annotate", "explain", "disputes", "show", "rules", "convert", "solve", "prove", "serve",
+            "selfplay", "arena")
+for _name in COMMANDS:
+    app.add_command(_command(_name))
 
 if __name__ == "__main__":  # pragma: no cover
     app()
