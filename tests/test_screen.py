@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from cli import app
@@ -70,9 +70,17 @@ def test_wrapped_text_fits_and_flows_back(words: list[str], columns: int, indent
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.sampled_from(["KS>D2", "太郎:", "5H", "{ 反則：ジョーカーはこの場では出せない }", "{ illegal",
                                  "under", "classic }", "1."]), min_size=1, max_size=40), st.integers(20, 80))
+@example(["KS>D2", "5H", "{ illegal", "1.", "太郎:"], 24)  # an unclosed comment runs on: its 太郎 may break
+@example(["{ illegal", "classic }", "KS>D2", "5H", "1.", "太郎:"], 20)  # after the comment a name is whole
 def test_movetext_breaks_only_inside_comments(words: list[str], columns: int) -> None:
     lines = wrap_words(words, columns)
-    moves = [w for w in words if not w.startswith("{") and w not in ("under", "classic }")]
+    moves, inside = [], False  # the words outside every { } comment (one may run on, unclosed)
+    for w in words:
+        opens = w.startswith("{")
+        if not (inside or opens):
+            moves.append(w)
+        if opens or inside:
+            inside = not w.endswith("}")
     joined = " ".join(lines)
     for move in moves:
         assert move in joined  # a move or a player's name is never cut
